@@ -1,0 +1,232 @@
+// accel-calc: the calculation core on the command line. Standard output carries only JSON;
+// problems go to standard error as "FILE: /json/path: what is wrong" and exit with 2.
+
+#include "core/evaluation.h"
+#include "core/evaluationjson.h"
+#include "core/presets.h"
+#include "core/scenarioio.h"
+
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kBadInput = 2;
+
+const char *const kUsage =
+    "usage:\n"
+    "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain]\n"
+    "  accel-calc sweep SCENARIO --param PATH --values V1,V2,... [--set PATH=VALUE ...]\n"
+    "  accel-calc presets\n"
+    "  accel-calc --version\n"
+    "\n"
+    "SCENARIO is a scenario file, - for standard input, or a built-in scenario id\n"
+    "(accel-calc presets lists them, e.g. lesson-default).\n"
+    "--set serving.batch=32 overrides any input; VALUE is parsed as JSON, else taken as a string.\n"
+    "Output is JSON in SI units (bytes, FLOP, seconds, USD). Exit 0 for any valid input,\n"
+    "2 for bad input with FILE: /json/path: what is wrong on standard error.\n";
+
+struct Input
+{
+    std::string label; ///< how errors name it: the path, "<stdin>", or "builtin:ID"
+    std::string text;
+};
+
+std::string displayPath(const std::string &pointer)
+{
+    return pointer.empty() ? "/" : pointer;
+}
+
+int usageError(const std::string &message)
+{
+    std::cerr << "accel-calc: " << message << "\n\n" << kUsage;
+    return kBadInput;
+}
+
+bool readInput(const std::string &argument, Input &input)
+{
+    if (argument == "-") {
+        input.label = "<stdin>";
+        std::ostringstream buffer;
+        buffer << std::cin.rdbuf();
+        input.text = buffer.str();
+        return true;
+    }
+    std::ifstream file(argument, std::ios::binary);
+    if (file) {
+        input.label = argument;
+        std::ostringstream buffer;
+        buffer << file.rdbuf();
+        if (file.bad()) {
+            std::cerr << argument << ": /: cannot be read\n";
+            return false;
+        }
+        input.text = buffer.str();
+        return true;
+    }
+    if (auto builtin = core::scenarioPresetText(argument)) {
+        input.label = "builtin:" + argument;
+        input.text = std::string(*builtin);
+        return true;
+    }
+    std::cerr << argument << ": /: cannot open the file (and no built-in scenario has that id)\n";
+    return false;
+}
+
+/** Reads the scenario with overrides; prints the problem and returns false on bad input. */
+bool load(const Input &input, const std::vector<std::string> &overrides, core::Scenario &out)
+{
+    auto loaded = core::readScenario(input.text, overrides);
+    if (!loaded) {
+        std::cerr << input.label << ": " << displayPath(loaded.error().path) << ": "
+                  << loaded.error().message << "\n";
+        return false;
+    }
+    for (const core::Diagnostic &warning : loaded.value().warnings)
+        std::cerr << input.label << ": " << displayPath(warning.path) << ": warning: "
+                  << warning.message << "\n";
+    out = std::move(loaded.value().scenario);
+    return true;
+}
+
+std::vector<std::string> splitValues(const std::string &list)
+{
+    std::vector<std::string> values;
+    std::string current;
+    int depth = 0; // commas inside [..] or {..} belong to the value
+    for (char c : list) {
+        if (c == '[' || c == '{')
+            ++depth;
+        if (c == ']' || c == '}')
+            --depth;
+        if (c == ',' && depth <= 0) {
+            values.push_back(current);
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    values.push_back(current);
+    return values;
+}
+
+int run(const std::vector<std::string> &args)
+{
+    if (args.empty())
+        return usageError("a command is needed");
+    const std::string &command = args[0];
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cerr << kUsage;
+        return 0;
+    }
+    if (command == "--version") {
+        std::cout << "{\"version\": \"" << ACCEL_VERSION << "\"}\n";
+        return 0;
+    }
+    if (command == "presets") {
+        if (args.size() > 1)
+            return usageError("presets takes no arguments");
+        std::cout << core::presetListToJson(core::presetList()) << "\n";
+        return 0;
+    }
+    if (command != "evaluate" && command != "sweep")
+        return usageError("unknown command \"" + command + "\"");
+
+    std::string scenarioArgument;
+    std::vector<std::string> overrides;
+    bool explain = false;
+    std::string param;
+    std::string values;
+    bool haveValues = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        auto next = [&](const char *option) -> const std::string * {
+            if (i + 1 >= args.size())
+                return nullptr;
+            (void)option;
+            return &args[++i];
+        };
+        if (arg == "--set") {
+            const std::string *value = next("--set");
+            if (!value)
+                return usageError("--set needs PATH=VALUE");
+            overrides.push_back(*value);
+        } else if (arg.starts_with("--set=")) {
+            overrides.push_back(arg.substr(6));
+        } else if (arg == "--explain" && command == "evaluate") {
+            explain = true;
+        } else if (arg == "--param" && command == "sweep") {
+            const std::string *value = next("--param");
+            if (!value)
+                return usageError("--param needs a PATH");
+            param = *value;
+        } else if (arg == "--values" && command == "sweep") {
+            const std::string *value = next("--values");
+            if (!value)
+                return usageError("--values needs V1,V2,...");
+            values = *value;
+            haveValues = true;
+        } else if (arg.starts_with("--") && arg != "-") {
+            return usageError("unknown option \"" + arg + "\" for " + command);
+        } else if (scenarioArgument.empty()) {
+            scenarioArgument = arg;
+        } else {
+            return usageError("more than one scenario given");
+        }
+    }
+    if (scenarioArgument.empty())
+        return usageError(command + " needs a SCENARIO");
+
+    Input input;
+    if (!readInput(scenarioArgument, input))
+        return kBadInput;
+
+    if (command == "evaluate") {
+        core::Scenario scenario;
+        if (!load(input, overrides, scenario))
+            return kBadInput;
+        const core::Evaluation evaluation = core::evaluate(scenario);
+        std::cout << core::evaluationToJson(scenario, evaluation, explain) << "\n";
+        return 0;
+    }
+
+    // sweep: validate every value first, so bad input prints nothing on standard output.
+    if (param.empty() || !haveValues)
+        return usageError("sweep needs --param PATH and --values V1,V2,...");
+    const std::vector<std::string> valueList = splitValues(values);
+    if (valueList.size() > 100000)
+        return usageError("at most 100,000 values");
+    std::vector<std::string> lines;
+    lines.reserve(valueList.size());
+    for (const std::string &value : valueList) {
+        std::vector<std::string> withValue = overrides;
+        withValue.push_back(param + "=" + value);
+        core::Scenario scenario;
+        if (!load(input, withValue, scenario))
+            return kBadInput;
+        lines.push_back(core::sweepLineToJson(param, value, scenario, core::evaluate(scenario)));
+    }
+    for (const std::string &line : lines)
+        std::cout << line << "\n";
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    try {
+        std::vector<std::string> args(argv + 1, argv + argc);
+        return run(args);
+    } catch (const std::exception &error) {
+        std::cerr << "accel-calc: internal error: " << error.what() << "\n";
+        return 70;
+    } catch (...) {
+        std::cerr << "accel-calc: internal error\n";
+        return 70;
+    }
+}

@@ -1,0 +1,617 @@
+#include "evaluation.h"
+
+#include "calc.h"
+#include "scenario.h"
+#include "units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace core {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kHoursPerMonth = 730.0; // 8760 / 12
+constexpr double kSecondsPerDay = 86400.0;
+
+using Q = Quantity;
+using F = FigureId;
+
+// clang-format off
+constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
+    {F::WeightsBytes, "memory.weights_bytes", Q::Bytes, "Weights"},
+    {F::BytesPerParameter, "memory.bytes_per_parameter", Q::Bytes, "Bytes per parameter"},
+    {F::KvBytesPerToken, "memory.kv_bytes_per_token", Q::Bytes, "KV cache per token"},
+    {F::KvBytesPerSequence, "memory.kv_bytes_per_sequence", Q::Bytes, "KV cache per sequence"},
+    {F::ResidentSequences, "memory.resident_sequences", Q::Count, "Resident sequences"},
+    {F::KvBytesTotal, "memory.kv_bytes_total", Q::Bytes, "KV cache"},
+    {F::FragmentationBytes, "memory.fragmentation_bytes", Q::Bytes, "Fragmentation"},
+    {F::OverheadBytes, "memory.overhead_bytes", Q::Bytes, "Runtime overhead"},
+    {F::ServingBytesTotal, "memory.serving_bytes_total", Q::Bytes, "Serving memory"},
+    {F::CapacityBytes, "memory.capacity_bytes", Q::Bytes, "Device memory"},
+    {F::HeadroomBytes, "memory.headroom_bytes", Q::Bytes, "Headroom"},
+    {F::Fits, "memory.fits", Q::Boolean, "Fits"},
+    {F::MaxConcurrentSequences, "memory.max_concurrent_sequences", Q::Count, "Maximum sequences"},
+    {F::AdmissionLimit, "memory.admission_limit", Q::Count, "Admission limit"},
+    {F::MaxContextTokens, "memory.max_context_tokens", Q::Tokens, "Maximum context"},
+    {F::Devices, "memory.devices", Q::Count, "Devices"},
+
+    {F::TrainingBytesPerParameter, "training.bytes_per_parameter", Q::Bytes, "Training bytes per parameter"},
+    {F::TrainingStateBytes, "training.state_bytes", Q::Bytes, "Training state"},
+    {F::TrainingStateBytesPerDevice, "training.state_bytes_per_device", Q::Bytes, "Training state per device"},
+    {F::TrainingActivationBytes, "training.activation_bytes", Q::Bytes, "Activations"},
+    {F::TrainingTotalBytesPerDevice, "training.total_bytes_per_device", Q::Bytes, "Training memory per device"},
+    {F::TrainingFits, "training.fits", Q::Boolean, "Training fits"},
+
+    {F::PeakFlops, "roofline.peak_flops_per_second", Q::FlopsPerSecond, "Peak arithmetic"},
+    {F::Bandwidth, "roofline.bandwidth_bytes_per_second", Q::BytesPerSecond, "Memory bandwidth"},
+    {F::Ridge, "roofline.ridge_flops_per_byte", Q::FlopsPerByte, "Ridge point"},
+
+    {F::DecodeBatch, "decode.batch", Q::Count, "Batch"},
+    {F::DecodeBytesPerStep, "decode.bytes_per_step", Q::Bytes, "Bytes per step"},
+    {F::DecodeWeightBytesPerStep, "decode.weight_bytes_per_step", Q::Bytes, "Weight bytes per step"},
+    {F::DecodeKvBytesPerStep, "decode.kv_bytes_per_step", Q::Bytes, "KV bytes per step"},
+    {F::DecodeFlopsPerStep, "decode.flops_per_step", Q::Flops, "FLOP per step"},
+    {F::DecodeIntensity, "decode.intensity_flops_per_byte", Q::FlopsPerByte, "Arithmetic intensity"},
+    {F::DecodeIntensityLimit, "decode.intensity_limit_flops_per_byte", Q::FlopsPerByte, "Intensity limit (infinite batch)"},
+    {F::DecodeMemorySeconds, "decode.memory_seconds", Q::Seconds, "Memory time"},
+    {F::DecodeComputeSeconds, "decode.compute_seconds", Q::Seconds, "Arithmetic time"},
+    {F::DecodeCommunicationSeconds, "decode.communication_seconds", Q::Seconds, "Communication time"},
+    {F::DecodeStepSeconds, "decode.step_seconds", Q::Seconds, "Step time"},
+    {F::DecodeTokensPerSecond, "decode.tokens_per_second", Q::TokensPerSecond, "Tokens/s total"},
+    {F::DecodeTokensPerSecondPerSequence, "decode.tokens_per_second_per_sequence", Q::TokensPerSecond, "Tokens/s per sequence"},
+    {F::DecodeAttainableFlops, "decode.attainable_flops_per_second", Q::FlopsPerSecond, "Attainable FLOP/s"},
+    {F::DecodeFractionOfPeak, "decode.fraction_of_peak", Q::Ratio, "Fraction of peak arithmetic"},
+    {F::DecodeRidgeDistance, "decode.ridge_distance", Q::Ratio, "Ridge / intensity"},
+    {F::DecodeWeightsOnlySeconds, "decode.weights_only_seconds", Q::Seconds, "Weights-only step (batch 1)"},
+    {F::DecodeWeightsOnlyTokensPerSecond, "decode.weights_only_tokens_per_second", Q::TokensPerSecond, "Weights-only ceiling"},
+    {F::DecodeMemoryToComputeRatio, "decode.memory_to_compute_ratio", Q::Ratio, "Memory time / arithmetic time"},
+
+    {F::PrefillTokens, "prefill.tokens", Q::Tokens, "Prompt tokens"},
+    {F::PrefillFlops, "prefill.flops", Q::Flops, "Prefill FLOP"},
+    {F::PrefillBytes, "prefill.bytes", Q::Bytes, "Prefill bytes"},
+    {F::PrefillIntensity, "prefill.intensity_flops_per_byte", Q::FlopsPerByte, "Prefill intensity"},
+    {F::PrefillSeconds, "prefill.seconds", Q::Seconds, "Prefill time"},
+    {F::PrefillTtftSeconds, "prefill.ttft_seconds", Q::Seconds, "Time to first token (floor)"},
+    {F::PrefillBurstSeconds, "prefill.burst_seconds", Q::Seconds, "Burst of prefills"},
+
+    {F::CostPricePerHour, "cost.price_per_hour_usd", Q::Usd, "Price per hour"},
+    {F::CostUtilisation, "cost.utilisation", Q::Ratio, "Utilisation"},
+    {F::CostSustainedTokensPerSecond, "cost.sustained_tokens_per_second", Q::TokensPerSecond, "Sustained tokens/s"},
+    {F::CostTokensPerHour, "cost.tokens_per_hour", Q::Tokens, "Tokens per busy hour"},
+    {F::CostUsdPerMillionTokens, "cost.usd_per_million_tokens", Q::UsdPerMillionTokens, "Cost per million tokens"},
+    {F::CostJoulesPerToken, "cost.joules_per_token", Q::Joules, "Energy per token"},
+    {F::CostGeneratedTokensPerRequest, "cost.generated_tokens_per_request", Q::Tokens, "Generated tokens per request"},
+    {F::CostSelfHostedUsdPerRequest, "cost.self_hosted_usd_per_request", Q::Usd, "Self-hosted cost per request (100 % busy)"},
+    {F::CostApiUsdPerRequest, "cost.api_usd_per_request", Q::Usd, "API cost per request"},
+    {F::CostBreakEvenUtilisation, "cost.break_even_utilisation", Q::Ratio, "Break-even utilisation"},
+
+    {F::TrafficAverageTokensPerSecond, "traffic.average_tokens_per_second", Q::TokensPerSecond, "Average generated tokens/s"},
+    {F::TrafficUtilisation, "traffic.utilisation", Q::Ratio, "Utilisation from traffic"},
+    {F::TrafficReplicasForPeak, "traffic.replicas_for_peak", Q::Count, "Replicas for peak"},
+    {F::TrafficMonthlyCostUsd, "traffic.monthly_cost_usd", Q::Usd, "Monthly cost"},
+
+    {F::InterconnectDevices, "interconnect.devices", Q::Count, "Devices in the ring"},
+    {F::InterconnectMessageBytes, "interconnect.message_bytes", Q::Bytes, "Message"},
+    {F::InterconnectTrafficBytesPerDevice, "interconnect.traffic_bytes_per_device", Q::Bytes, "Ring traffic per device"},
+    {F::InterconnectCollectivesPerStep, "interconnect.collectives_per_step", Q::Count, "Collectives per step"},
+    {F::InterconnectBytesPerStep, "interconnect.bytes_per_step", Q::Bytes, "Bytes per step"},
+    {F::InterconnectLinkBandwidth, "interconnect.link_bytes_per_second", Q::BytesPerSecond, "Link bandwidth used"},
+    {F::InterconnectBandwidthSeconds, "interconnect.bandwidth_seconds", Q::Seconds, "Bandwidth time"},
+    {F::InterconnectLatencySeconds, "interconnect.latency_seconds", Q::Seconds, "Latency time"},
+    {F::InterconnectSeconds, "interconnect.seconds", Q::Seconds, "Communication per step"},
+    {F::InterconnectIntraNodeSeconds, "interconnect.intra_node_seconds", Q::Seconds, "Bandwidth time inside a node"},
+    {F::InterconnectInterNodeSeconds, "interconnect.inter_node_seconds", Q::Seconds, "Bandwidth time between nodes"},
+
+    {F::PowerNodeWatts, "power.node_watts", Q::Watts, "Node power"},
+    {F::PowerNodesPerRack, "power.nodes_per_rack", Q::Count, "Nodes per rack"},
+    {F::PowerDevicesPerRack, "power.devices_per_rack", Q::Count, "Devices per rack"},
+}};
+// clang-format on
+
+constexpr bool tableMatchesEnum()
+{
+    for (std::size_t i = 0; i < kFigureTable.size(); ++i) {
+        if (static_cast<std::size_t>(kFigureTable[i].id) != i)
+            return false;
+    }
+    return true;
+}
+static_assert(tableMatchesEnum(), "kFigureTable must list FigureId in order");
+
+void warn(Evaluation &e, EvalWarning warning)
+{
+    e.warnings |= static_cast<std::uint32_t>(warning);
+}
+
+bool listed(const std::optional<std::vector<NumericFormat>> &formats, NumericFormat format)
+{
+    return formats && std::find(formats->begin(), formats->end(), format) != formats->end();
+}
+
+/** Everything the decode step needs that does not depend on the batch size. */
+struct Base
+{
+    double tensorParallel = 1;
+    double parameters = 0;
+    double active = 0;
+    double effectiveBytesPerParameter = 0;
+    double weightsBytes = 0; ///< per device
+    double kvPerToken = 0;
+    double kvPerSequence = 0;
+    double peak = 0;      ///< FLOP/s of the compute format
+    double bandwidth = 0; ///< bytes/s
+    double bandwidthEfficiency = 1;
+    double computeEfficiency = 1;
+    double activationBytes = 2; ///< bytes per activation element in collectives
+    NumericFormat computeFormat = NumericFormat::Bf16;
+    bool computeFallback = false;
+    // MoE
+    bool moe = false;
+    double experts = 0;
+    double expertsPerToken = 0;
+    double perExpertParameters = 0;
+    double sharedParameters = 0;
+    // tensor parallelism
+    double collectivesPerStep = 0;
+    double hiddenSize = 0;
+    double linkBandwidth = 0;
+    double linkLatency = 0;
+    // memory budget
+    double capacity = 0;
+    double overhead = 0;
+    double fragmentation = 0;
+    double concurrent = 0;
+};
+
+NumericFormat chooseComputeFormat(const Scenario &s, bool &fallback)
+{
+    fallback = false;
+    if (s.serving.computeFormat)
+        return *s.serving.computeFormat;
+    for (NumericFormat f : {NumericFormat::Bf16, NumericFormat::Fp16, NumericFormat::Fp32}) {
+        if (isSet(s.device.peak(f))) {
+            fallback = f != NumericFormat::Bf16;
+            return f;
+        }
+    }
+    // The reader guarantees at least one peak; take the first one there is.
+    for (NumericFormat f : kAllFormats) {
+        if (isSet(s.device.peak(f))) {
+            fallback = true;
+            return f;
+        }
+    }
+    return NumericFormat::Bf16;
+}
+
+Base makeBase(const Scenario &s, Evaluation &e)
+{
+    const ModelSpec &m = s.model;
+    const ServingConfig &sv = s.serving;
+    Base b;
+    b.tensorParallel = std::max(1.0, sv.tensorParallel);
+    b.parameters = m.parameters;
+    b.active = m.active();
+
+    double embeddingParameters = 0.0;
+    if (sv.keepEmbeddings16Bit && nominalBytes(sv.weightFormat) < 2.0) {
+        if (isSet(m.vocabSize) && isSet(m.hiddenSize))
+            embeddingParameters = m.vocabSize * m.hiddenSize * (m.tieEmbeddings ? 1.0 : 2.0);
+        else
+            warn(e, EvalWarning::EmbeddingsNeedArchitecture);
+    }
+    embeddingParameters = std::min(embeddingParameters, m.parameters);
+    const double bpp = bytesPerParameter(sv.weightFormat, sv.quant);
+    if (sv.quant.groupSize > 0 && !takesGroupScales(sv.weightFormat))
+        warn(e, EvalWarning::QuantGroupIgnored);
+    const double totalWeightBytes =
+        (m.parameters - embeddingParameters) * bpp + embeddingParameters * 2.0;
+    b.effectiveBytesPerParameter = totalWeightBytes / m.parameters;
+    b.weightsBytes = totalWeightBytes / b.tensorParallel;
+
+    b.kvPerToken = kvBytesPerToken(m.layers, m.kvHeads, m.headDim, nominalBytes(sv.kvFormat));
+    double heldTokens = sv.contextTokens;
+    if (isSet(m.slidingWindow))
+        heldTokens = std::min(heldTokens, m.slidingWindow);
+    b.kvPerSequence = b.kvPerToken * heldTokens;
+
+    b.computeFormat = chooseComputeFormat(s, b.computeFallback);
+    b.peak = s.device.peak(b.computeFormat) * kTera;
+    b.bandwidth = s.device.bandwidthGbPerSecond * kGB;
+    b.bandwidthEfficiency = sv.bandwidthEfficiency;
+    b.computeEfficiency = sv.computeEfficiency;
+    b.activationBytes = std::max(2.0, nominalBytes(b.computeFormat));
+
+    if (isSet(m.experts) && isSet(m.expertsPerToken) && m.experts > m.expertsPerToken
+        && b.active < b.parameters) {
+        b.moe = true;
+        b.experts = m.experts;
+        b.expertsPerToken = m.expertsPerToken;
+        b.perExpertParameters = (b.parameters - b.active) / (m.experts - m.expertsPerToken);
+        b.sharedParameters = std::max(0.0, b.parameters - m.experts * b.perExpertParameters);
+    }
+
+    if (b.tensorParallel > 1.0) {
+        b.collectivesPerStep = 2.0 * m.layers;
+        b.hiddenSize = isSet(m.hiddenSize) ? m.hiddenSize : 0.0;
+        b.linkBandwidth =
+            isSet(s.device.deviceLinkGbPerSecond) ? s.device.deviceLinkGbPerSecond * kGB : 0.0;
+        b.linkLatency = isSet(s.device.deviceLinkLatencySeconds)
+                            ? s.device.deviceLinkLatencySeconds
+                            : s.interconnect.latencySeconds;
+    }
+
+    b.capacity = s.device.capacityGb() * kGB;
+    b.overhead = sv.overheadGb * kGB;
+    b.fragmentation = sv.fragmentationFraction;
+    b.concurrent = sv.concurrentSequences;
+    return b;
+}
+
+/** Weight bytes one step reads for `tokens` tokens: all of a dense model; for MoE the shared
+ *  weights plus the experts those tokens are expected to touch. Per device. */
+double weightBytesRead(const Base &b, double tokens)
+{
+    if (!b.moe)
+        return b.weightsBytes;
+    double distinct = expectedDistinctExperts(b.experts, b.expertsPerToken, tokens);
+    double parametersRead = b.sharedParameters + distinct * b.perExpertParameters;
+    return parametersRead * b.effectiveBytesPerParameter / b.tensorParallel;
+}
+
+double communicationSeconds(const Base &b, double tokens)
+{
+    if (b.tensorParallel <= 1.0 || b.linkBandwidth <= 0.0)
+        return 0.0;
+    double message = tokens * b.hiddenSize * b.activationBytes;
+    double traffic = ringAllReduceTrafficPerDevice(message, b.tensorParallel);
+    return b.collectivesPerStep * (traffic / b.linkBandwidth + b.linkLatency);
+}
+
+struct Step
+{
+    double weightBytes = 0;
+    double kvBytes = 0;
+    double bytes = 0;
+    double flops = 0;
+    double memorySeconds = 0;
+    double computeSeconds = 0;
+    double communicationSeconds = 0;
+    double seconds = 0;
+    Bound bound = Bound::Memory;
+};
+
+Step decodeStep(const Base &b, double batch)
+{
+    Step st;
+    st.weightBytes = weightBytesRead(b, batch);
+    st.kvBytes = batch * b.kvPerSequence / b.tensorParallel;
+    st.bytes = st.weightBytes + st.kvBytes;
+    st.flops = 2.0 * b.active * batch / b.tensorParallel;
+    st.memorySeconds = st.bytes / (b.bandwidth * b.bandwidthEfficiency);
+    st.computeSeconds = st.flops / (b.peak * b.computeEfficiency);
+    st.communicationSeconds = communicationSeconds(b, batch);
+    st.seconds = std::max(st.memorySeconds, st.computeSeconds) + st.communicationSeconds;
+    st.bound = st.computeSeconds > st.memorySeconds ? Bound::Compute : Bound::Memory;
+    return st;
+}
+
+double servingBytes(const Base &b, double batch)
+{
+    double resident = std::max(batch, b.concurrent);
+    double kv = b.kvPerSequence * resident / b.tensorParallel;
+    return b.weightsBytes + kv * (1.0 + b.fragmentation) + b.overhead;
+}
+
+void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
+{
+    const ServingConfig &sv = s.serving;
+    const double resident = std::max(sv.batch, sv.concurrentSequences);
+    if (sv.batch > sv.concurrentSequences)
+        warn(e, EvalWarning::BatchExceedsConcurrency);
+    e[F::WeightsBytes] = b.weightsBytes;
+    e[F::BytesPerParameter] = b.effectiveBytesPerParameter;
+    e[F::KvBytesPerToken] = b.kvPerToken;
+    e[F::KvBytesPerSequence] = b.kvPerSequence;
+    e[F::ResidentSequences] = resident;
+    e[F::KvBytesTotal] = b.kvPerSequence * resident / b.tensorParallel;
+    e[F::FragmentationBytes] = e[F::KvBytesTotal] * b.fragmentation;
+    e[F::OverheadBytes] = b.overhead;
+    e[F::ServingBytesTotal] = servingBytes(b, sv.batch);
+    e[F::CapacityBytes] = b.capacity;
+    e[F::HeadroomBytes] = b.capacity - e[F::ServingBytesTotal];
+    e[F::Fits] = e[F::HeadroomBytes] >= 0.0 ? 1.0 : 0.0;
+    if (!e.fits())
+        warn(e, EvalWarning::DoesNotFit);
+
+    const double freeForKv = b.capacity - b.weightsBytes - b.overhead;
+    const double kvPerSequenceCharged = b.kvPerSequence * (1.0 + b.fragmentation) / b.tensorParallel;
+    e[F::MaxConcurrentSequences] = maxSequences(freeForKv, kvPerSequenceCharged);
+    e[F::AdmissionLimit] = std::floor((1.0 - sv.admissionMargin) * e[F::MaxConcurrentSequences]);
+    const double kvPerTokenCharged = b.kvPerToken * (1.0 + b.fragmentation) / b.tensorParallel;
+    e[F::MaxContextTokens] =
+        resident > 0.0 ? maxSequences(freeForKv, kvPerTokenCharged * resident) : kNaN;
+    if (isSet(s.model.slidingWindow) && e[F::MaxContextTokens] >= s.model.slidingWindow)
+        e[F::MaxContextTokens] = kNaN; // a window caps the KV: any context fits
+    e[F::Devices] = b.tensorParallel;
+    if (isSet(s.model.maxContext) && sv.contextTokens > s.model.maxContext)
+        warn(e, EvalWarning::ContextExceedsMaxContext);
+
+    const DeviceSpec &d = s.device;
+    if (nominalBytes(sv.weightFormat) < 2.0 && (d.nativeFormats || d.weightOnlyFormats)
+        && !listed(d.nativeFormats, sv.weightFormat) && !listed(d.weightOnlyFormats, sv.weightFormat))
+        warn(e, EvalWarning::NoKnownFastWeightKernel);
+    if (nominalBytes(sv.kvFormat) < 2.0 && d.nativeFormats && !listed(d.nativeFormats, sv.kvFormat)
+        && !listed(d.weightOnlyFormats, sv.kvFormat))
+        warn(e, EvalWarning::NoKnownFastKvKernel);
+}
+
+void evaluateTraining(const Scenario &s, const Base &b, Evaluation &e)
+{
+    const TrainingConfig &t = s.training;
+    const double p = b.parameters;
+    e[F::TrainingBytesPerParameter] = t.bytesPerParameter();
+    e[F::TrainingStateBytes] = p * t.bytesPerParameter();
+    // ZeRO (Rajbhandari et al. 2020, fig. 1): stage 1 shards optimiser state (the FP32 master
+    // copy counts as optimiser state), stage 2 also gradients, stage 3 also weights.
+    double weights = p * t.weightsBytes;
+    double grads = p * t.gradsBytes;
+    double optimiser = p * (t.masterBytes + t.optimizerBytes);
+    const double dp = std::max(1.0, t.dpDegree);
+    if (t.zeroStage >= 1)
+        optimiser /= dp;
+    if (t.zeroStage >= 2)
+        grads /= dp;
+    if (t.zeroStage >= 3)
+        weights /= dp;
+    e[F::TrainingStateBytesPerDevice] = weights + grads + optimiser;
+    const ModelSpec &m = s.model;
+    if (isSet(m.hiddenSize) && isSet(m.attentionHeads)) {
+        e[F::TrainingActivationBytes] =
+            m.layers * activationBytesPerLayer(t.sequenceLength, t.microBatch, m.hiddenSize,
+                                               m.attentionHeads, t.recompute);
+    } else {
+        warn(e, EvalWarning::ActivationsNeedArchitecture);
+        e[F::TrainingActivationBytes] = kNaN;
+    }
+    double activations = e.available(F::TrainingActivationBytes) ? e[F::TrainingActivationBytes] : 0.0;
+    e[F::TrainingTotalBytesPerDevice] = e[F::TrainingStateBytesPerDevice] + activations;
+    e[F::TrainingFits] = e[F::TrainingTotalBytesPerDevice] <= b.capacity ? 1.0 : 0.0;
+}
+
+void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
+{
+    const ServingConfig &sv = s.serving;
+    e.computeFormat = b.computeFormat;
+    if (b.computeFallback)
+        warn(e, EvalWarning::ComputeFormatFallback);
+    e[F::PeakFlops] = b.peak;
+    e[F::Bandwidth] = b.bandwidth;
+    e[F::Ridge] = b.peak / b.bandwidth;
+
+    const Step st = decodeStep(b, sv.batch);
+    e.decodeBound = st.bound;
+    e[F::DecodeBatch] = sv.batch;
+    e[F::DecodeBytesPerStep] = st.bytes;
+    e[F::DecodeWeightBytesPerStep] = st.weightBytes;
+    e[F::DecodeKvBytesPerStep] = st.kvBytes;
+    e[F::DecodeFlopsPerStep] = st.flops;
+    e[F::DecodeIntensity] = st.flops / st.bytes;
+    e[F::DecodeIntensityLimit] = 2.0 * b.active / b.kvPerSequence;
+    e[F::DecodeMemorySeconds] = st.memorySeconds;
+    e[F::DecodeComputeSeconds] = st.computeSeconds;
+    e[F::DecodeCommunicationSeconds] = st.communicationSeconds;
+    e[F::DecodeStepSeconds] = st.seconds;
+    e[F::DecodeTokensPerSecond] = sv.batch / st.seconds;
+    e[F::DecodeTokensPerSecondPerSequence] = 1.0 / st.seconds;
+    e[F::DecodeAttainableFlops] = st.flops / std::max(st.memorySeconds, st.computeSeconds);
+    e[F::DecodeFractionOfPeak] = e[F::DecodeAttainableFlops] / b.peak;
+    e[F::DecodeRidgeDistance] = e[F::Ridge] / e[F::DecodeIntensity];
+    const double weightsOnly = weightBytesRead(b, 1.0) / (b.bandwidth * b.bandwidthEfficiency);
+    e[F::DecodeWeightsOnlySeconds] = weightsOnly;
+    e[F::DecodeWeightsOnlyTokensPerSecond] = 1.0 / weightsOnly;
+    e[F::DecodeMemoryToComputeRatio] = st.memorySeconds / st.computeSeconds;
+
+    // Prefill of one request: the prompt's tokens share every weight read (weights-only FLOP;
+    // attention scores are left out, as the lesson's toy does).
+    const double prompt = sv.promptTokens;
+    const double prefillFlops = 2.0 * b.active * prompt / b.tensorParallel;
+    const double prefillBytes =
+        weightBytesRead(b, std::max(prompt, 1.0)) + prompt * b.kvPerToken / b.tensorParallel;
+    const double prefillMemory = prefillBytes / (b.bandwidth * b.bandwidthEfficiency);
+    const double prefillCompute = prefillFlops / (b.peak * b.computeEfficiency);
+    e.prefillBound = prefillCompute > prefillMemory ? Bound::Compute : Bound::Memory;
+    e[F::PrefillTokens] = prompt;
+    e[F::PrefillFlops] = prefillFlops;
+    e[F::PrefillBytes] = prefillBytes;
+    e[F::PrefillIntensity] = prefillFlops / prefillBytes;
+    e[F::PrefillSeconds] =
+        std::max(prefillMemory, prefillCompute) + communicationSeconds(b, std::max(prompt, 1.0));
+    e[F::PrefillTtftSeconds] = e[F::PrefillSeconds] + st.seconds;
+    e[F::PrefillBurstSeconds] = sv.concurrentSequences * e[F::PrefillSeconds];
+}
+
+void evaluateCost(const Scenario &s, const Base &b, Evaluation &e)
+{
+    const CostConfig &c = s.cost;
+    const double devicePrice = c.pricePerHourUsd * b.tensorParallel; // a TP group is N devices
+    e[F::CostPricePerHour] = devicePrice;
+    e[F::CostUtilisation] = c.utilisation;
+    const double sustained = isSet(c.sustainedTokensPerSecond)
+                                 ? c.sustainedTokensPerSecond
+                                 : e[F::DecodeTokensPerSecond] * c.throttleFactor;
+    e[F::CostSustainedTokensPerSecond] = sustained;
+    e[F::CostTokensPerHour] = sustained * 3600.0;
+    e[F::CostUsdPerMillionTokens] =
+        usdPerMillionTokens(devicePrice, e[F::CostTokensPerHour], c.utilisation);
+    e[F::CostJoulesPerToken] = joulesPerToken(s.power.deviceW * b.tensorParallel,
+                                              s.power.idleFraction, sustained, c.utilisation);
+
+    const double generated = s.serving.contextTokens - s.serving.promptTokens;
+    if (generated > 0.0) {
+        e[F::CostGeneratedTokensPerRequest] = generated;
+        e[F::CostSelfHostedUsdPerRequest] = devicePrice / 3600.0 / sustained * generated;
+        if (isSet(c.apiUsdPerMillionInput) && isSet(c.apiUsdPerMillionOutput)) {
+            e[F::CostApiUsdPerRequest] = (s.serving.promptTokens * c.apiUsdPerMillionInput
+                                          + generated * c.apiUsdPerMillionOutput)
+                                         / 1e6;
+            if (e[F::CostApiUsdPerRequest] > 0.0)
+                e[F::CostBreakEvenUtilisation] =
+                    e[F::CostSelfHostedUsdPerRequest] / e[F::CostApiUsdPerRequest];
+        }
+        const TrafficConfig &t = s.traffic;
+        if (isSet(t.requestsPerDay)) {
+            const double average = t.requestsPerDay * generated / kSecondsPerDay;
+            e[F::TrafficAverageTokensPerSecond] = average;
+            const double replicasForAverage = std::max(1.0, std::ceil(average / sustained));
+            e[F::TrafficUtilisation] = average / (sustained * replicasForAverage);
+            double replicas = std::max(replicasForAverage, s.wizard.minReplicas);
+            if (isSet(t.peakRequestsPerSecond)) {
+                e[F::TrafficReplicasForPeak] =
+                    std::max(1.0, std::ceil(t.peakRequestsPerSecond * generated / sustained));
+                replicas = std::max(replicas, e[F::TrafficReplicasForPeak]);
+            }
+            e[F::TrafficMonthlyCostUsd] = replicas * devicePrice * kHoursPerMonth;
+        }
+    }
+}
+
+void evaluateInterconnect(const Scenario &s, Evaluation &e)
+{
+    const InterconnectConfig &ic = s.interconnect;
+    const double message =
+        isSet(ic.messageBytes) ? ic.messageBytes : s.model.parameters * s.training.gradsBytes;
+    const double traffic = ringAllReduceTrafficPerDevice(message, ic.devices);
+    const double bytesPerStep = traffic * ic.collectivesPerStep;
+    const bool insideNode = ic.devices <= ic.devicesPerNode;
+    const double link = (insideNode ? ic.intraLinkGbPerSecond : ic.interLinkGbPerSecond) * kGB;
+    const double latencyEvents = ic.latencyModel == LatencyModel::PerHop
+                                     ? ic.collectivesPerStep * 2.0 * (ic.devices - 1.0)
+                                     : ic.collectivesPerStep;
+    e[F::InterconnectDevices] = ic.devices;
+    e[F::InterconnectMessageBytes] = message;
+    e[F::InterconnectTrafficBytesPerDevice] = traffic;
+    e[F::InterconnectCollectivesPerStep] = ic.collectivesPerStep;
+    e[F::InterconnectBytesPerStep] = bytesPerStep;
+    e[F::InterconnectLinkBandwidth] = link;
+    e[F::InterconnectBandwidthSeconds] = bytesPerStep / link;
+    e[F::InterconnectLatencySeconds] = ic.devices > 1.0 ? latencyEvents * ic.latencySeconds : 0.0;
+    e[F::InterconnectSeconds] = e[F::InterconnectBandwidthSeconds] + e[F::InterconnectLatencySeconds];
+    e[F::InterconnectIntraNodeSeconds] = bytesPerStep / (ic.intraLinkGbPerSecond * kGB);
+    e[F::InterconnectInterNodeSeconds] = bytesPerStep / (ic.interLinkGbPerSecond * kGB);
+}
+
+void evaluatePower(const Scenario &s, Evaluation &e)
+{
+    const PowerConfig &p = s.power;
+    e[F::PowerNodeWatts] = p.devicesPerNode * p.deviceW + p.hostW;
+    e[F::PowerNodesPerRack] =
+        e[F::PowerNodeWatts] > 0.0 ? std::floor(p.rackW / e[F::PowerNodeWatts]) : kNaN;
+    e[F::PowerDevicesPerRack] = e[F::PowerNodesPerRack] * p.devicesPerNode;
+}
+
+} // namespace
+
+std::span<const FigureInfo> figureTable()
+{
+    return kFigureTable;
+}
+
+const FigureInfo &figureInfo(FigureId id)
+{
+    return kFigureTable[static_cast<std::size_t>(id)];
+}
+
+const FigureInfo *findFigure(std::string_view key)
+{
+    for (const auto &info : kFigureTable) {
+        if (info.key == key)
+            return &info;
+    }
+    return nullptr;
+}
+
+std::string_view boundKey(Bound bound)
+{
+    return bound == Bound::Compute ? "compute" : "memory";
+}
+
+Evaluation evaluate(const Scenario &scenario)
+{
+    Evaluation e;
+    e.values.fill(kNaN);
+    const Base base = makeBase(scenario, e);
+    evaluateMemory(scenario, base, e);
+    evaluateTraining(scenario, base, e);
+    evaluateDecodeAndPrefill(scenario, base, e);
+    evaluateCost(scenario, base, e);
+    evaluateInterconnect(scenario, e);
+    evaluatePower(scenario, e);
+    // A value that is not finite is not a number a user can act on: mark it not applicable,
+    // so no NaN or infinity ever reaches a view or an output file.
+    for (double &value : e.values) {
+        if (!std::isfinite(value))
+            value = kNaN;
+    }
+    return e;
+}
+
+std::vector<BatchPoint> sweepBatch(const Scenario &scenario, std::span<const double> batches)
+{
+    Evaluation scratch;
+    const Base base = makeBase(scenario, scratch);
+    std::vector<BatchPoint> points;
+    points.reserve(batches.size());
+    for (double batch : batches) {
+        if (!(batch >= 1.0) || !std::isfinite(batch))
+            continue;
+        const Step st = decodeStep(base, batch);
+        BatchPoint p;
+        p.batch = batch;
+        p.intensity = st.flops / st.bytes;
+        p.attainableFlops = st.flops / std::max(st.memorySeconds, st.computeSeconds);
+        p.stepSeconds = st.seconds;
+        p.tokensPerSecond = batch / st.seconds;
+        p.tokensPerSecondPerSequence = 1.0 / st.seconds;
+        p.servingBytes = servingBytes(base, batch);
+        p.fits = p.servingBytes <= base.capacity;
+        p.bound = st.bound;
+        points.push_back(p);
+    }
+    return points;
+}
+
+std::vector<std::string_view> warningTexts(const Evaluation &e)
+{
+    std::vector<std::string_view> texts;
+    auto add = [&](EvalWarning w, std::string_view text) {
+        if (e.has(w))
+            texts.push_back(text);
+    };
+    add(EvalWarning::DoesNotFit,
+        "does not fit: weights, KV cache and overhead exceed the device memory");
+    add(EvalWarning::BatchExceedsConcurrency,
+        "the batch is larger than the concurrent sequences: memory holds the batch, since a "
+        "sequence must be resident to decode");
+    add(EvalWarning::ComputeFormatFallback,
+        "the device has no BF16 peak: arithmetic uses the next format it has a figure for");
+    add(EvalWarning::NoKnownFastWeightKernel,
+        "no fast kernel is known for this weight format on this device: a slow fallback may "
+        "undo the saving");
+    add(EvalWarning::NoKnownFastKvKernel,
+        "no fast kernel is known for this KV-cache format on this device");
+    add(EvalWarning::ContextExceedsMaxContext,
+        "the context is longer than the model's maximum context");
+    add(EvalWarning::QuantGroupIgnored,
+        "quantisation groups apply to 8- and 4-bit formats only: ignored for this weight format");
+    add(EvalWarning::ActivationsNeedArchitecture,
+        "training activations need the model's hidden size and attention heads: not included");
+    add(EvalWarning::EmbeddingsNeedArchitecture,
+        "keeping embeddings at 16 bit needs the model's vocabulary and hidden size: ignored");
+    return texts;
+}
+
+} // namespace core

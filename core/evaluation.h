@@ -1,0 +1,202 @@
+#pragma once
+
+// evaluate(): the scenario in, every derived number out. Evaluation is a flat array of SI doubles
+// indexed by FigureId, so evaluating and sweeping stay allocation-free in the common case; the
+// formula text behind each figure is rendered on demand by explain.h.
+
+#include "formats.h"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace core {
+
+struct Scenario;
+
+enum class Quantity : std::uint8_t {
+    Bytes,
+    Count,
+    Tokens,
+    Flops,
+    FlopsPerSecond,
+    FlopsPerByte,
+    BytesPerSecond,
+    Seconds,
+    TokensPerSecond,
+    Usd,
+    UsdPerMillionTokens,
+    Joules,
+    Watts,
+    Ratio,
+    Boolean,
+};
+
+// One entry per derived number. Keep in the same order as kFigureTable in evaluation.cpp.
+enum class FigureId : std::uint16_t {
+    WeightsBytes,
+    BytesPerParameter,
+    KvBytesPerToken,
+    KvBytesPerSequence,
+    ResidentSequences,
+    KvBytesTotal,
+    FragmentationBytes,
+    OverheadBytes,
+    ServingBytesTotal,
+    CapacityBytes,
+    HeadroomBytes,
+    Fits,
+    MaxConcurrentSequences,
+    AdmissionLimit,
+    MaxContextTokens,
+    Devices,
+
+    TrainingBytesPerParameter,
+    TrainingStateBytes,
+    TrainingStateBytesPerDevice,
+    TrainingActivationBytes,
+    TrainingTotalBytesPerDevice,
+    TrainingFits,
+
+    PeakFlops,
+    Bandwidth,
+    Ridge,
+
+    DecodeBatch,
+    DecodeBytesPerStep,
+    DecodeWeightBytesPerStep,
+    DecodeKvBytesPerStep,
+    DecodeFlopsPerStep,
+    DecodeIntensity,
+    DecodeIntensityLimit,
+    DecodeMemorySeconds,
+    DecodeComputeSeconds,
+    DecodeCommunicationSeconds,
+    DecodeStepSeconds,
+    DecodeTokensPerSecond,
+    DecodeTokensPerSecondPerSequence,
+    DecodeAttainableFlops,
+    DecodeFractionOfPeak,
+    DecodeRidgeDistance,
+    DecodeWeightsOnlySeconds,
+    DecodeWeightsOnlyTokensPerSecond,
+    DecodeMemoryToComputeRatio,
+
+    PrefillTokens,
+    PrefillFlops,
+    PrefillBytes,
+    PrefillIntensity,
+    PrefillSeconds,
+    PrefillTtftSeconds,
+    PrefillBurstSeconds,
+
+    CostPricePerHour,
+    CostUtilisation,
+    CostSustainedTokensPerSecond,
+    CostTokensPerHour,
+    CostUsdPerMillionTokens,
+    CostJoulesPerToken,
+    CostGeneratedTokensPerRequest,
+    CostSelfHostedUsdPerRequest,
+    CostApiUsdPerRequest,
+    CostBreakEvenUtilisation,
+
+    TrafficAverageTokensPerSecond,
+    TrafficUtilisation,
+    TrafficReplicasForPeak,
+    TrafficMonthlyCostUsd,
+
+    InterconnectDevices,
+    InterconnectMessageBytes,
+    InterconnectTrafficBytesPerDevice,
+    InterconnectCollectivesPerStep,
+    InterconnectBytesPerStep,
+    InterconnectLinkBandwidth,
+    InterconnectBandwidthSeconds,
+    InterconnectLatencySeconds,
+    InterconnectSeconds,
+    InterconnectIntraNodeSeconds,
+    InterconnectInterNodeSeconds,
+
+    PowerNodeWatts,
+    PowerNodesPerRack,
+    PowerDevicesPerRack,
+
+    Count_
+};
+
+inline constexpr std::size_t kFigureCount = static_cast<std::size_t>(FigureId::Count_);
+
+struct FigureInfo
+{
+    FigureId id;
+    std::string_view key; ///< dotted output name, e.g. "memory.weights_bytes"
+    Quantity quantity;
+    std::string_view label; ///< short human label, e.g. "Weights"
+};
+
+std::span<const FigureInfo> figureTable();
+const FigureInfo &figureInfo(FigureId id);
+const FigureInfo *findFigure(std::string_view key);
+
+enum class Bound : std::uint8_t { Memory, Compute };
+std::string_view boundKey(Bound bound); // "memory" | "compute"
+
+/** Conditions a user should be told about; rendered to text by warningText(). */
+enum class EvalWarning : std::uint32_t {
+    BatchExceedsConcurrency = 1u << 0,
+    ComputeFormatFallback = 1u << 1,
+    NoKnownFastWeightKernel = 1u << 2,
+    NoKnownFastKvKernel = 1u << 3,
+    ContextExceedsMaxContext = 1u << 4,
+    DoesNotFit = 1u << 5,
+    QuantGroupIgnored = 1u << 6,
+    ActivationsNeedArchitecture = 1u << 7,
+    EmbeddingsNeedArchitecture = 1u << 8,
+};
+
+struct Evaluation
+{
+    std::array<double, kFigureCount> values{}; ///< SI values; NaN = not applicable (never output)
+    Bound decodeBound = Bound::Memory;
+    Bound prefillBound = Bound::Compute;
+    NumericFormat computeFormat = NumericFormat::Bf16;
+    std::uint32_t warnings = 0;
+
+    double operator[](FigureId id) const { return values[static_cast<std::size_t>(id)]; }
+    double &operator[](FigureId id) { return values[static_cast<std::size_t>(id)]; }
+    bool available(FigureId id) const { return !std::isnan((*this)[id]); }
+    bool fits() const { return (*this)[FigureId::Fits] != 0.0; }
+    bool has(EvalWarning warning) const
+    {
+        return (warnings & static_cast<std::uint32_t>(warning)) != 0;
+    }
+};
+
+/** Computes every figure. Pure: the same scenario always gives the same evaluation. */
+Evaluation evaluate(const Scenario &scenario);
+
+/** One decode operating point of a batch sweep (roofline trail, throughput chart). */
+struct BatchPoint
+{
+    double batch = 0;
+    double intensity = 0;        ///< FLOP/byte
+    double attainableFlops = 0;  ///< FLOP/s at that intensity, with efficiencies
+    double stepSeconds = 0;
+    double tokensPerSecond = 0;
+    double tokensPerSecondPerSequence = 0;
+    double servingBytes = 0;     ///< memory with max(batch, concurrency) sequences resident
+    bool fits = false;
+    Bound bound = Bound::Memory;
+};
+
+/** Evaluates the decode step at each batch size, everything else unchanged. */
+std::vector<BatchPoint> sweepBatch(const Scenario &scenario, std::span<const double> batches);
+
+/** Warning texts for the evaluation's flags, in words a user understands. */
+std::vector<std::string_view> warningTexts(const Evaluation &evaluation);
+
+} // namespace core

@@ -1,0 +1,601 @@
+#include "jsonread.h"
+
+#include "parameters.h"
+#include "units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <vector>
+
+namespace core::detail {
+
+namespace {
+
+std::string plainNumber(double value)
+{
+    if (!std::isfinite(value))
+        return "a number that is not finite";
+    if (std::fabs(value) >= 1e7 || (value != 0.0 && std::fabs(value) < 1e-3)) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%g", value);
+        return buffer;
+    }
+    return formatNumber(value, 6);
+}
+
+std::string typeName(const json &value)
+{
+    switch (value.type()) {
+    case json::value_t::null:
+        return "null";
+    case json::value_t::boolean:
+        return "a boolean";
+    case json::value_t::string:
+        return "a string";
+    case json::value_t::array:
+        return "an array";
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float:
+        return "a number";
+    default:
+        return "an unsupported value";
+    }
+}
+
+/** Tracks object keys and array positions during a parse, to name where a problem is. */
+class StrictParseState
+{
+public:
+    bool onEvent(int depth, json::parse_event_t event, json &parsed)
+    {
+        if (depth > kMaxNesting)
+            fail(pointer(), "nesting is deeper than " + std::to_string(kMaxNesting) + " levels");
+        switch (event) {
+        case json::parse_event_t::object_start:
+            advanceArray();
+            m_frames.push_back(Frame{false, -1, {}, {}});
+            break;
+        case json::parse_event_t::array_start:
+            advanceArray();
+            m_frames.push_back(Frame{true, -1, {}, {}});
+            break;
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            if (!m_frames.empty())
+                m_frames.pop_back();
+            break;
+        case json::parse_event_t::key: {
+            Frame &frame = m_frames.back();
+            frame.key = parsed.get<std::string>();
+            if (!frame.keys.insert(frame.key).second)
+                fail(containerPointer(), "duplicate key \"" + frame.key + "\"");
+            break;
+        }
+        case json::parse_event_t::value:
+            advanceArray();
+            if (parsed.is_number_float() && !std::isfinite(parsed.get<double>()))
+                fail(pointer(), "number is out of range (not finite)");
+            break;
+        }
+        return true;
+    }
+
+private:
+    struct Frame
+    {
+        bool array;
+        long index;
+        std::string key;
+        std::set<std::string> keys;
+    };
+
+    void advanceArray()
+    {
+        if (!m_frames.empty() && m_frames.back().array)
+            ++m_frames.back().index;
+    }
+
+    // Pointer of the value being read: every frame's current key or index.
+    std::string pointer() const
+    {
+        std::string out;
+        for (const Frame &frame : m_frames)
+            out = frame.array ? out + "/" + std::to_string(std::max(0L, frame.index))
+                              : childPointer(out, frame.key);
+        return out;
+    }
+
+    // Pointer of the innermost container (for duplicate keys).
+    std::string containerPointer() const
+    {
+        std::string out;
+        for (std::size_t i = 0; i + 1 < m_frames.size(); ++i) {
+            const Frame &frame = m_frames[i];
+            out = frame.array ? out + "/" + std::to_string(std::max(0L, frame.index))
+                              : childPointer(out, frame.key);
+        }
+        return out;
+    }
+
+    std::vector<Frame> m_frames;
+};
+
+std::string cleanParseMessage(const std::string &what)
+{
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> "parse error ..."
+    auto bracket = what.find("] ");
+    return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+} // namespace
+
+void fail(std::string path, std::string message)
+{
+    throw ReadFailure{Diagnostic{std::move(path), std::move(message)}};
+}
+
+json parseStrict(std::string_view text)
+{
+    StrictParseState state;
+    try {
+        json::parser_callback_t callback = [&state](int depth, json::parse_event_t event,
+                                                    json &parsed) {
+            return state.onEvent(depth, event, parsed);
+        };
+        return json::parse(text.begin(), text.end(), callback, true, false);
+    } catch (const json::parse_error &error) {
+        fail("", cleanParseMessage(error.what()));
+    } catch (const json::exception &error) {
+        fail("", cleanParseMessage(error.what()));
+    }
+}
+
+std::string childPointer(const std::string &parent, std::string_view key)
+{
+    std::string escaped;
+    escaped.reserve(key.size());
+    for (char c : key) {
+        if (c == '~')
+            escaped += "~0";
+        else if (c == '/')
+            escaped += "~1";
+        else
+            escaped += c;
+    }
+    return parent + "/" + escaped;
+}
+
+FieldReader::FieldReader(const json &object, std::string pointer, std::string section,
+                         Diagnostics &warnings, std::map<std::string, InputOrigin> *given)
+    : m_object(object)
+    , m_pointer(std::move(pointer))
+    , m_section(std::move(section))
+    , m_warnings(warnings)
+    , m_given(given)
+{
+    if (!m_object.is_object())
+        fail(m_pointer, "must be an object, not " + typeName(m_object));
+}
+
+bool FieldReader::has(std::string_view key) const
+{
+    return find(key) != nullptr;
+}
+
+const json *FieldReader::find(std::string_view key) const
+{
+    auto it = m_object.find(std::string(key));
+    return it == m_object.end() ? nullptr : &*it;
+}
+
+void FieldReader::markGiven(std::string_view key)
+{
+    if (m_given)
+        (*m_given)[m_section + "." + std::string(key)] = InputOrigin::File;
+}
+
+void FieldReader::number(std::string_view key, double &out)
+{
+    const json *value = find(key);
+    if (!value)
+        return;
+    if (!value->is_number())
+        fail(pointerOf(key), "must be a number, not " + typeName(*value));
+    double number = value->get<double>();
+    const std::string dotted = m_section + "." + std::string(key);
+    if (const ParameterInfo *info = findParameter(dotted)) {
+        std::string_view problem = rangeProblem(*info, number);
+        if (!problem.empty()) {
+            std::string range = info->minimumExclusive ? "above " + plainNumber(info->minimum)
+                                                       : plainNumber(info->minimum);
+            std::string unit = info->unit.empty() ? "" : " " + std::string(info->unit);
+            if (problem == "must be a whole number")
+                fail(pointerOf(key), std::string(info->name) + " must be a whole number (got "
+                                         + plainNumber(number) + ")");
+            fail(pointerOf(key), std::string(info->name) + " must be between " + range + " and "
+                                     + plainNumber(info->maximum) + unit + " (got "
+                                     + plainNumber(number) + ")");
+        }
+    }
+    out = number;
+    markGiven(key);
+}
+
+void FieldReader::boolean(std::string_view key, bool &out)
+{
+    const json *value = find(key);
+    if (!value)
+        return;
+    if (!value->is_boolean())
+        fail(pointerOf(key), "must be true or false, not " + typeName(*value));
+    out = value->get<bool>();
+    markGiven(key);
+}
+
+void FieldReader::string(std::string_view key, std::string &out)
+{
+    const json *value = find(key);
+    if (!value)
+        return;
+    if (!value->is_string())
+        fail(pointerOf(key), "must be a string, not " + typeName(*value));
+    out = value->get<std::string>();
+    if (out.size() > 4096)
+        fail(pointerOf(key), "is longer than 4096 characters");
+    markGiven(key);
+}
+
+void FieldReader::format(std::string_view key, NumericFormat &out, bool storage)
+{
+    std::string text;
+    string(key, text);
+    if (!has(key))
+        return;
+    auto parsed = parseFormat(text);
+    if (!parsed)
+        fail(pointerOf(key), "unknown format \"" + text.substr(0, 40)
+                                 + "\" (one of fp32, tf32, bf16, fp16, fp8, int8, int4)");
+    if (storage && !isStorageFormat(*parsed))
+        fail(pointerOf(key), "tf32 is a compute format only: it cannot store weights or KV");
+    out = *parsed;
+}
+
+void FieldReader::formatList(std::string_view key, std::vector<NumericFormat> &out)
+{
+    const json *value = find(key);
+    if (!value)
+        return;
+    if (!value->is_array())
+        fail(pointerOf(key), "must be an array of format names, not " + typeName(*value));
+    out.clear();
+    std::size_t index = 0;
+    for (const json &item : *value) {
+        std::string where = pointerOf(key) + "/" + std::to_string(index++);
+        if (!item.is_string())
+            fail(where, "must be a format name, not " + typeName(item));
+        auto parsed = parseFormat(item.get<std::string>());
+        if (!parsed)
+            fail(where, "unknown format \"" + item.get<std::string>().substr(0, 40) + "\"");
+        if (std::find(out.begin(), out.end(), *parsed) == out.end())
+            out.push_back(*parsed);
+    }
+    markGiven(key);
+}
+
+void FieldReader::stringMap(std::string_view key, std::map<std::string, std::string> &out)
+{
+    const json *value = find(key);
+    if (!value)
+        return;
+    if (!value->is_object())
+        fail(pointerOf(key), "must be an object of strings, not " + typeName(*value));
+    out.clear();
+    for (auto it = value->begin(); it != value->end(); ++it) {
+        if (it.value().is_string()) {
+            out[it.key()] = it.value().get<std::string>();
+        } else if (it.value().is_array()) {
+            std::string joined;
+            for (const json &part : it.value()) {
+                if (!part.is_string())
+                    fail(childPointer(pointerOf(key), it.key()), "must hold strings only");
+                joined += (joined.empty() ? "" : "; ") + part.get<std::string>();
+            }
+            out[it.key()] = joined;
+        } else {
+            fail(childPointer(pointerOf(key), it.key()),
+                 "must be a string, not " + typeName(it.value()));
+        }
+    }
+}
+
+void FieldReader::numberMap(std::string_view key, std::map<std::string, double> &out)
+{
+    const json *value = find(key);
+    if (!value)
+        return;
+    if (!value->is_object())
+        fail(pointerOf(key), "must be an object of numbers, not " + typeName(*value));
+    out.clear();
+    for (auto it = value->begin(); it != value->end(); ++it) {
+        if (!it.value().is_number())
+            fail(childPointer(pointerOf(key), it.key()),
+                 "must be a number, not " + typeName(it.value()));
+        double number = it.value().get<double>();
+        if (number < 0.0)
+            fail(childPointer(pointerOf(key), it.key()), "must not be negative");
+        out[it.key()] = number;
+    }
+    markGiven(key);
+}
+
+void FieldReader::warnUnknown(std::initializer_list<std::string_view> known)
+{
+    for (auto it = m_object.begin(); it != m_object.end(); ++it) {
+        if (std::find(known.begin(), known.end(), it.key()) == known.end())
+            m_warnings.push_back({pointerOf(it.key()), "unknown key, kept as is when saved"});
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::string_view familyKey(DeviceFamily family)
+{
+    switch (family) {
+    case DeviceFamily::Gpu:
+        return "gpu";
+    case DeviceFamily::Tpu:
+        return "tpu";
+    case DeviceFamily::Npu:
+        return "npu";
+    case DeviceFamily::Asic:
+        return "asic";
+    case DeviceFamily::Cpu:
+        return "cpu";
+    case DeviceFamily::Unknown:
+        break;
+    }
+    return "";
+}
+
+std::string_view deploymentKey(Deployment deployment)
+{
+    switch (deployment) {
+    case Deployment::Datacenter:
+        return "datacenter";
+    case Deployment::Edge:
+        return "edge";
+    case Deployment::Client:
+        return "client";
+    case Deployment::Unknown:
+        break;
+    }
+    return "";
+}
+
+ModelSpec readModelObject(const json &object, const std::string &pointer, Diagnostics &warnings,
+                          std::map<std::string, InputOrigin> *given)
+{
+    FieldReader r(object, pointer, "model", warnings, given);
+    r.warnUnknown({"id", "name", "parameters", "active_parameters", "layers", "hidden_size",
+                   "attention_heads", "kv_heads", "head_dim", "intermediate_size", "vocab_size",
+                   "tie_embeddings", "experts", "experts_per_token", "max_context",
+                   "sliding_window", "sources", "notes"});
+    ModelSpec m;
+    r.string("id", m.presetId);
+    m.presetId.clear(); // an inline object is not a preset reference, even if it carries an id
+    r.string("name", m.name);
+    r.number("parameters", m.parameters);
+    r.number("active_parameters", m.activeParameters);
+    r.number("layers", m.layers);
+    r.number("hidden_size", m.hiddenSize);
+    r.number("attention_heads", m.attentionHeads);
+    r.number("kv_heads", m.kvHeads);
+    r.number("head_dim", m.headDim);
+    r.number("intermediate_size", m.intermediateSize);
+    r.number("vocab_size", m.vocabSize);
+    r.boolean("tie_embeddings", m.tieEmbeddings);
+    r.number("experts", m.experts);
+    r.number("experts_per_token", m.expertsPerToken);
+    r.number("max_context", m.maxContext);
+    r.number("sliding_window", m.slidingWindow);
+    r.stringMap("sources", m.sources);
+    r.stringMap("notes", m.notes);
+
+    // An inline model is never completed from the lesson's values: say what is missing.
+    if (!isSet(m.parameters))
+        fail(pointer, "an inline model needs \"parameters\" (the total parameter count)");
+    if (!isSet(m.layers))
+        fail(pointer, "an inline model needs \"layers\"");
+    if (!isSet(m.kvHeads))
+        fail(pointer, "an inline model needs \"kv_heads\" (key/value heads per layer)");
+    if (!isSet(m.headDim)) {
+        if (!isSet(m.hiddenSize) || !isSet(m.attentionHeads))
+            fail(pointer, "an inline model needs \"head_dim\", or \"hidden_size\" with "
+                          "\"attention_heads\"");
+        m.headDim = m.hiddenSize / m.attentionHeads;
+        if (std::floor(m.headDim) != m.headDim)
+            fail(r.pointerOf("hidden_size"),
+                 "hidden_size is not a multiple of attention_heads: give \"head_dim\" explicitly");
+    }
+    if (isSet(m.attentionHeads) && m.kvHeads > m.attentionHeads)
+        fail(r.pointerOf("kv_heads"), "kv_heads (" + plainNumber(m.kvHeads)
+                                          + ") must not exceed attention_heads ("
+                                          + plainNumber(m.attentionHeads) + ")");
+    if (isSet(m.activeParameters) && m.activeParameters > m.parameters)
+        fail(r.pointerOf("active_parameters"), "active_parameters must not exceed parameters");
+    if (isSet(m.expertsPerToken) && (!isSet(m.experts) || m.expertsPerToken > m.experts))
+        fail(r.pointerOf("experts_per_token"), "experts_per_token needs experts and must not "
+                                               "exceed it");
+    return m;
+}
+
+DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diagnostics &warnings,
+                            std::map<std::string, InputOrigin> *given)
+{
+    FieldReader r(object, pointer, "device", warnings, given);
+    r.warnUnknown({"id", "name", "family", "deployment", "memory_gb", "usable_memory_gb",
+                   "bandwidth_gb_s", "peak_tflops", "native_formats", "weight_only_formats",
+                   "power_w", "price_per_hour_usd", "host_link_gb_s", "device_link_gb_s",
+                   "device_link_latency_s", "sram_mb", "sources", "notes"});
+    DeviceSpec d;
+    r.string("name", d.name);
+    std::string family;
+    r.string("family", family);
+    if (r.has("family")) {
+        static const std::pair<std::string_view, DeviceFamily> families[] = {
+            {"gpu", DeviceFamily::Gpu}, {"tpu", DeviceFamily::Tpu}, {"npu", DeviceFamily::Npu},
+            {"asic", DeviceFamily::Asic}, {"cpu", DeviceFamily::Cpu}};
+        auto it = std::find_if(std::begin(families), std::end(families),
+                               [&](const auto &entry) { return entry.first == family; });
+        if (it == std::end(families))
+            fail(r.pointerOf("family"), "unknown family \"" + family.substr(0, 40)
+                                            + "\" (one of gpu, tpu, npu, asic, cpu)");
+        d.family = it->second;
+    }
+    std::string deployment;
+    r.string("deployment", deployment);
+    if (r.has("deployment")) {
+        if (deployment == "datacenter")
+            d.deployment = Deployment::Datacenter;
+        else if (deployment == "edge")
+            d.deployment = Deployment::Edge;
+        else if (deployment == "client")
+            d.deployment = Deployment::Client;
+        else
+            fail(r.pointerOf("deployment"), "unknown deployment \"" + deployment.substr(0, 40)
+                                                + "\" (one of datacenter, edge, client)");
+    }
+    r.number("memory_gb", d.memoryGb);
+    r.number("usable_memory_gb", d.usableMemoryGb);
+    r.number("bandwidth_gb_s", d.bandwidthGbPerSecond);
+    if (const json *peaks = r.find("peak_tflops")) {
+        FieldReader pr(*peaks, r.pointerOf("peak_tflops"), "device.peak_tflops", warnings, given);
+        pr.warnUnknown({"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4"});
+        for (NumericFormat f : kAllFormats)
+            pr.number(formatKey(f), d.peakTflops[static_cast<std::size_t>(f)]);
+    }
+    if (r.has("native_formats")) {
+        d.nativeFormats.emplace();
+        r.formatList("native_formats", *d.nativeFormats);
+    }
+    if (r.has("weight_only_formats")) {
+        d.weightOnlyFormats.emplace();
+        r.formatList("weight_only_formats", *d.weightOnlyFormats);
+    }
+    r.number("power_w", d.powerW);
+    r.number("price_per_hour_usd", d.pricePerHourUsd);
+    r.number("host_link_gb_s", d.hostLinkGbPerSecond);
+    r.number("device_link_gb_s", d.deviceLinkGbPerSecond);
+    r.number("device_link_latency_s", d.deviceLinkLatencySeconds);
+    r.number("sram_mb", d.sramMb);
+    r.stringMap("sources", d.sources);
+    r.stringMap("notes", d.notes);
+
+    if (!isSet(d.memoryGb))
+        fail(pointer, "an inline device needs \"memory_gb\" (device memory in decimal GB)");
+    if (!isSet(d.bandwidthGbPerSecond))
+        fail(pointer, "an inline device needs \"bandwidth_gb_s\" (memory bandwidth in GB/s)");
+    bool anyPeak = std::any_of(d.peakTflops.begin(), d.peakTflops.end(),
+                               [](double v) { return isSet(v); });
+    if (!anyPeak)
+        fail(pointer, "an inline device needs at least one \"peak_tflops\" entry (dense "
+                      "TFLOP/s, e.g. {\"bf16\": 200})");
+    if (isSet(d.usableMemoryGb) && d.usableMemoryGb > d.memoryGb)
+        fail(r.pointerOf("usable_memory_gb"), "usable_memory_gb must not exceed memory_gb");
+    return d;
+}
+
+namespace {
+
+void putIfSet(json &out, const char *key, double value)
+{
+    if (isSet(value))
+        out[key] = value;
+}
+
+json stringMapToJson(const std::map<std::string, std::string> &map)
+{
+    json out = json::object();
+    for (const auto &[key, value] : map)
+        out[key] = value;
+    return out;
+}
+
+json formatsToJson(const std::vector<NumericFormat> &formats)
+{
+    json out = json::array();
+    for (NumericFormat f : formats)
+        out.push_back(std::string(formatKey(f)));
+    return out;
+}
+
+} // namespace
+
+json modelToJson(const ModelSpec &m)
+{
+    json out = json::object();
+    if (!m.name.empty())
+        out["name"] = m.name;
+    putIfSet(out, "parameters", m.parameters);
+    putIfSet(out, "active_parameters", m.activeParameters);
+    putIfSet(out, "layers", m.layers);
+    putIfSet(out, "hidden_size", m.hiddenSize);
+    putIfSet(out, "attention_heads", m.attentionHeads);
+    putIfSet(out, "kv_heads", m.kvHeads);
+    putIfSet(out, "head_dim", m.headDim);
+    putIfSet(out, "intermediate_size", m.intermediateSize);
+    putIfSet(out, "vocab_size", m.vocabSize);
+    if (m.tieEmbeddings)
+        out["tie_embeddings"] = true;
+    putIfSet(out, "experts", m.experts);
+    putIfSet(out, "experts_per_token", m.expertsPerToken);
+    putIfSet(out, "max_context", m.maxContext);
+    putIfSet(out, "sliding_window", m.slidingWindow);
+    if (!m.sources.empty())
+        out["sources"] = stringMapToJson(m.sources);
+    if (!m.notes.empty())
+        out["notes"] = stringMapToJson(m.notes);
+    return out;
+}
+
+json deviceToJson(const DeviceSpec &d)
+{
+    json out = json::object();
+    if (!d.name.empty())
+        out["name"] = d.name;
+    if (d.family != DeviceFamily::Unknown)
+        out["family"] = std::string(familyKey(d.family));
+    if (d.deployment != Deployment::Unknown)
+        out["deployment"] = std::string(deploymentKey(d.deployment));
+    putIfSet(out, "memory_gb", d.memoryGb);
+    putIfSet(out, "usable_memory_gb", d.usableMemoryGb);
+    putIfSet(out, "bandwidth_gb_s", d.bandwidthGbPerSecond);
+    json peaks = json::object();
+    for (NumericFormat f : kAllFormats) {
+        if (isSet(d.peak(f)))
+            peaks[std::string(formatKey(f))] = d.peak(f);
+    }
+    out["peak_tflops"] = peaks;
+    if (d.nativeFormats)
+        out["native_formats"] = formatsToJson(*d.nativeFormats);
+    if (d.weightOnlyFormats)
+        out["weight_only_formats"] = formatsToJson(*d.weightOnlyFormats);
+    putIfSet(out, "power_w", d.powerW);
+    putIfSet(out, "price_per_hour_usd", d.pricePerHourUsd);
+    putIfSet(out, "host_link_gb_s", d.hostLinkGbPerSecond);
+    putIfSet(out, "device_link_gb_s", d.deviceLinkGbPerSecond);
+    putIfSet(out, "device_link_latency_s", d.deviceLinkLatencySeconds);
+    putIfSet(out, "sram_mb", d.sramMb);
+    if (!d.sources.empty())
+        out["sources"] = stringMapToJson(d.sources);
+    if (!d.notes.empty())
+        out["notes"] = stringMapToJson(d.notes);
+    return out;
+}
+
+} // namespace core::detail

@@ -1,0 +1,198 @@
+#pragma once
+
+// The scenario: plain values, nothing computed. core::readScenario fills it from JSON (with the
+// lesson's running example as defaults, taken from the parameter table in parameters.cpp) and
+// core::evaluate turns it into an Evaluation.
+
+#include "formats.h"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace core {
+
+inline constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+inline bool isSet(double value)
+{
+    return !std::isnan(value);
+}
+
+/** A model architecture. Counts are doubles so formulas stay in one type; the reader checks
+ *  that count fields hold integers. kUnset marks an optional field the file did not give. */
+struct ModelSpec
+{
+    std::string presetId; ///< non-empty when the model is a built-in preset used as is
+    std::string name;
+    double parameters = kUnset;
+    double activeParameters = kUnset; ///< MoE: parameters used per token; unset = parameters
+    double layers = kUnset;
+    double hiddenSize = kUnset;
+    double attentionHeads = kUnset;
+    double kvHeads = kUnset;
+    double headDim = kUnset;
+    double intermediateSize = kUnset;
+    double vocabSize = kUnset;
+    bool tieEmbeddings = false;
+    double experts = kUnset;
+    double expertsPerToken = kUnset;
+    double maxContext = kUnset;
+    double slidingWindow = kUnset;
+    std::map<std::string, std::string> sources; ///< field key -> where the value comes from
+    std::map<std::string, std::string> notes;   ///< field key -> a doubt or caveat
+
+    double active() const { return isSet(activeParameters) ? activeParameters : parameters; }
+};
+
+enum class DeviceFamily { Gpu, Tpu, Npu, Asic, Cpu, Unknown };
+enum class Deployment { Datacenter, Edge, Client, Unknown };
+
+struct DeviceSpec
+{
+    std::string presetId;
+    std::string name;
+    DeviceFamily family = DeviceFamily::Unknown;
+    Deployment deployment = Deployment::Unknown;
+    double memoryGb = kUnset;
+    double usableMemoryGb = kUnset;
+    double bandwidthGbPerSecond = kUnset;
+    /// Dense peak TFLOP/s (TOPS for integer formats) by format; kUnset where unknown.
+    std::array<double, kAllFormats.size()> peakTflops{kUnset, kUnset, kUnset, kUnset,
+                                                      kUnset, kUnset, kUnset};
+    std::optional<std::vector<NumericFormat>> nativeFormats;     ///< nullopt = unknown
+    std::optional<std::vector<NumericFormat>> weightOnlyFormats; ///< nullopt = unknown
+    double powerW = kUnset;
+    double pricePerHourUsd = kUnset;
+    double hostLinkGbPerSecond = kUnset;
+    double deviceLinkGbPerSecond = kUnset; ///< per direction
+    double deviceLinkLatencySeconds = kUnset;
+    double sramMb = kUnset;
+    std::map<std::string, std::string> sources;
+    std::map<std::string, std::string> notes;
+
+    double peak(NumericFormat format) const { return peakTflops[static_cast<std::size_t>(format)]; }
+    double capacityGb() const { return isSet(usableMemoryGb) ? usableMemoryGb : memoryGb; }
+};
+
+enum class RecomputeMode { None, Selective, Full };
+
+struct ServingConfig
+{
+    NumericFormat weightFormat = NumericFormat::Bf16;
+    NumericFormat kvFormat = NumericFormat::Bf16;
+    std::optional<NumericFormat> computeFormat; ///< nullopt: bf16, then fp16, then fp32
+    QuantLayout quant;
+    bool keepEmbeddings16Bit = false;
+    double concurrentSequences = 32;
+    double batch = 8;
+    double contextTokens = 4096;
+    double promptTokens = 4096;
+    double overheadGb = 2.5;
+    std::map<std::string, double> overheadParts; ///< labels only; sums to overheadGb
+    double fragmentationFraction = 0.0;
+    double admissionMargin = 0.10;
+    double bandwidthEfficiency = 1.0;
+    double computeEfficiency = 1.0;
+    double tensorParallel = 1;
+    double ttftTargetSeconds = 1.5;
+    double pacingTargetTokensPerSecond = 10;
+};
+
+struct TrainingConfig
+{
+    std::string recipe = "mixed-bf16-adam"; ///< empty when the components were given inline
+    double weightsBytes = 2;
+    double gradsBytes = 2;
+    double masterBytes = 4;
+    double optimizerBytes = 8;
+    double zeroStage = 0;
+    double dpDegree = 1;
+    double microBatch = 1;
+    double sequenceLength = 4096;
+    RecomputeMode recompute = RecomputeMode::None;
+
+    double bytesPerParameter() const
+    {
+        return weightsBytes + gradsBytes + masterBytes + optimizerBytes;
+    }
+};
+
+struct CostConfig
+{
+    double pricePerHourUsd = 4.0;
+    double utilisation = 0.70;
+    double sustainedTokensPerSecond = kUnset; ///< unset: the decode estimate x throttle
+    double throttleFactor = 1.0;
+    double apiUsdPerMillionInput = kUnset;
+    double apiUsdPerMillionOutput = kUnset;
+};
+
+struct TrafficConfig
+{
+    double requestsPerDay = kUnset;
+    double peakRequestsPerSecond = kUnset;
+};
+
+enum class LatencyModel { PerCollective, PerHop };
+
+struct InterconnectConfig
+{
+    double messageBytes = kUnset; ///< unset: one full gradient of the model (data-parallel sync)
+    double devices = 8;
+    double devicesPerNode = 8;
+    double intraLinkGbPerSecond = 100;
+    double interLinkGbPerSecond = 12.5;
+    double latencySeconds = 10e-6;
+    double collectivesPerStep = 1;
+    LatencyModel latencyModel = LatencyModel::PerCollective;
+};
+
+struct PowerConfig
+{
+    double devicesPerNode = 8;
+    double deviceW = 500;
+    double hostW = 1000;
+    double rackW = 40000;
+    double idleFraction = 0.3;
+};
+
+enum class Regime { Online, Training, Edge };
+
+struct WizardConfig
+{
+    Regime regime = Regime::Online;
+    std::vector<std::string> candidates = {"lesson-accelerator-24gb", "lesson-accelerator-48gb",
+                                           "lesson-accelerator"};
+    std::vector<NumericFormat> formats = {NumericFormat::Bf16, NumericFormat::Int8};
+    double minReplicas = 2;
+    bool dataOnPremises = false;
+};
+
+/** Where an input's value came from, for the "show your work" trail. */
+enum class InputOrigin { File, CommandLine };
+
+struct Scenario
+{
+    std::string name;
+    ModelSpec model;
+    DeviceSpec device;
+    ServingConfig serving;
+    TrainingConfig training;
+    CostConfig cost;
+    TrafficConfig traffic;
+    InterconnectConfig interconnect;
+    PowerConfig power;
+    WizardConfig wizard;
+
+    /// Dotted paths ("serving.batch") the file or the command line set; everything else is a
+    /// preset's value or the lesson's default.
+    std::map<std::string, InputOrigin> givenInputs;
+    /// The JSON document as read (compact text), so a save keeps keys this version does not know.
+    std::string document;
+};
+
+} // namespace core

@@ -1,0 +1,631 @@
+#include "scenarioio.h"
+
+#include "jsonread.h"
+#include "parameters.h"
+#include "presets.h"
+#include "units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <istream>
+#include <iterator>
+#include <ostream>
+#include <sstream>
+
+namespace core {
+
+namespace {
+
+using detail::FieldReader;
+using detail::json;
+using detail::fail;
+
+constexpr std::string_view kDefaultModel = "lesson-7b";
+constexpr std::string_view kDefaultDevice = "lesson-accelerator";
+
+std::vector<std::string> splitDotted(const std::string &path)
+{
+    std::vector<std::string> parts;
+    std::string part;
+    for (char c : path) {
+        if (c == '.') {
+            parts.push_back(part);
+            part.clear();
+        } else {
+            part += c;
+        }
+    }
+    parts.push_back(part);
+    return parts;
+}
+
+/** Replaces a preset id (or an absent model/device) by the preset's inline object. */
+void materialise(json &doc, const std::string &section)
+{
+    auto it = doc.find(section);
+    std::string id = section == "model" ? std::string(kDefaultModel) : std::string(kDefaultDevice);
+    if (it != doc.end()) {
+        if (it->is_object())
+            return;
+        if (!it->is_string())
+            return; // the reader reports the type error
+        id = it->get<std::string>();
+    }
+    const json *preset = detail::presetObject(section, id);
+    if (!preset)
+        fail("/" + section, "unknown " + section + " preset \"" + id.substr(0, 80) + "\" (known: "
+                                + detail::knownPresetIds(section) + ")");
+    json copy = *preset;
+    copy.erase("id");
+    doc[section] = std::move(copy);
+}
+
+void applyOverride(json &doc, const std::string &assignment)
+{
+    const auto equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0)
+        fail("", "--set " + assignment.substr(0, 80) + ": expected PATH=VALUE, e.g. serving.batch=32");
+    const std::string path = assignment.substr(0, equals);
+    const std::string valueText = assignment.substr(equals + 1);
+    const std::vector<std::string> parts = splitDotted(path);
+    for (const std::string &part : parts) {
+        if (part.empty() || part.size() > 64)
+            fail("", "--set " + path.substr(0, 80) + ": the path has an empty or overlong part");
+    }
+    json value;
+    try {
+        value = detail::parseStrict(valueText);
+    } catch (const detail::ReadFailure &) {
+        value = valueText; // not JSON: take it as a string
+    }
+    if ((parts[0] == "model" || parts[0] == "device") && parts.size() > 1)
+        materialise(doc, parts[0]);
+    json *node = &doc;
+    std::string pointer;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        pointer = detail::childPointer(pointer, parts[i]);
+        auto it = node->find(parts[i]);
+        if (it == node->end()) {
+            (*node)[parts[i]] = json::object();
+            it = node->find(parts[i]);
+        } else if (!it->is_object()) {
+            fail(pointer, "--set " + path + ": \"" + parts[i] + "\" is not an object");
+        }
+        node = &*it;
+    }
+    (*node)[parts.back()] = std::move(value);
+}
+
+void readModel(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    auto it = doc.find("model");
+    if (it == doc.end() || it->is_string()) {
+        std::string id = it == doc.end() ? std::string(kDefaultModel) : it->get<std::string>();
+        auto preset = modelPreset(id);
+        if (!preset)
+            fail("/model", preset.error().message);
+        s.model = preset.value();
+        if (it != doc.end())
+            s.givenInputs["model"] = InputOrigin::File;
+        return;
+    }
+    s.model = detail::readModelObject(*it, "/model", warnings, &s.givenInputs);
+    s.givenInputs["model"] = InputOrigin::File;
+}
+
+void readDevice(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    auto it = doc.find("device");
+    if (it == doc.end() || it->is_string()) {
+        std::string id = it == doc.end() ? std::string(kDefaultDevice) : it->get<std::string>();
+        auto preset = devicePreset(id);
+        if (!preset)
+            fail("/device", preset.error().message);
+        s.device = preset.value();
+        if (it != doc.end())
+            s.givenInputs["device"] = InputOrigin::File;
+        return;
+    }
+    s.device = detail::readDeviceObject(*it, "/device", warnings, &s.givenInputs);
+    s.givenInputs["device"] = InputOrigin::File;
+}
+
+const json &sectionOrEmpty(const json &doc, const char *key)
+{
+    static const json empty = json::object();
+    auto it = doc.find(key);
+    return it == doc.end() ? empty : *it;
+}
+
+void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    FieldReader r(sectionOrEmpty(doc, "serving"), "/serving", "serving", warnings, &s.givenInputs);
+    r.warnUnknown({"weight_format", "kv_format", "compute_format", "quant_group_size",
+                   "quant_scale_bits", "quant_zero_bits", "keep_embeddings_16bit",
+                   "concurrent_sequences", "batch", "context_tokens", "prompt_tokens",
+                   "overhead_gb", "overhead_parts", "fragmentation_fraction", "admission_margin",
+                   "bandwidth_efficiency", "compute_efficiency", "tensor_parallel",
+                   "ttft_target_s", "pacing_target_tokens_s"});
+    ServingConfig &sv = s.serving;
+    r.format("weight_format", sv.weightFormat, true);
+    r.format("kv_format", sv.kvFormat, true);
+    if (r.has("compute_format")) {
+        NumericFormat compute = NumericFormat::Bf16;
+        r.format("compute_format", compute, false);
+        if (!isSet(s.device.peak(compute)))
+            fail(r.pointerOf("compute_format"),
+                 "the device has no " + std::string(formatLabel(compute))
+                     + " peak: choose a compute format it has a figure for");
+        sv.computeFormat = compute;
+    }
+    double groupSize = sv.quant.groupSize;
+    double scaleBits = sv.quant.scaleBits;
+    double zeroBits = sv.quant.zeroBits;
+    r.number("quant_group_size", groupSize);
+    r.number("quant_scale_bits", scaleBits);
+    r.number("quant_zero_bits", zeroBits);
+    sv.quant = {static_cast<int>(groupSize), static_cast<int>(scaleBits), static_cast<int>(zeroBits)};
+    if (sv.quant.groupSize > 0 && !takesGroupScales(sv.weightFormat))
+        warnings.push_back({r.pointerOf("quant_group_size"),
+                            "quantisation groups apply to fp8, int8 and int4 only: ignored"});
+    r.boolean("keep_embeddings_16bit", sv.keepEmbeddings16Bit);
+
+    // batch and concurrency: if batch is omitted it equals the concurrency; both omitted: 8, 32.
+    r.number("concurrent_sequences", sv.concurrentSequences);
+    if (r.has("batch"))
+        r.number("batch", sv.batch);
+    else if (r.has("concurrent_sequences"))
+        sv.batch = std::max(1.0, sv.concurrentSequences);
+    r.number("context_tokens", sv.contextTokens);
+    sv.promptTokens = sv.contextTokens;
+    r.number("prompt_tokens", sv.promptTokens);
+    if (sv.promptTokens > sv.contextTokens)
+        fail(r.pointerOf("prompt_tokens"), "prompt_tokens (" + formatNumber(sv.promptTokens, 9)
+                                               + ") must not exceed context_tokens ("
+                                               + formatNumber(sv.contextTokens, 9) + ")");
+
+    r.numberMap("overhead_parts", sv.overheadParts);
+    if (r.has("overhead_gb")) {
+        r.number("overhead_gb", sv.overheadGb);
+    } else if (r.has("overhead_parts")) {
+        double sum = 0.0;
+        for (const auto &[label, gb] : sv.overheadParts)
+            sum += gb;
+        sv.overheadGb = sum;
+    }
+    if (r.has("overhead_parts")) {
+        double sum = 0.0;
+        for (const auto &[label, gb] : sv.overheadParts)
+            sum += gb;
+        if (std::fabs(sum - sv.overheadGb) > 1e-9 * std::max(1.0, sv.overheadGb))
+            fail(r.pointerOf("overhead_parts"),
+                 "the parts sum to " + formatNumber(sum, 6) + " GB but overhead_gb is "
+                     + formatNumber(sv.overheadGb, 6) + " GB: they must agree");
+    }
+    if (sv.overheadGb > s.device.capacityGb())
+        fail(r.pointerOf("overhead_gb"), "the overhead (" + formatNumber(sv.overheadGb, 6)
+                                             + " GB) is larger than the device memory ("
+                                             + formatNumber(s.device.capacityGb(), 6) + " GB)");
+    r.number("fragmentation_fraction", sv.fragmentationFraction);
+    r.number("admission_margin", sv.admissionMargin);
+    r.number("bandwidth_efficiency", sv.bandwidthEfficiency);
+    r.number("compute_efficiency", sv.computeEfficiency);
+    r.number("tensor_parallel", sv.tensorParallel);
+    if (sv.tensorParallel > 1.0) {
+        if (!isSet(s.model.hiddenSize))
+            fail(r.pointerOf("tensor_parallel"),
+                 "tensor parallelism needs the model's hidden_size (it sets the message size)");
+        if (!isSet(s.device.deviceLinkGbPerSecond))
+            fail(r.pointerOf("tensor_parallel"),
+                 "tensor parallelism needs the device's device_link_gb_s (the link it talks over)");
+    }
+    r.number("ttft_target_s", sv.ttftTargetSeconds);
+    r.number("pacing_target_tokens_s", sv.pacingTargetTokensPerSecond);
+}
+
+void readTraining(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    FieldReader r(sectionOrEmpty(doc, "training"), "/training", "training", warnings,
+                  &s.givenInputs);
+    r.warnUnknown({"recipe", "weights_bytes", "grads_bytes", "master_bytes", "optimizer_bytes",
+                   "zero_stage", "dp_degree", "micro_batch", "sequence_length", "recompute"});
+    TrainingConfig &t = s.training;
+    r.string("recipe", t.recipe);
+    const TrainingRecipe *recipe = findTrainingRecipe(t.recipe);
+    if (!recipe) {
+        std::string known;
+        for (const auto &entry : trainingRecipes())
+            known += (known.empty() ? "" : ", ") + std::string(entry.key);
+        fail(r.pointerOf("recipe"), "unknown recipe \"" + t.recipe.substr(0, 60) + "\" (one of "
+                                        + known + ")");
+    }
+    t.weightsBytes = recipe->weightsBytes;
+    t.gradsBytes = recipe->gradsBytes;
+    t.masterBytes = recipe->masterBytes;
+    t.optimizerBytes = recipe->optimizerBytes;
+    bool custom = false;
+    for (const char *key : {"weights_bytes", "grads_bytes", "master_bytes", "optimizer_bytes"})
+        custom = custom || r.has(key);
+    r.number("weights_bytes", t.weightsBytes);
+    r.number("grads_bytes", t.gradsBytes);
+    r.number("master_bytes", t.masterBytes);
+    r.number("optimizer_bytes", t.optimizerBytes);
+    if (custom && !r.has("recipe"))
+        t.recipe.clear(); // components given inline: no named recipe
+    r.number("zero_stage", t.zeroStage);
+    r.number("dp_degree", t.dpDegree);
+    r.number("micro_batch", t.microBatch);
+    r.number("sequence_length", t.sequenceLength);
+    std::string recompute = "none";
+    r.string("recompute", recompute);
+    if (recompute == "none")
+        t.recompute = RecomputeMode::None;
+    else if (recompute == "selective")
+        t.recompute = RecomputeMode::Selective;
+    else if (recompute == "full")
+        t.recompute = RecomputeMode::Full;
+    else
+        fail(r.pointerOf("recompute"), "unknown recompute mode \"" + recompute.substr(0, 40)
+                                           + "\" (one of none, selective, full)");
+}
+
+void readCost(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    FieldReader r(sectionOrEmpty(doc, "cost"), "/cost", "cost", warnings, &s.givenInputs);
+    r.warnUnknown({"price_per_hour_usd", "utilisation", "sustained_tokens_per_second",
+                   "throttle_factor", "api_usd_per_million_input", "api_usd_per_million_output"});
+    CostConfig &c = s.cost;
+    // Without a price in the file, a device preset's own price is used, then the lesson's $4.
+    if (isSet(s.device.pricePerHourUsd))
+        c.pricePerHourUsd = s.device.pricePerHourUsd;
+    r.number("price_per_hour_usd", c.pricePerHourUsd);
+    r.number("utilisation", c.utilisation);
+    r.number("sustained_tokens_per_second", c.sustainedTokensPerSecond);
+    r.number("throttle_factor", c.throttleFactor);
+    r.number("api_usd_per_million_input", c.apiUsdPerMillionInput);
+    r.number("api_usd_per_million_output", c.apiUsdPerMillionOutput);
+
+    FieldReader t(sectionOrEmpty(doc, "traffic"), "/traffic", "traffic", warnings, &s.givenInputs);
+    t.warnUnknown({"requests_per_day", "peak_requests_per_second"});
+    t.number("requests_per_day", s.traffic.requestsPerDay);
+    t.number("peak_requests_per_second", s.traffic.peakRequestsPerSecond);
+}
+
+void readInterconnect(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    FieldReader r(sectionOrEmpty(doc, "interconnect"), "/interconnect", "interconnect", warnings,
+                  &s.givenInputs);
+    r.warnUnknown({"message_bytes", "devices", "devices_per_node", "intra_link_gb_s",
+                   "inter_link_gb_s", "latency_s", "collectives_per_step", "latency_model",
+                   "algorithm"});
+    InterconnectConfig &ic = s.interconnect;
+    std::string algorithm = "ring";
+    r.string("algorithm", algorithm);
+    if (algorithm != "ring")
+        fail(r.pointerOf("algorithm"), "only the ring all-reduce is modelled (\"ring\")");
+    r.number("message_bytes", ic.messageBytes);
+    r.number("devices", ic.devices);
+    r.number("devices_per_node", ic.devicesPerNode);
+    r.number("intra_link_gb_s", ic.intraLinkGbPerSecond);
+    r.number("inter_link_gb_s", ic.interLinkGbPerSecond);
+    r.number("latency_s", ic.latencySeconds);
+    r.number("collectives_per_step", ic.collectivesPerStep);
+    std::string model = "per_collective";
+    r.string("latency_model", model);
+    if (model == "per_collective")
+        ic.latencyModel = LatencyModel::PerCollective;
+    else if (model == "per_hop")
+        ic.latencyModel = LatencyModel::PerHop;
+    else
+        fail(r.pointerOf("latency_model"), "unknown latency model \"" + model.substr(0, 40)
+                                               + "\" (one of per_collective, per_hop)");
+}
+
+void readPower(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    FieldReader r(sectionOrEmpty(doc, "power"), "/power", "power", warnings, &s.givenInputs);
+    r.warnUnknown({"devices_per_node", "device_w", "host_w", "rack_w", "idle_fraction"});
+    PowerConfig &p = s.power;
+    if (isSet(s.device.powerW))
+        p.deviceW = s.device.powerW;
+    r.number("devices_per_node", p.devicesPerNode);
+    r.number("device_w", p.deviceW);
+    r.number("host_w", p.hostW);
+    r.number("rack_w", p.rackW);
+    r.number("idle_fraction", p.idleFraction);
+}
+
+void readWizard(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    FieldReader r(sectionOrEmpty(doc, "wizard"), "/wizard", "wizard", warnings, &s.givenInputs);
+    r.warnUnknown({"regime", "candidates", "formats", "min_replicas", "data_on_premises"});
+    WizardConfig &w = s.wizard;
+    std::string regime = "online";
+    r.string("regime", regime);
+    if (regime == "online")
+        w.regime = Regime::Online;
+    else if (regime == "training")
+        w.regime = Regime::Training;
+    else if (regime == "edge")
+        w.regime = Regime::Edge;
+    else
+        fail(r.pointerOf("regime"), "unknown regime \"" + regime.substr(0, 40)
+                                        + "\" (one of online, training, edge)");
+    if (const json *candidates = r.find("candidates")) {
+        if (!candidates->is_array())
+            fail(r.pointerOf("candidates"), "must be an array of device preset ids");
+        w.candidates.clear();
+        std::size_t index = 0;
+        for (const json &item : *candidates) {
+            std::string where = r.pointerOf("candidates") + "/" + std::to_string(index++);
+            if (!item.is_string())
+                fail(where, "must be a device preset id");
+            std::string id = item.get<std::string>();
+            if (!devicePreset(id))
+                fail(where, devicePreset(id).error().message);
+            w.candidates.push_back(id);
+        }
+    }
+    r.formatList("formats", w.formats);
+    for (NumericFormat f : w.formats) {
+        if (!isStorageFormat(f))
+            fail(r.pointerOf("formats"), "tf32 cannot store weights");
+    }
+    r.number("min_replicas", w.minReplicas);
+    r.boolean("data_on_premises", w.dataOnPremises);
+}
+
+void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    if (!doc.is_object())
+        fail("", "a scenario must be a JSON object");
+    FieldReader root(doc, "", "", warnings, nullptr);
+    root.warnUnknown({"format", "version", "name", "description", "model", "device", "serving",
+                      "training", "cost", "traffic", "interconnect", "power", "wizard"});
+    std::string format;
+    root.string("format", format);
+    if (root.has("format") && format != kScenarioFormat)
+        fail("/format", "is \"" + format.substr(0, 60) + "\", expected \""
+                            + std::string(kScenarioFormat) + "\"");
+    if (const json *version = root.find("version")) {
+        if (!version->is_number_integer() && !version->is_number_unsigned())
+            fail("/version", "must be a whole number");
+        if (version->get<double>() > kScenarioVersion)
+            fail("/version", "version " + version->dump() + " was written by a newer Accelerator "
+                                 "Explorer; this one reads version 1");
+        if (version->get<double>() < 1)
+            fail("/version", "must be 1");
+    }
+    root.string("name", s.name);
+    if (const json *model = root.find("model"); model && !model->is_string() && !model->is_object())
+        fail("/model", "must be a preset id or an inline model object");
+    if (const json *device = root.find("device"); device && !device->is_string() && !device->is_object())
+        fail("/device", "must be a preset id or an inline device object");
+    readModel(doc, s, warnings);
+    readDevice(doc, s, warnings);
+    readServing(doc, s, warnings);
+    readTraining(doc, s, warnings);
+    readCost(doc, s, warnings);
+    readInterconnect(doc, s, warnings);
+    readPower(doc, s, warnings);
+    readWizard(doc, s, warnings);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void put(json &section, const char *key, double value)
+{
+    if (isSet(value))
+        section[key] = value;
+    else
+        section.erase(key);
+}
+
+json &sectionFor(json &doc, const char *key)
+{
+    auto it = doc.find(key);
+    if (it == doc.end() || !it->is_object())
+        doc[key] = json::object();
+    return doc[key];
+}
+
+json formatsJson(const std::vector<NumericFormat> &formats)
+{
+    json out = json::array();
+    for (NumericFormat f : formats)
+        out.push_back(std::string(formatKey(f)));
+    return out;
+}
+
+json toJson(const Scenario &s)
+{
+    json doc = json::object();
+    if (!s.document.empty()) {
+        try {
+            doc = detail::parseStrict(s.document);
+        } catch (const detail::ReadFailure &) {
+            doc = json::object();
+        }
+        if (!doc.is_object())
+            doc = json::object();
+    }
+    doc["format"] = std::string(kScenarioFormat);
+    doc["version"] = kScenarioVersion;
+    if (!s.name.empty())
+        doc["name"] = s.name;
+    if (s.model.presetId.empty()) {
+        json model = detail::modelToJson(s.model);
+        // keep unknown keys of an inline model
+        if (auto it = doc.find("model"); it != doc.end() && it->is_object())
+            for (auto kv = it->begin(); kv != it->end(); ++kv)
+                if (!model.contains(kv.key()) && kv.key() != "id")
+                    model[kv.key()] = kv.value();
+        doc["model"] = model;
+    } else {
+        doc["model"] = s.model.presetId;
+    }
+    if (s.device.presetId.empty()) {
+        json device = detail::deviceToJson(s.device);
+        if (auto it = doc.find("device"); it != doc.end() && it->is_object())
+            for (auto kv = it->begin(); kv != it->end(); ++kv)
+                if (!device.contains(kv.key()) && kv.key() != "id")
+                    device[kv.key()] = kv.value();
+        doc["device"] = device;
+    } else {
+        doc["device"] = s.device.presetId;
+    }
+
+    const ServingConfig &sv = s.serving;
+    json &serving = sectionFor(doc, "serving");
+    serving["weight_format"] = std::string(formatKey(sv.weightFormat));
+    serving["kv_format"] = std::string(formatKey(sv.kvFormat));
+    if (sv.computeFormat)
+        serving["compute_format"] = std::string(formatKey(*sv.computeFormat));
+    else
+        serving.erase("compute_format");
+    serving["quant_group_size"] = sv.quant.groupSize;
+    serving["quant_scale_bits"] = sv.quant.scaleBits;
+    serving["quant_zero_bits"] = sv.quant.zeroBits;
+    serving["keep_embeddings_16bit"] = sv.keepEmbeddings16Bit;
+    put(serving, "concurrent_sequences", sv.concurrentSequences);
+    put(serving, "batch", sv.batch);
+    put(serving, "context_tokens", sv.contextTokens);
+    put(serving, "prompt_tokens", sv.promptTokens);
+    put(serving, "overhead_gb", sv.overheadGb);
+    if (!sv.overheadParts.empty()) {
+        json parts = json::object();
+        for (const auto &[label, gb] : sv.overheadParts)
+            parts[label] = gb;
+        serving["overhead_parts"] = parts;
+    } else {
+        serving.erase("overhead_parts");
+    }
+    put(serving, "fragmentation_fraction", sv.fragmentationFraction);
+    put(serving, "admission_margin", sv.admissionMargin);
+    put(serving, "bandwidth_efficiency", sv.bandwidthEfficiency);
+    put(serving, "compute_efficiency", sv.computeEfficiency);
+    put(serving, "tensor_parallel", sv.tensorParallel);
+    put(serving, "ttft_target_s", sv.ttftTargetSeconds);
+    put(serving, "pacing_target_tokens_s", sv.pacingTargetTokensPerSecond);
+
+    const TrainingConfig &t = s.training;
+    json &training = sectionFor(doc, "training");
+    if (!t.recipe.empty())
+        training["recipe"] = t.recipe;
+    else
+        training.erase("recipe");
+    put(training, "weights_bytes", t.weightsBytes);
+    put(training, "grads_bytes", t.gradsBytes);
+    put(training, "master_bytes", t.masterBytes);
+    put(training, "optimizer_bytes", t.optimizerBytes);
+    put(training, "zero_stage", t.zeroStage);
+    put(training, "dp_degree", t.dpDegree);
+    put(training, "micro_batch", t.microBatch);
+    put(training, "sequence_length", t.sequenceLength);
+    training["recompute"] = t.recompute == RecomputeMode::None        ? "none"
+                            : t.recompute == RecomputeMode::Selective ? "selective"
+                                                                      : "full";
+
+    const CostConfig &c = s.cost;
+    json &cost = sectionFor(doc, "cost");
+    put(cost, "price_per_hour_usd", c.pricePerHourUsd);
+    put(cost, "utilisation", c.utilisation);
+    put(cost, "sustained_tokens_per_second", c.sustainedTokensPerSecond);
+    put(cost, "throttle_factor", c.throttleFactor);
+    put(cost, "api_usd_per_million_input", c.apiUsdPerMillionInput);
+    put(cost, "api_usd_per_million_output", c.apiUsdPerMillionOutput);
+
+    if (isSet(s.traffic.requestsPerDay) || isSet(s.traffic.peakRequestsPerSecond)
+        || doc.contains("traffic")) {
+        json &traffic = sectionFor(doc, "traffic");
+        put(traffic, "requests_per_day", s.traffic.requestsPerDay);
+        put(traffic, "peak_requests_per_second", s.traffic.peakRequestsPerSecond);
+    }
+
+    const InterconnectConfig &ic = s.interconnect;
+    json &interconnect = sectionFor(doc, "interconnect");
+    interconnect["algorithm"] = "ring";
+    put(interconnect, "message_bytes", ic.messageBytes);
+    put(interconnect, "devices", ic.devices);
+    put(interconnect, "devices_per_node", ic.devicesPerNode);
+    put(interconnect, "intra_link_gb_s", ic.intraLinkGbPerSecond);
+    put(interconnect, "inter_link_gb_s", ic.interLinkGbPerSecond);
+    put(interconnect, "latency_s", ic.latencySeconds);
+    put(interconnect, "collectives_per_step", ic.collectivesPerStep);
+    interconnect["latency_model"] =
+        ic.latencyModel == LatencyModel::PerHop ? "per_hop" : "per_collective";
+
+    const PowerConfig &p = s.power;
+    json &power = sectionFor(doc, "power");
+    put(power, "devices_per_node", p.devicesPerNode);
+    put(power, "device_w", p.deviceW);
+    put(power, "host_w", p.hostW);
+    put(power, "rack_w", p.rackW);
+    put(power, "idle_fraction", p.idleFraction);
+
+    const WizardConfig &w = s.wizard;
+    json &wizard = sectionFor(doc, "wizard");
+    wizard["regime"] = w.regime == Regime::Online     ? "online"
+                       : w.regime == Regime::Training ? "training"
+                                                      : "edge";
+    wizard["candidates"] = w.candidates;
+    wizard["formats"] = formatsJson(w.formats);
+    put(wizard, "min_replicas", w.minReplicas);
+    wizard["data_on_premises"] = w.dataOnPremises;
+    return doc;
+}
+
+} // namespace
+
+Result<LoadedScenario> readScenario(std::string_view text, std::span<const std::string> overrides)
+{
+    try {
+        json doc = detail::parseStrict(text);
+        if (!doc.is_object())
+            fail("", "a scenario must be a JSON object");
+        for (const std::string &assignment : overrides)
+            applyOverride(doc, assignment);
+        LoadedScenario loaded;
+        readDocument(doc, loaded.scenario, loaded.warnings);
+        for (const std::string &assignment : overrides) {
+            std::string path = assignment.substr(0, assignment.find('='));
+            loaded.scenario.givenInputs[path] = InputOrigin::CommandLine;
+        }
+        loaded.scenario.document = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+        return loaded;
+    } catch (const detail::ReadFailure &failure) {
+        return failure.diagnostic;
+    } catch (const std::exception &error) {
+        return Diagnostic{"", std::string("could not read the scenario: ") + error.what()};
+    }
+}
+
+Result<LoadedScenario> readScenario(std::istream &in, std::span<const std::string> overrides)
+{
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad())
+        return Diagnostic{"", "could not read the input"};
+    return readScenario(text, overrides);
+}
+
+Scenario lessonDefaultScenario()
+{
+    auto text = scenarioPresetText("lesson-default");
+    auto loaded = text ? readScenario(*text) : readScenario(std::string_view("{}"));
+    if (loaded)
+        return loaded.value().scenario;
+    return Scenario{}; // unreachable in a correct build: the preset tests guard it
+}
+
+std::string writeScenario(const Scenario &scenario)
+{
+    return toJson(scenario).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+bool writeScenario(std::ostream &out, const Scenario &scenario)
+{
+    out << writeScenario(scenario);
+    return static_cast<bool>(out);
+}
+
+} // namespace core

@@ -1,0 +1,137 @@
+#include "units.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace core {
+
+namespace {
+
+std::string withThousandsSeparators(const std::string &plain)
+{
+    // plain is "-1234567.89" or "1234"; group the integer digits.
+    std::size_t start = (!plain.empty() && plain[0] == '-') ? 1 : 0;
+    std::size_t dot = plain.find('.');
+    std::size_t intEnd = dot == std::string::npos ? plain.size() : dot;
+    std::string out = plain.substr(0, start);
+    std::size_t digits = intEnd - start;
+    for (std::size_t i = 0; i < digits; ++i) {
+        out += plain[start + i];
+        std::size_t remaining = digits - i - 1;
+        if (remaining > 0 && remaining % 3 == 0)
+            out += ',';
+    }
+    out += plain.substr(intEnd);
+    return out;
+}
+
+std::string scaled(double value, double unit, const char *suffix, int significant = 4)
+{
+    return formatNumber(value / unit, significant) + suffix;
+}
+
+} // namespace
+
+std::string formatNumber(double value, int significant)
+{
+    if (!std::isfinite(value))
+        return "n/a";
+    if (value == 0.0)
+        return "0";
+    int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+    int decimals = significant - 1 - magnitude;
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > 12)
+        decimals = 12;
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    std::string text = buffer;
+    if (text.find('.') != std::string::npos) {
+        while (text.back() == '0')
+            text.pop_back();
+        if (text.back() == '.')
+            text.pop_back();
+    }
+    if (text == "-0")
+        text = "0";
+    return withThousandsSeparators(text);
+}
+
+std::string formatBytes(double bytes, MemoryUnits units)
+{
+    if (!std::isfinite(bytes))
+        return "n/a";
+    switch (units) {
+    case MemoryUnits::GB:
+        return scaled(bytes, kGB, " GB");
+    case MemoryUnits::GiB:
+        return scaled(bytes, kGiB, " GiB");
+    case MemoryUnits::Both:
+        return scaled(bytes, kGB, " GB") + " (" + scaled(bytes, kGiB, " GiB") + ")";
+    }
+    return "n/a";
+}
+
+std::string formatSeconds(double seconds)
+{
+    if (!std::isfinite(seconds))
+        return "n/a";
+    double magnitude = std::fabs(seconds);
+    if (magnitude >= 1.0 || magnitude == 0.0)
+        return scaled(seconds, 1.0, " s");
+    if (magnitude >= 1e-3)
+        return scaled(seconds, 1e-3, " ms");
+    if (magnitude >= 1e-6)
+        return scaled(seconds, 1e-6, " µs");
+    return scaled(seconds, 1e-9, " ns");
+}
+
+std::string formatFlopRate(double flopsPerSecond)
+{
+    if (!std::isfinite(flopsPerSecond))
+        return "n/a";
+    double magnitude = std::fabs(flopsPerSecond);
+    if (magnitude >= 1e15)
+        return scaled(flopsPerSecond, 1e15, " PFLOP/s");
+    if (magnitude >= 1e12)
+        return scaled(flopsPerSecond, 1e12, " TFLOP/s");
+    if (magnitude >= 1e9)
+        return scaled(flopsPerSecond, 1e9, " GFLOP/s");
+    return scaled(flopsPerSecond, 1e6, " MFLOP/s");
+}
+
+std::string formatFlops(double flops)
+{
+    if (!std::isfinite(flops))
+        return "n/a";
+    double magnitude = std::fabs(flops);
+    if (magnitude >= 1e15)
+        return scaled(flops, 1e15, " PFLOP");
+    if (magnitude >= 1e12)
+        return scaled(flops, 1e12, " TFLOP");
+    if (magnitude >= 1e9)
+        return scaled(flops, 1e9, " GFLOP");
+    if (magnitude >= 1e6)
+        return scaled(flops, 1e6, " MFLOP");
+    return scaled(flops, 1.0, " FLOP");
+}
+
+std::string formatBandwidth(double bytesPerSecond)
+{
+    return scaled(bytesPerSecond, kGB, " GB/s");
+}
+
+std::string formatUsd(double usd)
+{
+    if (!std::isfinite(usd))
+        return "n/a";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.2f", usd);
+    std::string text = withThousandsSeparators(buffer);
+    if (text[0] == '-')
+        return "-$" + text.substr(1);
+    return "$" + text;
+}
+
+} // namespace core

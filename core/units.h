@@ -1,0 +1,39 @@
+#pragma once
+
+// Units: every value inside the core is an SI double (bytes, FLOP, seconds, watts, USD).
+// Decimal GB (1e9) is what files and the lesson use; binary GiB (2^30) is what allocators and
+// nvidia-smi print. The GB / GiB / both choice changes display only, never a computation.
+
+#include <string>
+
+namespace core {
+
+inline constexpr double kGB = 1e9;
+inline constexpr double kGiB = 1073741824.0; // 2^30
+inline constexpr double kKiB = 1024.0;
+inline constexpr double kTera = 1e12;
+
+enum class MemoryUnits { GB, GiB, Both };
+
+/** "14 GB", "13.04 GiB", or "14 GB (13.04 GiB)". Non-finite values render as "n/a". */
+std::string formatBytes(double bytes, MemoryUnits units = MemoryUnits::GB);
+
+/** A plain number with at most `significant` significant figures, trailing zeros trimmed, and
+ *  thousands separators for large values ("1,026", "0.537"). Non-finite: "n/a". */
+std::string formatNumber(double value, int significant = 4);
+
+/** Seconds with a readable prefix: "14.54 ms", "0.07 ms" stays ms for < 1 s, "1.96 s", "640 us". */
+std::string formatSeconds(double seconds);
+
+/** FLOP/s as "200 TFLOP/s", "14 GFLOP/s". */
+std::string formatFlopRate(double flopsPerSecond);
+
+/** FLOP counts as "14 GFLOP", "112 GFLOP". */
+std::string formatFlops(double flops);
+
+/** Bandwidth in decimal GB/s: "1,000 GB/s". */
+std::string formatBandwidth(double bytesPerSecond);
+
+std::string formatUsd(double usd);
+
+} // namespace core

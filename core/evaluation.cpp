@@ -33,6 +33,7 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
     {F::CapacityBytes, "memory.capacity_bytes", Q::Bytes, "Device memory"},
     {F::HeadroomBytes, "memory.headroom_bytes", Q::Bytes, "Headroom"},
     {F::Fits, "memory.fits", Q::Boolean, "Fits"},
+    {F::KvBudgetBytes, "memory.kv_budget_bytes", Q::Bytes, "Free for KV cache"},
     {F::MaxConcurrentSequences, "memory.max_concurrent_sequences", Q::Count, "Maximum sequences"},
     {F::AdmissionLimit, "memory.admission_limit", Q::Count, "Admission limit"},
     {F::MaxContextTokens, "memory.max_context_tokens", Q::Tokens, "Maximum context"},
@@ -328,6 +329,7 @@ void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
         warn(e, EvalWarning::DoesNotFit);
 
     const double freeForKv = b.capacity - b.weightsBytes - b.overhead;
+    e[F::KvBudgetBytes] = freeForKv;
     const double kvPerSequenceCharged = b.kvPerSequence * (1.0 + b.fragmentation) / b.tensorParallel;
     e[F::MaxConcurrentSequences] = maxSequences(freeForKv, kvPerSequenceCharged);
     e[F::AdmissionLimit] = std::floor((1.0 - sv.admissionMargin) * e[F::MaxConcurrentSequences]);

@@ -49,6 +49,7 @@ enum class FigureId : std::uint16_t {
     CapacityBytes,
     HeadroomBytes,
     Fits,
+    KvBudgetBytes,
     MaxConcurrentSequences,
     AdmissionLimit,
     MaxContextTokens,

@@ -212,6 +212,14 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         b.input("memory", formatNumber(s.device.capacityGb(), 6) + " GB",
                 isSet(s.device.usableMemoryGb) ? "device.usable_memory_gb" : "device.memory_gb");
         break;
+    case F::KvBudgetBytes:
+        x.formula = "free for KV = capacity - weights - overhead";
+        x.substituted = "= " + b.fig(F::CapacityBytes) + " - " + b.fig(F::WeightsBytes) + " - "
+                        + b.fig(F::OverheadBytes) + " = " + b.fig(F::KvBudgetBytes);
+        b.derived("capacity", F::CapacityBytes);
+        b.derived("weights", F::WeightsBytes);
+        b.input("overhead", formatNumber(sv.overheadGb, 4) + " GB", "serving.overhead_gb");
+        break;
     case F::MaxConcurrentSequences:
     case F::AdmissionLimit:
         x.formula = "max sequences = floor((capacity - weights - overhead) / KV per sequence); "

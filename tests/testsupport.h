@@ -1,0 +1,64 @@
+#pragma once
+
+// Helpers shared by the core tests: load a built-in or inline scenario with overrides and
+// compare numbers with an explicit tolerance (QCOMPARE on doubles is relative and fails at 0).
+
+#include "core/evaluation.h"
+#include "core/presets.h"
+#include "core/scenarioio.h"
+
+#include <QString>
+#include <QStringList>
+#include <QTest>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace testsupport {
+
+/** A built-in scenario id ("lesson-default") or inline JSON text starting with '{'. */
+inline core::Scenario loadScenario(const QString &idOrJson, const QStringList &overrides = {})
+{
+    std::string text;
+    if (idOrJson.startsWith(QLatin1Char('{'))) {
+        text = idOrJson.toStdString();
+    } else {
+        auto builtin = core::scenarioPresetText(idOrJson.toStdString());
+        if (!builtin)
+            qFatal("no built-in scenario %s", qPrintable(idOrJson));
+        text = std::string(*builtin);
+    }
+    std::vector<std::string> sets;
+    for (const QString &o : overrides)
+        sets.push_back(o.toStdString());
+    auto loaded = core::readScenario(text, sets);
+    if (!loaded)
+        qFatal("scenario %s did not load: %s: %s", qPrintable(idOrJson),
+               loaded.error().path.c_str(), loaded.error().message.c_str());
+    return loaded.value().scenario;
+}
+
+inline core::Evaluation evaluateScenario(const QString &idOrJson, const QStringList &overrides = {})
+{
+    return core::evaluate(loadScenario(idOrJson, overrides));
+}
+
+inline QString describe(double actual, double expected, double tolerance)
+{
+    return QStringLiteral("actual %1, expected %2 +- %3")
+        .arg(actual, 0, 'g', 12)
+        .arg(expected, 0, 'g', 12)
+        .arg(tolerance, 0, 'g', 6);
+}
+
+} // namespace testsupport
+
+#define ACCEL_COMPARE_NEAR(actual, expected, tolerance)                                           \
+    do {                                                                                          \
+        const double a_ = (actual);                                                               \
+        const double e_ = (expected);                                                             \
+        const double t_ = (tolerance);                                                            \
+        QVERIFY2(std::isfinite(a_) && std::fabs(a_ - e_) <= t_,                                   \
+                 qPrintable(testsupport::describe(a_, e_, t_)));                                  \
+    } while (false)

@@ -54,7 +54,7 @@ public:
     bool onEvent(int depth, json::parse_event_t event, json &parsed)
     {
         if (depth > kMaxNesting)
-            fail(pointer(), "nesting is deeper than " + std::to_string(kMaxNesting) + " levels");
+            fail("", "nesting is deeper than " + std::to_string(kMaxNesting) + " levels");
         switch (event) {
         case json::parse_event_t::object_start:
             advanceArray();
@@ -85,6 +85,16 @@ public:
         return true;
     }
 
+    // Pointer of the value being read: every frame's current key or index.
+    std::string pointer() const
+    {
+        std::string out;
+        for (const Frame &frame : m_frames)
+            out = frame.array ? out + "/" + std::to_string(std::max(0L, frame.index))
+                              : childPointer(out, frame.key);
+        return out;
+    }
+
 private:
     struct Frame
     {
@@ -98,16 +108,6 @@ private:
     {
         if (!m_frames.empty() && m_frames.back().array)
             ++m_frames.back().index;
-    }
-
-    // Pointer of the value being read: every frame's current key or index.
-    std::string pointer() const
-    {
-        std::string out;
-        for (const Frame &frame : m_frames)
-            out = frame.array ? out + "/" + std::to_string(std::max(0L, frame.index))
-                              : childPointer(out, frame.key);
-        return out;
     }
 
     // Pointer of the innermost container (for duplicate keys).
@@ -150,6 +150,9 @@ json parseStrict(std::string_view text)
         return json::parse(text.begin(), text.end(), callback, true, false);
     } catch (const json::parse_error &error) {
         fail("", cleanParseMessage(error.what()));
+    } catch (const json::out_of_range &error) {
+        // The lexer refuses numbers beyond double's range before any callback sees them.
+        fail(state.pointer(), "number is out of range (not finite): " + cleanParseMessage(error.what()));
     } catch (const json::exception &error) {
         fail("", cleanParseMessage(error.what()));
     }

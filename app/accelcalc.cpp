@@ -78,7 +78,8 @@ bool readInput(const std::string &argument, Input &input)
 }
 
 /** Reads the scenario with overrides; prints the problem and returns false on bad input. */
-bool load(const Input &input, const std::vector<std::string> &overrides, core::Scenario &out)
+bool load(const Input &input, const std::vector<std::string> &overrides, core::Scenario &out,
+          bool printWarnings = true)
 {
     auto loaded = core::readScenario(input.text, overrides);
     if (!loaded) {
@@ -86,9 +87,12 @@ bool load(const Input &input, const std::vector<std::string> &overrides, core::S
                   << loaded.error().message << "\n";
         return false;
     }
-    for (const core::Diagnostic &warning : loaded.value().warnings)
-        std::cerr << input.label << ": " << displayPath(warning.path) << ": warning: "
-                  << warning.message << "\n";
+    for (const core::Diagnostic &warning : loaded.value().warnings) {
+        if (!printWarnings)
+            break;
+        std::cerr << input.label << ": " << displayPath(warning.path)
+                  << ": warning: " << warning.message << "\n";
+    }
     out = std::move(loaded.value().scenario);
     return true;
 }
@@ -206,7 +210,7 @@ int run(const std::vector<std::string> &args)
         std::vector<std::string> withValue = overrides;
         withValue.push_back(param + "=" + value);
         core::Scenario scenario;
-        if (!load(input, withValue, scenario))
+        if (!load(input, withValue, scenario, lines.empty())) // warn once, not per value
             return kBadInput;
         lines.push_back(core::sweepLineToJson(param, value, scenario, core::evaluate(scenario)));
     }

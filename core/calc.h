@@ -5,7 +5,8 @@
 
 namespace core {
 
-/** 2 x layers x kv_heads x head_dim x bytes: one K and one V per KV head per layer (lesson l.71). */
+/** 2 x layers x kv_heads x head_dim x bytes: one K and one V per KV head per layer (lesson l.71).
+ */
 double kvBytesPerToken(double layers, double kvHeads, double headDim, double bytesPerElement);
 
 /** Whole sequences of `bytesPerSequence` that fit in `freeBytes`; never below 0 (lesson l.272). */

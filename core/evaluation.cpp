@@ -226,8 +226,8 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.computeEfficiency = sv.computeEfficiency;
     b.activationBytes = std::max(2.0, nominalBytes(b.computeFormat));
 
-    if (isSet(m.experts) && isSet(m.expertsPerToken) && m.experts > m.expertsPerToken
-        && b.active < b.parameters) {
+    if (isSet(m.experts) && isSet(m.expertsPerToken) && m.experts > m.expertsPerToken &&
+        b.active < b.parameters) {
         b.moe = true;
         b.experts = m.experts;
         b.expertsPerToken = m.expertsPerToken;
@@ -240,9 +240,8 @@ Base makeBase(const Scenario &s, Evaluation &e)
         b.hiddenSize = isSet(m.hiddenSize) ? m.hiddenSize : 0.0;
         b.linkBandwidth =
             isSet(s.device.deviceLinkGbPerSecond) ? s.device.deviceLinkGbPerSecond * kGB : 0.0;
-        b.linkLatency = isSet(s.device.deviceLinkLatencySeconds)
-                            ? s.device.deviceLinkLatencySeconds
-                            : s.interconnect.latencySeconds;
+        b.linkLatency = isSet(s.device.deviceLinkLatencySeconds) ? s.device.deviceLinkLatencySeconds
+                                                                 : s.interconnect.latencySeconds;
     }
 
     b.capacity = s.device.capacityGb() * kGB;
@@ -330,7 +329,8 @@ void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
 
     const double freeForKv = b.capacity - b.weightsBytes - b.overhead;
     e[F::KvBudgetBytes] = freeForKv;
-    const double kvPerSequenceCharged = b.kvPerSequence * (1.0 + b.fragmentation) / b.tensorParallel;
+    const double kvPerSequenceCharged =
+        b.kvPerSequence * (1.0 + b.fragmentation) / b.tensorParallel;
     e[F::MaxConcurrentSequences] = maxSequences(freeForKv, kvPerSequenceCharged);
     e[F::AdmissionLimit] = std::floor((1.0 - sv.admissionMargin) * e[F::MaxConcurrentSequences]);
     const double kvPerTokenCharged = b.kvPerToken * (1.0 + b.fragmentation) / b.tensorParallel;
@@ -343,11 +343,11 @@ void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
         warn(e, EvalWarning::ContextExceedsMaxContext);
 
     const DeviceSpec &d = s.device;
-    if (nominalBytes(sv.weightFormat) < 2.0 && (d.nativeFormats || d.weightOnlyFormats)
-        && !listed(d.nativeFormats, sv.weightFormat) && !listed(d.weightOnlyFormats, sv.weightFormat))
+    if (nominalBytes(sv.weightFormat) < 2.0 && (d.nativeFormats || d.weightOnlyFormats) &&
+        !listed(d.nativeFormats, sv.weightFormat) && !listed(d.weightOnlyFormats, sv.weightFormat))
         warn(e, EvalWarning::NoKnownFastWeightKernel);
-    if (nominalBytes(sv.kvFormat) < 2.0 && d.nativeFormats && !listed(d.nativeFormats, sv.kvFormat)
-        && !listed(d.weightOnlyFormats, sv.kvFormat))
+    if (nominalBytes(sv.kvFormat) < 2.0 && d.nativeFormats &&
+        !listed(d.nativeFormats, sv.kvFormat) && !listed(d.weightOnlyFormats, sv.kvFormat))
         warn(e, EvalWarning::NoKnownFastKvKernel);
 }
 
@@ -379,7 +379,8 @@ void evaluateTraining(const Scenario &s, const Base &b, Evaluation &e)
         warn(e, EvalWarning::ActivationsNeedArchitecture);
         e[F::TrainingActivationBytes] = kNaN;
     }
-    double activations = e.available(F::TrainingActivationBytes) ? e[F::TrainingActivationBytes] : 0.0;
+    double activations =
+        e.available(F::TrainingActivationBytes) ? e[F::TrainingActivationBytes] : 0.0;
     e[F::TrainingTotalBytesPerDevice] = e[F::TrainingStateBytesPerDevice] + activations;
     e[F::TrainingFits] = e[F::TrainingTotalBytesPerDevice] <= b.capacity ? 1.0 : 0.0;
 }
@@ -457,9 +458,9 @@ void evaluateCost(const Scenario &s, const Base &b, Evaluation &e)
         e[F::CostGeneratedTokensPerRequest] = generated;
         e[F::CostSelfHostedUsdPerRequest] = devicePrice / 3600.0 / sustained * generated;
         if (isSet(c.apiUsdPerMillionInput) && isSet(c.apiUsdPerMillionOutput)) {
-            e[F::CostApiUsdPerRequest] = (s.serving.promptTokens * c.apiUsdPerMillionInput
-                                          + generated * c.apiUsdPerMillionOutput)
-                                         / 1e6;
+            e[F::CostApiUsdPerRequest] = (s.serving.promptTokens * c.apiUsdPerMillionInput +
+                                          generated * c.apiUsdPerMillionOutput) /
+                                         1e6;
             if (e[F::CostApiUsdPerRequest] > 0.0)
                 e[F::CostBreakEvenUtilisation] =
                     e[F::CostSelfHostedUsdPerRequest] / e[F::CostApiUsdPerRequest];
@@ -501,7 +502,8 @@ void evaluateInterconnect(const Scenario &s, Evaluation &e)
     e[F::InterconnectLinkBandwidth] = link;
     e[F::InterconnectBandwidthSeconds] = bytesPerStep / link;
     e[F::InterconnectLatencySeconds] = ic.devices > 1.0 ? latencyEvents * ic.latencySeconds : 0.0;
-    e[F::InterconnectSeconds] = e[F::InterconnectBandwidthSeconds] + e[F::InterconnectLatencySeconds];
+    e[F::InterconnectSeconds] =
+        e[F::InterconnectBandwidthSeconds] + e[F::InterconnectLatencySeconds];
     e[F::InterconnectIntraNodeSeconds] = bytesPerStep / (ic.intraLinkGbPerSecond * kGB);
     e[F::InterconnectInterNodeSeconds] = bytesPerStep / (ic.interLinkGbPerSecond * kGB);
 }

@@ -184,12 +184,12 @@ Evaluation evaluate(const Scenario &scenario);
 struct BatchPoint
 {
     double batch = 0;
-    double intensity = 0;        ///< FLOP/byte
-    double attainableFlops = 0;  ///< FLOP/s at that intensity, with efficiencies
+    double intensity = 0;       ///< FLOP/byte
+    double attainableFlops = 0; ///< FLOP/s at that intensity, with efficiencies
     double stepSeconds = 0;
     double tokensPerSecond = 0;
     double tokensPerSecondPerSequence = 0;
-    double servingBytes = 0;     ///< memory with max(batch, concurrency) sequences resident
+    double servingBytes = 0; ///< memory with max(batch, concurrency) sequences resident
     bool fits = false;
     Bound bound = Bound::Memory;
 };

@@ -57,7 +57,8 @@ json toJsonObject(const Scenario &scenario, const Evaluation &e, bool withExplai
             json inputs = json::object();
             for (const ExplainedInput &input : x->inputs)
                 inputs[input.name] = {{"value", input.value}, {"source", input.provenance}};
-            json entry = {{"formula", x->formula}, {"substituted", x->substituted}, {"inputs", inputs}};
+            json entry = {
+                {"formula", x->formula}, {"substituted", x->substituted}, {"inputs", inputs}};
             if (!x->note.empty())
                 entry["note"] = x->note;
             explained[std::string(info.key)] = entry;
@@ -88,9 +89,8 @@ std::string sweepLineToJson(const std::string &param, const std::string &valueJs
         value = valueJson;
     if (value.is_number_float() && !std::isfinite(value.get<double>()))
         value = valueJson;
-    json line = {{"param", param},
-                 {"value", value},
-                 {"result", toJsonObject(scenario, evaluation, false)}};
+    json line = {
+        {"param", param}, {"value", value}, {"result", toJsonObject(scenario, evaluation, false)}};
     return dump(line, -1);
 }
 

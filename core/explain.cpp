@@ -42,7 +42,8 @@ public:
     }
     void derived(std::string name, F id)
     {
-        m_out.inputs.push_back({std::move(name), fig(id), "computed: " + std::string(figureInfo(id).key)});
+        m_out.inputs.push_back(
+            {std::move(name), fig(id), "computed: " + std::string(figureInfo(id).key)});
     }
 
     Explanation &out() { return m_out; }
@@ -61,12 +62,13 @@ std::string provenanceOf(const Scenario &s, std::string_view path)
     const std::string key(path);
     if (auto it = s.givenInputs.find(key); it != s.givenInputs.end())
         return it->second == InputOrigin::CommandLine ? "set on the command line" : "scenario file";
-    auto fromSpec = [&](const std::string &presetId, const std::map<std::string, std::string> &sources,
+    auto fromSpec = [&](const std::string &presetId,
+                        const std::map<std::string, std::string> &sources,
                         std::string_view section) {
         std::string field = key.substr(section.size() + 1);
         std::string source = sourceFor(sources, field);
-        std::string origin = presetId.empty() ? "inline " + std::string(section)
-                                              : "preset " + presetId;
+        std::string origin =
+            presetId.empty() ? "inline " + std::string(section) : "preset " + presetId;
         return source.empty() ? origin : origin + ": " + source;
     };
     if (key.starts_with("model."))
@@ -129,25 +131,29 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     Explanation &x = b.out();
     const ModelSpec &m = s.model;
     const ServingConfig &sv = s.serving;
-    const std::string tp = sv.tensorParallel > 1 ? " / " + count(sv.tensorParallel) + " devices" : "";
+    const std::string tp =
+        sv.tensorParallel > 1 ? " / " + count(sv.tensorParallel) + " devices" : "";
     const std::string weightFormat(formatLabel(sv.weightFormat));
 
     switch (id) {
     case F::WeightsBytes:
     case F::BytesPerParameter:
-        x.formula = "weights = parameters x bytes per parameter" + std::string(sv.tensorParallel > 1 ? " / tensor-parallel devices" : "");
-        x.substituted = "= " + count(m.parameters) + " x " + formatNumber(e[F::BytesPerParameter], 6)
-                        + " B (" + weightFormat + ")" + tp + " = " + b.fig(F::WeightsBytes);
+        x.formula = "weights = parameters x bytes per parameter" +
+                    std::string(sv.tensorParallel > 1 ? " / tensor-parallel devices" : "");
+        x.substituted = "= " + count(m.parameters) + " x " +
+                        formatNumber(e[F::BytesPerParameter], 6) + " B (" + weightFormat + ")" +
+                        tp + " = " + b.fig(F::WeightsBytes);
         b.input("parameters", count(m.parameters), "model.parameters");
         b.input("weight format", weightFormat, "serving.weight_format");
-        x.note = "A nominal figure: real quantised checkpoints add scales, keep some layers at higher "
-                 "precision, and the allocator adds its own overhead. Treat it as a lower bound.";
+        x.note =
+            "A nominal figure: real quantised checkpoints add scales, keep some layers at higher "
+            "precision, and the allocator adds its own overhead. Treat it as a lower bound.";
         break;
     case F::KvBytesPerToken:
         x.formula = "KV per token = 2 (K and V) x layers x KV heads x head dim x bytes per element";
-        x.substituted = "= 2 x " + count(m.layers) + " x " + count(m.kvHeads) + " x " + count(m.headDim)
-                        + " x " + formatNumber(nominalBytes(sv.kvFormat), 3) + " B = "
-                        + b.fig(F::KvBytesPerToken);
+        x.substituted = "= 2 x " + count(m.layers) + " x " + count(m.kvHeads) + " x " +
+                        count(m.headDim) + " x " + formatNumber(nominalBytes(sv.kvFormat), 3) +
+                        " B = " + b.fig(F::KvBytesPerToken);
         b.input("layers", count(m.layers), "model.layers");
         b.input("KV heads", count(m.kvHeads), "model.kv_heads");
         b.input("head dim", count(m.headDim), "model.head_dim");
@@ -155,34 +161,36 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         break;
     case F::KvBytesPerSequence:
         x.formula = "KV per sequence = KV per token x context tokens";
-        x.substituted = "= " + b.fig(F::KvBytesPerToken) + " x " + count(sv.contextTokens) + " = "
-                        + b.fig(F::KvBytesPerSequence);
+        x.substituted = "= " + b.fig(F::KvBytesPerToken) + " x " + count(sv.contextTokens) + " = " +
+                        b.fig(F::KvBytesPerSequence);
         b.derived("KV per token", F::KvBytesPerToken);
         b.input("context", count(sv.contextTokens), "serving.context_tokens");
         if (isSet(m.slidingWindow))
-            x.note = "With a sliding window each layer holds at most " + count(m.slidingWindow)
-                     + " tokens (modelled as every layer windowed).";
+            x.note = "With a sliding window each layer holds at most " + count(m.slidingWindow) +
+                     " tokens (modelled as every layer windowed).";
         break;
     case F::ResidentSequences:
         x.formula = "resident sequences = max(batch, concurrent sequences)";
-        x.substituted = "= max(" + count(sv.batch) + ", " + count(sv.concurrentSequences) + ") = "
-                        + b.fig(F::ResidentSequences);
+        x.substituted = "= max(" + count(sv.batch) + ", " + count(sv.concurrentSequences) +
+                        ") = " + b.fig(F::ResidentSequences);
         b.input("batch", count(sv.batch), "serving.batch");
-        b.input("concurrent sequences", count(sv.concurrentSequences), "serving.concurrent_sequences");
+        b.input("concurrent sequences", count(sv.concurrentSequences),
+                "serving.concurrent_sequences");
         break;
     case F::KvBytesTotal:
         x.formula = "KV cache = KV per sequence x resident sequences";
-        x.substituted = "= " + b.fig(F::KvBytesPerSequence) + " x " + b.fig(F::ResidentSequences) + tp
-                        + " = " + b.fig(F::KvBytesTotal);
+        x.substituted = "= " + b.fig(F::KvBytesPerSequence) + " x " + b.fig(F::ResidentSequences) +
+                        tp + " = " + b.fig(F::KvBytesTotal);
         b.derived("KV per sequence", F::KvBytesPerSequence);
         b.derived("resident sequences", F::ResidentSequences);
-        x.note = "The KV cache belongs to traffic, not to the model: it grows with every concurrent "
-                 "token.";
+        x.note =
+            "The KV cache belongs to traffic, not to the model: it grows with every concurrent "
+            "token.";
         break;
     case F::FragmentationBytes:
         x.formula = "fragmentation = fraction x KV cache";
-        x.substituted = "= " + formatNumber(sv.fragmentationFraction, 3) + " x " + b.fig(F::KvBytesTotal)
-                        + " = " + b.fig(F::FragmentationBytes);
+        x.substituted = "= " + formatNumber(sv.fragmentationFraction, 3) + " x " +
+                        b.fig(F::KvBytesTotal) + " = " + b.fig(F::FragmentationBytes);
         b.input("fragmentation fraction", formatNumber(sv.fragmentationFraction, 3),
                 "serving.fragmentation_fraction");
         break;
@@ -194,11 +202,12 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::ServingBytesTotal:
     case F::HeadroomBytes:
     case F::Fits:
-        x.formula = "total = weights + KV cache + fragmentation + overhead; headroom = capacity - total";
-        x.substituted = "= " + b.fig(F::WeightsBytes) + " + " + b.fig(F::KvBytesTotal) + " + "
-                        + b.fig(F::FragmentationBytes) + " + " + b.fig(F::OverheadBytes) + " = "
-                        + b.fig(F::ServingBytesTotal) + "; headroom = " + b.fig(F::CapacityBytes)
-                        + " - " + b.fig(F::ServingBytesTotal) + " = " + b.fig(F::HeadroomBytes);
+        x.formula =
+            "total = weights + KV cache + fragmentation + overhead; headroom = capacity - total";
+        x.substituted = "= " + b.fig(F::WeightsBytes) + " + " + b.fig(F::KvBytesTotal) + " + " +
+                        b.fig(F::FragmentationBytes) + " + " + b.fig(F::OverheadBytes) + " = " +
+                        b.fig(F::ServingBytesTotal) + "; headroom = " + b.fig(F::CapacityBytes) +
+                        " - " + b.fig(F::ServingBytesTotal) + " = " + b.fig(F::HeadroomBytes);
         b.derived("weights", F::WeightsBytes);
         b.derived("KV cache", F::KvBytesTotal);
         b.derived("overhead", F::OverheadBytes);
@@ -214,8 +223,8 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         break;
     case F::KvBudgetBytes:
         x.formula = "free for KV = capacity - weights - overhead";
-        x.substituted = "= " + b.fig(F::CapacityBytes) + " - " + b.fig(F::WeightsBytes) + " - "
-                        + b.fig(F::OverheadBytes) + " = " + b.fig(F::KvBudgetBytes);
+        x.substituted = "= " + b.fig(F::CapacityBytes) + " - " + b.fig(F::WeightsBytes) + " - " +
+                        b.fig(F::OverheadBytes) + " = " + b.fig(F::KvBudgetBytes);
         b.derived("capacity", F::CapacityBytes);
         b.derived("weights", F::WeightsBytes);
         b.input("overhead", formatNumber(sv.overheadGb, 4) + " GB", "serving.overhead_gb");
@@ -224,24 +233,26 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::AdmissionLimit:
         x.formula = "max sequences = floor((capacity - weights - overhead) / KV per sequence); "
                     "admission limit = floor((1 - margin) x max sequences)";
-        x.substituted = "= floor((" + b.fig(F::CapacityBytes) + " - " + b.fig(F::WeightsBytes) + " - "
-                        + b.fig(F::OverheadBytes) + ") / " + b.fig(F::KvBytesPerSequence) + ") = "
-                        + b.fig(F::MaxConcurrentSequences) + "; floor((1 - "
-                        + formatNumber(sv.admissionMargin, 3) + ") x " + b.fig(F::MaxConcurrentSequences)
-                        + ") = " + b.fig(F::AdmissionLimit);
+        x.substituted = "= floor((" + b.fig(F::CapacityBytes) + " - " + b.fig(F::WeightsBytes) +
+                        " - " + b.fig(F::OverheadBytes) + ") / " + b.fig(F::KvBytesPerSequence) +
+                        ") = " + b.fig(F::MaxConcurrentSequences) + "; floor((1 - " +
+                        formatNumber(sv.admissionMargin, 3) + ") x " +
+                        b.fig(F::MaxConcurrentSequences) + ") = " + b.fig(F::AdmissionLimit);
         b.derived("capacity", F::CapacityBytes);
         b.derived("weights", F::WeightsBytes);
         b.derived("overhead", F::OverheadBytes);
         b.derived("KV per sequence", F::KvBytesPerSequence);
-        b.input("admission margin", formatNumber(sv.admissionMargin, 3), "serving.admission_margin");
+        b.input("admission margin", formatNumber(sv.admissionMargin, 3),
+                "serving.admission_margin");
         x.note = "Counts come from bytes, never from rounded display values. Fragmentation makes "
                  "real engines fail earlier.";
         break;
     case F::MaxContextTokens:
-        x.formula = "max context = floor((capacity - weights - overhead) / (KV per token x resident sequences))";
-        x.substituted = "= floor((" + b.fig(F::CapacityBytes) + " - " + b.fig(F::WeightsBytes) + " - "
-                        + b.fig(F::OverheadBytes) + ") / (" + b.fig(F::KvBytesPerToken) + " x "
-                        + b.fig(F::ResidentSequences) + ")) = " + b.fig(F::MaxContextTokens);
+        x.formula = "max context = floor((capacity - weights - overhead) / (KV per token x "
+                    "resident sequences))";
+        x.substituted = "= floor((" + b.fig(F::CapacityBytes) + " - " + b.fig(F::WeightsBytes) +
+                        " - " + b.fig(F::OverheadBytes) + ") / (" + b.fig(F::KvBytesPerToken) +
+                        " x " + b.fig(F::ResidentSequences) + ")) = " + b.fig(F::MaxContextTokens);
         b.derived("KV per token", F::KvBytesPerToken);
         b.derived("resident sequences", F::ResidentSequences);
         break;
@@ -253,21 +264,26 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::TrainingBytesPerParameter:
     case F::TrainingStateBytes: {
         const TrainingConfig &t = s.training;
-        x.formula = "training state = parameters x (weights + gradients + master copy + optimiser state)";
-        x.substituted = "= " + count(m.parameters) + " x (" + formatNumber(t.weightsBytes, 3) + " + "
-                        + formatNumber(t.gradsBytes, 3) + " + " + formatNumber(t.masterBytes, 3) + " + "
-                        + formatNumber(t.optimizerBytes, 3) + ") B = " + count(m.parameters) + " x "
-                        + formatNumber(t.bytesPerParameter(), 3) + " B = " + b.fig(F::TrainingStateBytes);
+        x.formula =
+            "training state = parameters x (weights + gradients + master copy + optimiser state)";
+        x.substituted =
+            "= " + count(m.parameters) + " x (" + formatNumber(t.weightsBytes, 3) + " + " +
+            formatNumber(t.gradsBytes, 3) + " + " + formatNumber(t.masterBytes, 3) + " + " +
+            formatNumber(t.optimizerBytes, 3) + ") B = " + count(m.parameters) + " x " +
+            formatNumber(t.bytesPerParameter(), 3) + " B = " + b.fig(F::TrainingStateBytes);
         b.input("parameters", count(m.parameters), "model.parameters");
         b.input("recipe", t.recipe.empty() ? "custom" : t.recipe, "training.recipe");
-        x.note = "Excludes activations, workspaces and fragmentation (the lesson's 112 GB likewise).";
+        x.note =
+            "Excludes activations, workspaces and fragmentation (the lesson's 112 GB likewise).";
         break;
     }
     case F::TrainingStateBytesPerDevice:
-        x.formula = "per device with ZeRO: stage 1 divides optimiser state (master copy included) by "
-                    "the data-parallel degree, stage 2 also gradients, stage 3 also weights";
-        x.substituted = "= " + b.fig(F::TrainingStateBytesPerDevice) + " (stage "
-                        + count(s.training.zeroStage) + ", " + count(s.training.dpDegree) + " devices)";
+        x.formula =
+            "per device with ZeRO: stage 1 divides optimiser state (master copy included) by "
+            "the data-parallel degree, stage 2 also gradients, stage 3 also weights";
+        x.substituted = "= " + b.fig(F::TrainingStateBytesPerDevice) + " (stage " +
+                        count(s.training.zeroStage) + ", " + count(s.training.dpDegree) +
+                        " devices)";
         b.input("ZeRO stage", count(s.training.zeroStage), "training.zero_stage");
         b.input("data-parallel degree", count(s.training.dpDegree), "training.dp_degree");
         x.note = "Shares per Rajbhandari et al. 2020 (ZeRO), figure 1.";
@@ -275,9 +291,10 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::TrainingActivationBytes:
         x.formula = "activations = layers x s b h (34 + 5 a s / h) without recomputation; 34 s b h "
                     "selective; 2 s b h full";
-        x.substituted = "= " + b.fig(F::TrainingActivationBytes) + " (s = "
-                        + count(s.training.sequenceLength) + ", b = " + count(s.training.microBatch)
-                        + ", h = " + count(m.hiddenSize) + ", a = " + count(m.attentionHeads) + ")";
+        x.substituted = "= " + b.fig(F::TrainingActivationBytes) +
+                        " (s = " + count(s.training.sequenceLength) +
+                        ", b = " + count(s.training.microBatch) + ", h = " + count(m.hiddenSize) +
+                        ", a = " + count(m.attentionHeads) + ")";
         b.input("sequence length", count(s.training.sequenceLength), "training.sequence_length");
         b.input("micro-batch", count(s.training.microBatch), "training.micro_batch");
         x.note = "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large Transformer "
@@ -286,9 +303,9 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::TrainingTotalBytesPerDevice:
     case F::TrainingFits:
         x.formula = "training memory per device = state per device + activations";
-        x.substituted = "= " + b.fig(F::TrainingStateBytesPerDevice) + " + "
-                        + b.fig(F::TrainingActivationBytes) + " = " + b.fig(F::TrainingTotalBytesPerDevice)
-                        + " of " + b.fig(F::CapacityBytes);
+        x.substituted = "= " + b.fig(F::TrainingStateBytesPerDevice) + " + " +
+                        b.fig(F::TrainingActivationBytes) + " = " +
+                        b.fig(F::TrainingTotalBytesPerDevice) + " of " + b.fig(F::CapacityBytes);
         b.derived("state per device", F::TrainingStateBytesPerDevice);
         b.derived("capacity", F::CapacityBytes);
         break;
@@ -296,8 +313,10 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::Bandwidth:
     case F::Ridge:
         x.formula = "ridge point = peak arithmetic / memory bandwidth";
-        x.substituted = "= " + b.fig(F::PeakFlops) + " / " + b.fig(F::Bandwidth) + " = " + b.fig(F::Ridge);
-        b.input("peak (" + std::string(formatLabel(e.computeFormat)) + ", dense)", b.fig(F::PeakFlops),
+        x.substituted =
+            "= " + b.fig(F::PeakFlops) + " / " + b.fig(F::Bandwidth) + " = " + b.fig(F::Ridge);
+        b.input("peak (" + std::string(formatLabel(e.computeFormat)) + ", dense)",
+                b.fig(F::PeakFlops),
                 "device.peak_tflops." + std::string(formatKey(e.computeFormat)));
         b.input("bandwidth", b.fig(F::Bandwidth), "device.bandwidth_gb_s");
         x.note = "Kernels left of the ridge are bandwidth-bound; right of it, compute-bound.";
@@ -310,9 +329,11 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::DecodeBytesPerStep:
     case F::DecodeWeightBytesPerStep:
     case F::DecodeKvBytesPerStep:
-        x.formula = "bytes per step = weights (read once, shared by the batch) + batch x KV per sequence";
-        x.substituted = "= " + b.fig(F::DecodeWeightBytesPerStep) + " + " + count(sv.batch) + " x "
-                        + b.fig(F::KvBytesPerSequence) + tp + " = " + b.fig(F::DecodeBytesPerStep);
+        x.formula =
+            "bytes per step = weights (read once, shared by the batch) + batch x KV per sequence";
+        x.substituted = "= " + b.fig(F::DecodeWeightBytesPerStep) + " + " + count(sv.batch) +
+                        " x " + b.fig(F::KvBytesPerSequence) + tp + " = " +
+                        b.fig(F::DecodeBytesPerStep);
         b.derived("weights", F::WeightsBytes);
         b.derived("KV per sequence", F::KvBytesPerSequence);
         b.input("batch", count(sv.batch), "serving.batch");
@@ -321,9 +342,10 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         break;
     case F::DecodeFlopsPerStep:
         x.formula = "FLOP per step = 2 x active parameters x batch";
-        x.substituted = "= 2 x " + count(m.active()) + " x " + count(sv.batch) + tp + " = "
-                        + b.fig(F::DecodeFlopsPerStep);
-        b.input("active parameters", count(m.active()), isSet(m.activeParameters) ? "model.active_parameters" : "model.parameters");
+        x.substituted = "= 2 x " + count(m.active()) + " x " + count(sv.batch) + tp + " = " +
+                        b.fig(F::DecodeFlopsPerStep);
+        b.input("active parameters", count(m.active()),
+                isSet(m.activeParameters) ? "model.active_parameters" : "model.parameters");
         b.input("batch", count(sv.batch), "serving.batch");
         x.note = "Counts the weight-matrix operations only; attention scores are left out, as in "
                  "the lesson.";
@@ -331,83 +353,95 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::DecodeIntensity:
     case F::DecodeRidgeDistance:
         x.formula = "intensity = FLOP per step / bytes per step";
-        x.substituted = "= " + b.fig(F::DecodeFlopsPerStep) + " / " + b.fig(F::DecodeBytesPerStep)
-                        + " = " + b.fig(F::DecodeIntensity) + "; the ridge is " + b.fig(F::Ridge)
-                        + ", " + formatNumber(e[F::DecodeRidgeDistance], 3) + "x to the right";
+        x.substituted = "= " + b.fig(F::DecodeFlopsPerStep) + " / " + b.fig(F::DecodeBytesPerStep) +
+                        " = " + b.fig(F::DecodeIntensity) + "; the ridge is " + b.fig(F::Ridge) +
+                        ", " + formatNumber(e[F::DecodeRidgeDistance], 3) + "x to the right";
         b.derived("FLOP per step", F::DecodeFlopsPerStep);
         b.derived("bytes per step", F::DecodeBytesPerStep);
         break;
     case F::DecodeIntensityLimit:
-        x.formula = "intensity limit (infinite batch) = 2 x active parameters / KV bytes of one sequence";
-        x.substituted = "= 2 x " + count(m.active()) + " / " + b.fig(F::KvBytesPerSequence) + " = "
-                        + b.fig(F::DecodeIntensityLimit);
+        x.formula =
+            "intensity limit (infinite batch) = 2 x active parameters / KV bytes of one sequence";
+        x.substituted = "= 2 x " + count(m.active()) + " / " + b.fig(F::KvBytesPerSequence) +
+                        " = " + b.fig(F::DecodeIntensityLimit);
         b.derived("KV per sequence", F::KvBytesPerSequence);
-        x.note = "Every sequence adds its own KV read, so batching can never push decode past this.";
+        x.note =
+            "Every sequence adds its own KV read, so batching can never push decode past this.";
         break;
     case F::DecodeMemorySeconds:
     case F::DecodeComputeSeconds:
     case F::DecodeCommunicationSeconds:
     case F::DecodeStepSeconds:
     case F::DecodeMemoryToComputeRatio:
-        x.formula = "step = max(bytes / (BW x efficiency), FLOP / (peak x efficiency))"
-                    + std::string(sv.tensorParallel > 1 ? " + communication" : "");
-        x.substituted = "= max(" + b.fig(F::DecodeBytesPerStep) + " / " + b.fig(F::Bandwidth) + ", "
-                        + b.fig(F::DecodeFlopsPerStep) + " / " + b.fig(F::PeakFlops) + ") = max("
-                        + b.fig(F::DecodeMemorySeconds) + ", " + b.fig(F::DecodeComputeSeconds) + ")"
-                        + (sv.tensorParallel > 1 ? " + " + b.fig(F::DecodeCommunicationSeconds) : "")
-                        + " = " + b.fig(F::DecodeStepSeconds) + " (" + std::string(boundKey(e.decodeBound))
-                        + "-bound)";
+        x.formula = "step = max(bytes / (BW x efficiency), FLOP / (peak x efficiency))" +
+                    std::string(sv.tensorParallel > 1 ? " + communication" : "");
+        x.substituted =
+            "= max(" + b.fig(F::DecodeBytesPerStep) + " / " + b.fig(F::Bandwidth) + ", " +
+            b.fig(F::DecodeFlopsPerStep) + " / " + b.fig(F::PeakFlops) + ") = max(" +
+            b.fig(F::DecodeMemorySeconds) + ", " + b.fig(F::DecodeComputeSeconds) + ")" +
+            (sv.tensorParallel > 1 ? " + " + b.fig(F::DecodeCommunicationSeconds) : "") + " = " +
+            b.fig(F::DecodeStepSeconds) + " (" + std::string(boundKey(e.decodeBound)) + "-bound)";
         b.derived("bytes per step", F::DecodeBytesPerStep);
         b.derived("FLOP per step", F::DecodeFlopsPerStep);
-        b.input("bandwidth efficiency", formatNumber(sv.bandwidthEfficiency, 3), "serving.bandwidth_efficiency");
-        b.input("compute efficiency", formatNumber(sv.computeEfficiency, 3), "serving.compute_efficiency");
-        x.note = "The lesson's toy: perfect bandwidth use, no kernel overhead, no attention-kernel "
-                 "inefficiency, no speculative decoding or prefix reuse. Use it to rank, then measure.";
+        b.input("bandwidth efficiency", formatNumber(sv.bandwidthEfficiency, 3),
+                "serving.bandwidth_efficiency");
+        b.input("compute efficiency", formatNumber(sv.computeEfficiency, 3),
+                "serving.compute_efficiency");
+        x.note =
+            "The lesson's toy: perfect bandwidth use, no kernel overhead, no attention-kernel "
+            "inefficiency, no speculative decoding or prefix reuse. Use it to rank, then measure.";
         break;
     case F::DecodeTokensPerSecond:
     case F::DecodeTokensPerSecondPerSequence:
         x.formula = "tokens/s total = batch / step time; per sequence = 1 / step time";
-        x.substituted = "= " + count(sv.batch) + " / " + b.fig(F::DecodeStepSeconds) + " = "
-                        + b.fig(F::DecodeTokensPerSecond) + "; per sequence "
-                        + b.fig(F::DecodeTokensPerSecondPerSequence);
+        x.substituted = "= " + count(sv.batch) + " / " + b.fig(F::DecodeStepSeconds) + " = " +
+                        b.fig(F::DecodeTokensPerSecond) + "; per sequence " +
+                        b.fig(F::DecodeTokensPerSecondPerSequence);
         b.derived("step time", F::DecodeStepSeconds);
         x.note = "A ceiling from the toy model: batching raises the total but slows each user.";
         break;
     case F::DecodeAttainableFlops:
     case F::DecodeFractionOfPeak:
-        x.formula = "attainable = FLOP per step / max(memory time, arithmetic time); fraction = attainable / peak";
-        x.substituted = "= " + b.fig(F::DecodeAttainableFlops) + " = "
-                        + formatNumber(e[F::DecodeFractionOfPeak] * 100.0, 3) + " % of " + b.fig(F::PeakFlops);
+        x.formula = "attainable = FLOP per step / max(memory time, arithmetic time); fraction = "
+                    "attainable / peak";
+        x.substituted = "= " + b.fig(F::DecodeAttainableFlops) + " = " +
+                        formatNumber(e[F::DecodeFractionOfPeak] * 100.0, 3) + " % of " +
+                        b.fig(F::PeakFlops);
         b.derived("FLOP per step", F::DecodeFlopsPerStep);
         break;
     case F::DecodeWeightsOnlySeconds:
     case F::DecodeWeightsOnlyTokensPerSecond:
         x.formula = "toy ceiling (batch 1, weights only) = weight bytes / bandwidth";
-        x.substituted = "= " + b.fig(F::WeightsBytes) + " / " + b.fig(F::Bandwidth) + " = "
-                        + b.fig(F::DecodeWeightsOnlySeconds) + " per token -> "
-                        + b.fig(F::DecodeWeightsOnlyTokensPerSecond);
+        x.substituted = "= " + b.fig(F::WeightsBytes) + " / " + b.fig(F::Bandwidth) + " = " +
+                        b.fig(F::DecodeWeightsOnlySeconds) + " per token -> " +
+                        b.fig(F::DecodeWeightsOnlyTokensPerSecond);
         b.derived("weights", F::WeightsBytes);
         b.derived("bandwidth", F::Bandwidth);
-        x.note = "Every weight read once per token, nothing else: an upper bound on single-stream speed.";
+        x.note = "Every weight read once per token, nothing else: an upper bound on single-stream "
+                 "speed.";
         break;
     case F::PrefillTokens:
     case F::PrefillFlops:
     case F::PrefillBytes:
     case F::PrefillIntensity:
     case F::PrefillSeconds:
-        x.formula = "prefill = max((weights + prompt x KV per token) / BW, 2 x active parameters x prompt / peak)";
-        x.substituted = "= max(" + b.fig(F::PrefillBytes) + " / " + b.fig(F::Bandwidth) + ", "
-                        + b.fig(F::PrefillFlops) + " / " + b.fig(F::PeakFlops) + ") = "
-                        + b.fig(F::PrefillSeconds) + " (" + std::string(boundKey(e.prefillBound)) + "-bound)";
+        x.formula = "prefill = max((weights + prompt x KV per token) / BW, 2 x active parameters x "
+                    "prompt / peak)";
+        x.substituted = "= max(" + b.fig(F::PrefillBytes) + " / " + b.fig(F::Bandwidth) + ", " +
+                        b.fig(F::PrefillFlops) + " / " + b.fig(F::PeakFlops) +
+                        ") = " + b.fig(F::PrefillSeconds) + " (" +
+                        std::string(boundKey(e.prefillBound)) + "-bound)";
         b.input("prompt", count(sv.promptTokens), "serving.prompt_tokens");
-        x.note = "Weights-only FLOP: attention scores are left out, which understates long prompts.";
+        x.note =
+            "Weights-only FLOP: attention scores are left out, which understates long prompts.";
         break;
     case F::PrefillTtftSeconds:
     case F::PrefillBurstSeconds:
         x.formula = "time to first token = prefill + one decode step (a request arriving alone)";
-        x.substituted = "= " + b.fig(F::PrefillSeconds) + " + " + b.fig(F::DecodeStepSeconds) + " = "
-                        + b.fig(F::PrefillTtftSeconds) + "; a burst of " + count(sv.concurrentSequences)
-                        + " prefills takes " + b.fig(F::PrefillBurstSeconds);
+        x.substituted = "= " + b.fig(F::PrefillSeconds) + " + " + b.fig(F::DecodeStepSeconds) +
+                        " = " + b.fig(F::PrefillTtftSeconds) + "; a burst of " +
+                        count(sv.concurrentSequences) + " prefills takes " +
+                        b.fig(F::PrefillBurstSeconds);
         b.derived("prefill", F::PrefillSeconds);
         b.derived("decode step", F::DecodeStepSeconds);
         x.note = "An optimistic floor, not a p95: queueing behind other prefills (the burst bound) "
@@ -418,13 +452,16 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::CostSustainedTokensPerSecond:
     case F::CostTokensPerHour:
     case F::CostUsdPerMillionTokens:
-        x.formula = "USD per million tokens = price per hour / (tokens per busy hour x utilisation) x 1e6";
-        x.substituted = "= " + b.fig(F::CostPricePerHour) + " / (" + b.fig(F::CostTokensPerHour) + " x "
-                        + formatNumber(s.cost.utilisation, 3) + ") x 1e6 = " + formatUsd(e[F::CostUsdPerMillionTokens]);
+        x.formula =
+            "USD per million tokens = price per hour / (tokens per busy hour x utilisation) x 1e6";
+        x.substituted = "= " + b.fig(F::CostPricePerHour) + " / (" + b.fig(F::CostTokensPerHour) +
+                        " x " + formatNumber(s.cost.utilisation, 3) +
+                        ") x 1e6 = " + formatUsd(e[F::CostUsdPerMillionTokens]);
         b.input("price per hour", formatUsd(s.cost.pricePerHourUsd), "cost.price_per_hour_usd");
         b.input("utilisation", formatNumber(s.cost.utilisation, 3), "cost.utilisation");
         b.input("sustained tokens/s", b.fig(F::CostSustainedTokensPerSecond),
-                isSet(s.cost.sustainedTokensPerSecond) ? "cost.sustained_tokens_per_second" : "cost.throttle_factor");
+                isSet(s.cost.sustainedTokensPerSecond) ? "cost.sustained_tokens_per_second"
+                                                       : "cost.throttle_factor");
         x.note = "Idle hours are billed too. Tokens are generated tokens, as the lesson counts.";
         break;
     case F::CostJoulesPerToken:
@@ -438,21 +475,28 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::CostSelfHostedUsdPerRequest:
     case F::CostApiUsdPerRequest:
     case F::CostBreakEvenUtilisation:
-        x.formula = "break-even utilisation = self-hosted cost per request at 100 % / API cost per request";
-        x.substituted = "self-hosted " + b.fig(F::CostSelfHostedUsdPerRequest) + " per request at 100 %; API "
-                        + b.fig(F::CostApiUsdPerRequest) + "; break-even " + b.fig(F::CostBreakEvenUtilisation);
-        b.input("API input price", formatUsd(s.cost.apiUsdPerMillionInput), "cost.api_usd_per_million_input");
-        b.input("API output price", formatUsd(s.cost.apiUsdPerMillionOutput), "cost.api_usd_per_million_output");
+        x.formula =
+            "break-even utilisation = self-hosted cost per request at 100 % / API cost per request";
+        x.substituted = "self-hosted " + b.fig(F::CostSelfHostedUsdPerRequest) +
+                        " per request at 100 %; API " + b.fig(F::CostApiUsdPerRequest) +
+                        "; break-even " + b.fig(F::CostBreakEvenUtilisation);
+        b.input("API input price", formatUsd(s.cost.apiUsdPerMillionInput),
+                "cost.api_usd_per_million_input");
+        b.input("API output price", formatUsd(s.cost.apiUsdPerMillionOutput),
+                "cost.api_usd_per_million_output");
         break;
     case F::TrafficAverageTokensPerSecond:
     case F::TrafficUtilisation:
     case F::TrafficReplicasForPeak:
     case F::TrafficMonthlyCostUsd:
-        x.formula = "average tokens/s = requests per day x generated tokens / 86,400; monthly cost = "
-                    "replicas x price x 730 h";
-        x.substituted = "average " + b.fig(F::TrafficAverageTokensPerSecond) + ", utilisation "
-                        + b.fig(F::TrafficUtilisation) + ", monthly " + b.fig(F::TrafficMonthlyCostUsd);
-        b.input("requests per day", formatNumber(s.traffic.requestsPerDay, 6), "traffic.requests_per_day");
+        x.formula =
+            "average tokens/s = requests per day x generated tokens / 86,400; monthly cost = "
+            "replicas x price x 730 h";
+        x.substituted = "average " + b.fig(F::TrafficAverageTokensPerSecond) + ", utilisation " +
+                        b.fig(F::TrafficUtilisation) + ", monthly " +
+                        b.fig(F::TrafficMonthlyCostUsd);
+        b.input("requests per day", formatNumber(s.traffic.requestsPerDay, 6),
+                "traffic.requests_per_day");
         break;
     case F::InterconnectDevices:
     case F::InterconnectMessageBytes:
@@ -468,15 +512,18 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         const InterconnectConfig &ic = s.interconnect;
         x.formula = "ring all-reduce traffic per device = 2(N-1)/N x message; time = collectives x "
                     "traffic / link + collectives x latency";
-        x.substituted = "= 2 x (" + count(ic.devices) + " - 1) / " + count(ic.devices) + " x "
-                        + b.fig(F::InterconnectMessageBytes) + " = " + b.fig(F::InterconnectTrafficBytesPerDevice)
-                        + "; " + count(ic.collectivesPerStep) + " x that / " + b.fig(F::InterconnectLinkBandwidth)
-                        + " = " + b.fig(F::InterconnectBandwidthSeconds) + "; latency "
-                        + b.fig(F::InterconnectLatencySeconds);
+        x.substituted = "= 2 x (" + count(ic.devices) + " - 1) / " + count(ic.devices) + " x " +
+                        b.fig(F::InterconnectMessageBytes) + " = " +
+                        b.fig(F::InterconnectTrafficBytesPerDevice) + "; " +
+                        count(ic.collectivesPerStep) + " x that / " +
+                        b.fig(F::InterconnectLinkBandwidth) + " = " +
+                        b.fig(F::InterconnectBandwidthSeconds) + "; latency " +
+                        b.fig(F::InterconnectLatencySeconds);
         b.input("devices", count(ic.devices), "interconnect.devices");
         b.input("message", b.fig(F::InterconnectMessageBytes), "interconnect.message_bytes");
         b.input("latency", formatSeconds(ic.latencySeconds), "interconnect.latency_s");
-        x.note = "Bandwidth and latency of real collectives must be measured; scaling is sub-linear.";
+        x.note =
+            "Bandwidth and latency of real collectives must be measured; scaling is sub-linear.";
         break;
     }
     case F::PowerNodeWatts:
@@ -484,10 +531,10 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::PowerDevicesPerRack: {
         const PowerConfig &p = s.power;
         x.formula = "node = devices x watts + host; nodes per rack = floor(rack limit / node)";
-        x.substituted = "= " + count(p.devicesPerNode) + " x " + formatNumber(p.deviceW, 4) + " W + "
-                        + formatNumber(p.hostW, 5) + " W = " + b.fig(F::PowerNodeWatts) + "; floor("
-                        + formatNumber(p.rackW, 6) + " / " + b.fig(F::PowerNodeWatts) + ") = "
-                        + b.fig(F::PowerNodesPerRack);
+        x.substituted = "= " + count(p.devicesPerNode) + " x " + formatNumber(p.deviceW, 4) +
+                        " W + " + formatNumber(p.hostW, 5) + " W = " + b.fig(F::PowerNodeWatts) +
+                        "; floor(" + formatNumber(p.rackW, 6) + " / " + b.fig(F::PowerNodeWatts) +
+                        ") = " + b.fig(F::PowerNodesPerRack);
         b.input("watts per device", formatNumber(p.deviceW, 4) + " W", "power.device_w");
         b.input("rack limit", formatNumber(p.rackW, 6) + " W", "power.rack_w");
         break;

@@ -27,7 +27,7 @@ struct Explanation
     std::string formula;     ///< "step = max(bytes / BW, FLOP / peak)"
     std::string substituted; ///< "= max(18.29 GB / 1,000 GB/s, 112 GFLOP / 200 TFLOP/s) = 18.29 ms"
     std::vector<ExplainedInput> inputs;
-    std::string note;        ///< what the lesson's toy leaves out, where it matters
+    std::string note; ///< what the lesson's toy leaves out, where it matters
 };
 
 /** Where a scenario input came from ("model.layers", "serving.batch", ...). */

@@ -68,8 +68,8 @@ bool isStorageFormat(NumericFormat format)
 
 bool takesGroupScales(NumericFormat format)
 {
-    return format == NumericFormat::Fp8 || format == NumericFormat::Int8
-        || format == NumericFormat::Int4;
+    return format == NumericFormat::Fp8 || format == NumericFormat::Int8 ||
+           format == NumericFormat::Int4;
 }
 
 double bytesPerParameter(NumericFormat format, const QuantLayout &layout)
@@ -85,8 +85,8 @@ Quantisation quantise(std::span<const double> weights, int bits, bool symmetric,
     Quantisation result;
     bits = std::clamp(bits, 2, 16);
     const std::size_t count = weights.size();
-    const std::size_t group = groupSize > 0 ? static_cast<std::size_t>(groupSize)
-                                            : std::max<std::size_t>(count, 1);
+    const std::size_t group =
+        groupSize > 0 ? static_cast<std::size_t>(groupSize) : std::max<std::size_t>(count, 1);
     result.codes.reserve(count);
     result.dequantised.reserve(count);
     result.errors.reserve(count);

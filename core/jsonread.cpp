@@ -152,7 +152,8 @@ json parseStrict(std::string_view text)
         fail("", cleanParseMessage(error.what()));
     } catch (const json::out_of_range &error) {
         // The lexer refuses numbers beyond double's range before any callback sees them.
-        fail(state.pointer(), "number is out of range (not finite): " + cleanParseMessage(error.what()));
+        fail(state.pointer(),
+             "number is out of range (not finite): " + cleanParseMessage(error.what()));
     } catch (const json::exception &error) {
         fail("", cleanParseMessage(error.what()));
     }
@@ -218,11 +219,11 @@ void FieldReader::number(std::string_view key, double &out)
                                                        : plainNumber(info->minimum);
             std::string unit = info->unit.empty() ? "" : " " + std::string(info->unit);
             if (problem == "must be a whole number")
-                fail(pointerOf(key), std::string(info->name) + " must be a whole number (got "
-                                         + plainNumber(number) + ")");
-            fail(pointerOf(key), std::string(info->name) + " must be between " + range + " and "
-                                     + plainNumber(info->maximum) + unit + " (got "
-                                     + plainNumber(number) + ")");
+                fail(pointerOf(key), std::string(info->name) + " must be a whole number (got " +
+                                         plainNumber(number) + ")");
+            fail(pointerOf(key), std::string(info->name) + " must be between " + range + " and " +
+                                     plainNumber(info->maximum) + unit + " (got " +
+                                     plainNumber(number) + ")");
         }
     }
     out = number;
@@ -261,8 +262,8 @@ void FieldReader::format(std::string_view key, NumericFormat &out, bool storage)
         return;
     auto parsed = parseFormat(text);
     if (!parsed)
-        fail(pointerOf(key), "unknown format \"" + text.substr(0, 40)
-                                 + "\" (one of fp32, tf32, bf16, fp16, fp8, int8, int4)");
+        fail(pointerOf(key), "unknown format \"" + text.substr(0, 40) +
+                                 "\" (one of fp32, tf32, bf16, fp16, fp8, int8, int4)");
     if (storage && !isStorageFormat(*parsed))
         fail(pointerOf(key), "tf32 is a compute format only: it cannot store weights or KV");
     out = *parsed;
@@ -426,9 +427,9 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
                  "hidden_size is not a multiple of attention_heads: give \"head_dim\" explicitly");
     }
     if (isSet(m.attentionHeads) && m.kvHeads > m.attentionHeads)
-        fail(r.pointerOf("kv_heads"), "kv_heads (" + plainNumber(m.kvHeads)
-                                          + ") must not exceed attention_heads ("
-                                          + plainNumber(m.attentionHeads) + ")");
+        fail(r.pointerOf("kv_heads"), "kv_heads (" + plainNumber(m.kvHeads) +
+                                          ") must not exceed attention_heads (" +
+                                          plainNumber(m.attentionHeads) + ")");
     if (isSet(m.activeParameters) && m.activeParameters > m.parameters)
         fail(r.pointerOf("active_parameters"), "active_parameters must not exceed parameters");
     if (isSet(m.expertsPerToken) && (!isSet(m.experts) || m.expertsPerToken > m.experts))
@@ -451,13 +452,16 @@ DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diag
     r.string("family", family);
     if (r.has("family")) {
         static const std::pair<std::string_view, DeviceFamily> families[] = {
-            {"gpu", DeviceFamily::Gpu}, {"tpu", DeviceFamily::Tpu}, {"npu", DeviceFamily::Npu},
-            {"asic", DeviceFamily::Asic}, {"cpu", DeviceFamily::Cpu}};
+            {"gpu", DeviceFamily::Gpu},
+            {"tpu", DeviceFamily::Tpu},
+            {"npu", DeviceFamily::Npu},
+            {"asic", DeviceFamily::Asic},
+            {"cpu", DeviceFamily::Cpu}};
         auto it = std::find_if(std::begin(families), std::end(families),
                                [&](const auto &entry) { return entry.first == family; });
         if (it == std::end(families))
-            fail(r.pointerOf("family"), "unknown family \"" + family.substr(0, 40)
-                                            + "\" (one of gpu, tpu, npu, asic, cpu)");
+            fail(r.pointerOf("family"), "unknown family \"" + family.substr(0, 40) +
+                                            "\" (one of gpu, tpu, npu, asic, cpu)");
         d.family = it->second;
     }
     std::string deployment;
@@ -470,8 +474,8 @@ DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diag
         else if (deployment == "client")
             d.deployment = Deployment::Client;
         else
-            fail(r.pointerOf("deployment"), "unknown deployment \"" + deployment.substr(0, 40)
-                                                + "\" (one of datacenter, edge, client)");
+            fail(r.pointerOf("deployment"), "unknown deployment \"" + deployment.substr(0, 40) +
+                                                "\" (one of datacenter, edge, client)");
     }
     r.number("memory_gb", d.memoryGb);
     r.number("usable_memory_gb", d.usableMemoryGb);
@@ -503,8 +507,8 @@ DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diag
         fail(pointer, "an inline device needs \"memory_gb\" (device memory in decimal GB)");
     if (!isSet(d.bandwidthGbPerSecond))
         fail(pointer, "an inline device needs \"bandwidth_gb_s\" (memory bandwidth in GB/s)");
-    bool anyPeak = std::any_of(d.peakTflops.begin(), d.peakTflops.end(),
-                               [](double v) { return isSet(v); });
+    bool anyPeak =
+        std::any_of(d.peakTflops.begin(), d.peakTflops.end(), [](double v) { return isSet(v); });
     if (!anyPeak)
         fail(pointer, "an inline device needs at least one \"peak_tflops\" entry (dense "
                       "TFLOP/s, e.g. {\"bf16\": 200})");

@@ -38,8 +38,8 @@ std::string childPointer(const std::string &parent, std::string_view key);
 class FieldReader
 {
 public:
-    FieldReader(const json &object, std::string pointer, std::string section,
-                Diagnostics &warnings, std::map<std::string, InputOrigin> *given);
+    FieldReader(const json &object, std::string pointer, std::string section, Diagnostics &warnings,
+                std::map<std::string, InputOrigin> *given);
 
     bool has(std::string_view key) const;
     const json *find(std::string_view key) const;

@@ -31,10 +31,10 @@ struct Registry
                 if (path.starts_with("scenarios/")) {
                     std::string id = path.substr(10, path.size() - 10 - 5); // drop ".json"
                     json doc = detail::parseStrict(file.text);
-                    std::string name = doc.is_object() && doc.contains("name")
-                                               && doc["name"].is_string()
-                                           ? doc["name"].get<std::string>()
-                                           : id;
+                    std::string name =
+                        doc.is_object() && doc.contains("name") && doc["name"].is_string()
+                            ? doc["name"].get<std::string>()
+                            : id;
                     scenarios.emplace(id, file.text);
                     scenarioInfos.push_back({id, "scenario", name});
                 } else if (path == "models.json") {
@@ -43,8 +43,8 @@ struct Registry
                     readList(path, file.text, "devices", "device");
                 }
             } catch (const detail::ReadFailure &failure) {
-                problems.push_back({path + ":" + failure.diagnostic.path,
-                                    failure.diagnostic.message});
+                problems.push_back(
+                    {path + ":" + failure.diagnostic.path, failure.diagnostic.message});
             }
         }
         list.insert(list.end(), scenarioInfos.begin(), scenarioInfos.end());
@@ -80,8 +80,8 @@ struct Registry
                 for (const Diagnostic &w : warnings)
                     problems.push_back({path + ":" + w.path, w.message});
             } catch (const detail::ReadFailure &failure) {
-                problems.push_back({path + ":" + failure.diagnostic.path,
-                                    failure.diagnostic.message});
+                problems.push_back(
+                    {path + ":" + failure.diagnostic.path, failure.diagnostic.message});
             }
         }
     }
@@ -105,9 +105,9 @@ Result<ModelSpec> modelPreset(std::string_view id)
     const auto &models = registry().models;
     auto it = models.find(id);
     if (it == models.end())
-        return Result<ModelSpec>::failure("", "unknown model preset \"" + std::string(id.substr(0, 80))
-                                                  + "\" (known: " + detail::knownPresetIds("model")
-                                                  + ")");
+        return Result<ModelSpec>::failure(
+            "", "unknown model preset \"" + std::string(id.substr(0, 80)) +
+                    "\" (known: " + detail::knownPresetIds("model") + ")");
     return it->second;
 }
 
@@ -116,9 +116,9 @@ Result<DeviceSpec> devicePreset(std::string_view id)
     const auto &devices = registry().devices;
     auto it = devices.find(id);
     if (it == devices.end())
-        return Result<DeviceSpec>::failure("", "unknown device preset \"" + std::string(id.substr(0, 80))
-                                                   + "\" (known: " + detail::knownPresetIds("device")
-                                                   + ")");
+        return Result<DeviceSpec>::failure(
+            "", "unknown device preset \"" + std::string(id.substr(0, 80)) +
+                    "\" (known: " + detail::knownPresetIds("device") + ")");
     return it->second;
 }
 

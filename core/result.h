@@ -20,8 +20,7 @@ struct Diagnostic
 };
 
 /** Either a value or the Diagnostic that explains why there is none. */
-template <typename T>
-class Result
+template <typename T> class Result
 {
 public:
     Result(T value)

@@ -16,9 +16,9 @@ namespace core {
 
 namespace {
 
+using detail::fail;
 using detail::FieldReader;
 using detail::json;
-using detail::fail;
 
 constexpr std::string_view kDefaultModel = "lesson-7b";
 constexpr std::string_view kDefaultDevice = "lesson-accelerator";
@@ -53,8 +53,8 @@ void materialise(json &doc, const std::string &section)
     }
     const json *preset = detail::presetObject(section, id);
     if (!preset)
-        fail("/" + section, "unknown " + section + " preset \"" + id.substr(0, 80) + "\" (known: "
-                                + detail::knownPresetIds(section) + ")");
+        fail("/" + section, "unknown " + section + " preset \"" + id.substr(0, 80) +
+                                "\" (known: " + detail::knownPresetIds(section) + ")");
     json copy = *preset;
     copy.erase("id");
     doc[section] = std::move(copy);
@@ -64,7 +64,8 @@ void applyOverride(json &doc, const std::string &assignment)
 {
     const auto equals = assignment.find('=');
     if (equals == std::string::npos || equals == 0)
-        fail("", "--set " + assignment.substr(0, 80) + ": expected PATH=VALUE, e.g. serving.batch=32");
+        fail("",
+             "--set " + assignment.substr(0, 80) + ": expected PATH=VALUE, e.g. serving.batch=32");
     const std::string path = assignment.substr(0, equals);
     const std::string valueText = assignment.substr(equals + 1);
     const std::vector<std::string> parts = splitDotted(path);
@@ -140,12 +141,26 @@ const json &sectionOrEmpty(const json &doc, const char *key)
 void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "serving"), "/serving", "serving", warnings, &s.givenInputs);
-    r.warnUnknown({"weight_format", "kv_format", "compute_format", "quant_group_size",
-                   "quant_scale_bits", "quant_zero_bits", "keep_embeddings_16bit",
-                   "concurrent_sequences", "batch", "context_tokens", "prompt_tokens",
-                   "overhead_gb", "overhead_parts", "fragmentation_fraction", "admission_margin",
-                   "bandwidth_efficiency", "compute_efficiency", "tensor_parallel",
-                   "ttft_target_s", "pacing_target_tokens_s"});
+    r.warnUnknown({"weight_format",
+                   "kv_format",
+                   "compute_format",
+                   "quant_group_size",
+                   "quant_scale_bits",
+                   "quant_zero_bits",
+                   "keep_embeddings_16bit",
+                   "concurrent_sequences",
+                   "batch",
+                   "context_tokens",
+                   "prompt_tokens",
+                   "overhead_gb",
+                   "overhead_parts",
+                   "fragmentation_fraction",
+                   "admission_margin",
+                   "bandwidth_efficiency",
+                   "compute_efficiency",
+                   "tensor_parallel",
+                   "ttft_target_s",
+                   "pacing_target_tokens_s"});
     ServingConfig &sv = s.serving;
     r.format("weight_format", sv.weightFormat, true);
     r.format("kv_format", sv.kvFormat, true);
@@ -154,8 +169,8 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
         r.format("compute_format", compute, false);
         if (!isSet(s.device.peak(compute)))
             fail(r.pointerOf("compute_format"),
-                 "the device has no " + std::string(formatLabel(compute))
-                     + " peak: choose a compute format it has a figure for");
+                 "the device has no " + std::string(formatLabel(compute)) +
+                     " peak: choose a compute format it has a figure for");
         sv.computeFormat = compute;
     }
     double groupSize = sv.quant.groupSize;
@@ -164,7 +179,8 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
     r.number("quant_group_size", groupSize);
     r.number("quant_scale_bits", scaleBits);
     r.number("quant_zero_bits", zeroBits);
-    sv.quant = {static_cast<int>(groupSize), static_cast<int>(scaleBits), static_cast<int>(zeroBits)};
+    sv.quant = {static_cast<int>(groupSize), static_cast<int>(scaleBits),
+                static_cast<int>(zeroBits)};
     if (sv.quant.groupSize > 0 && !takesGroupScales(sv.weightFormat))
         warnings.push_back({r.pointerOf("quant_group_size"),
                             "quantisation groups apply to fp8, int8 and int4 only: ignored"});
@@ -180,9 +196,9 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
     sv.promptTokens = sv.contextTokens;
     r.number("prompt_tokens", sv.promptTokens);
     if (sv.promptTokens > sv.contextTokens)
-        fail(r.pointerOf("prompt_tokens"), "prompt_tokens (" + formatNumber(sv.promptTokens, 9)
-                                               + ") must not exceed context_tokens ("
-                                               + formatNumber(sv.contextTokens, 9) + ")");
+        fail(r.pointerOf("prompt_tokens"), "prompt_tokens (" + formatNumber(sv.promptTokens, 9) +
+                                               ") must not exceed context_tokens (" +
+                                               formatNumber(sv.contextTokens, 9) + ")");
 
     r.numberMap("overhead_parts", sv.overheadParts);
     if (r.has("overhead_gb")) {
@@ -199,13 +215,13 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
             sum += gb;
         if (std::fabs(sum - sv.overheadGb) > 1e-9 * std::max(1.0, sv.overheadGb))
             fail(r.pointerOf("overhead_parts"),
-                 "the parts sum to " + formatNumber(sum, 6) + " GB but overhead_gb is "
-                     + formatNumber(sv.overheadGb, 6) + " GB: they must agree");
+                 "the parts sum to " + formatNumber(sum, 6) + " GB but overhead_gb is " +
+                     formatNumber(sv.overheadGb, 6) + " GB: they must agree");
     }
     if (sv.overheadGb > s.device.capacityGb())
-        fail(r.pointerOf("overhead_gb"), "the overhead (" + formatNumber(sv.overheadGb, 6)
-                                             + " GB) is larger than the device memory ("
-                                             + formatNumber(s.device.capacityGb(), 6) + " GB)");
+        fail(r.pointerOf("overhead_gb"), "the overhead (" + formatNumber(sv.overheadGb, 6) +
+                                             " GB) is larger than the device memory (" +
+                                             formatNumber(s.device.capacityGb(), 6) + " GB)");
     r.number("fragmentation_fraction", sv.fragmentationFraction);
     r.number("admission_margin", sv.admissionMargin);
     r.number("bandwidth_efficiency", sv.bandwidthEfficiency);
@@ -236,8 +252,8 @@ void readTraining(const json &doc, Scenario &s, Diagnostics &warnings)
         std::string known;
         for (const auto &entry : trainingRecipes())
             known += (known.empty() ? "" : ", ") + std::string(entry.key);
-        fail(r.pointerOf("recipe"), "unknown recipe \"" + t.recipe.substr(0, 60) + "\" (one of "
-                                        + known + ")");
+        fail(r.pointerOf("recipe"),
+             "unknown recipe \"" + t.recipe.substr(0, 60) + "\" (one of " + known + ")");
     }
     t.weightsBytes = recipe->weightsBytes;
     t.gradsBytes = recipe->gradsBytes;
@@ -265,8 +281,8 @@ void readTraining(const json &doc, Scenario &s, Diagnostics &warnings)
     else if (recompute == "full")
         t.recompute = RecomputeMode::Full;
     else
-        fail(r.pointerOf("recompute"), "unknown recompute mode \"" + recompute.substr(0, 40)
-                                           + "\" (one of none, selective, full)");
+        fail(r.pointerOf("recompute"), "unknown recompute mode \"" + recompute.substr(0, 40) +
+                                           "\" (one of none, selective, full)");
 }
 
 void readCost(const json &doc, Scenario &s, Diagnostics &warnings)
@@ -317,8 +333,8 @@ void readInterconnect(const json &doc, Scenario &s, Diagnostics &warnings)
     else if (model == "per_hop")
         ic.latencyModel = LatencyModel::PerHop;
     else
-        fail(r.pointerOf("latency_model"), "unknown latency model \"" + model.substr(0, 40)
-                                               + "\" (one of per_collective, per_hop)");
+        fail(r.pointerOf("latency_model"), "unknown latency model \"" + model.substr(0, 40) +
+                                               "\" (one of per_collective, per_hop)");
 }
 
 void readPower(const json &doc, Scenario &s, Diagnostics &warnings)
@@ -349,8 +365,8 @@ void readWizard(const json &doc, Scenario &s, Diagnostics &warnings)
     else if (regime == "edge")
         w.regime = Regime::Edge;
     else
-        fail(r.pointerOf("regime"), "unknown regime \"" + regime.substr(0, 40)
-                                        + "\" (one of online, training, edge)");
+        fail(r.pointerOf("regime"),
+             "unknown regime \"" + regime.substr(0, 40) + "\" (one of online, training, edge)");
     if (const json *candidates = r.find("candidates")) {
         if (!candidates->is_array())
             fail(r.pointerOf("candidates"), "must be an array of device preset ids");
@@ -385,13 +401,14 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
     std::string format;
     root.string("format", format);
     if (root.has("format") && format != kScenarioFormat)
-        fail("/format", "is \"" + format.substr(0, 60) + "\", expected \""
-                            + std::string(kScenarioFormat) + "\"");
+        fail("/format", "is \"" + format.substr(0, 60) + "\", expected \"" +
+                            std::string(kScenarioFormat) + "\"");
     if (const json *version = root.find("version")) {
         if (!version->is_number_integer() && !version->is_number_unsigned())
             fail("/version", "must be a whole number");
         if (version->get<double>() > kScenarioVersion)
-            fail("/version", "version " + version->dump() + " was written by a newer Accelerator "
+            fail("/version", "version " + version->dump() +
+                                 " was written by a newer Accelerator "
                                  "Explorer; this one reads version 1");
         if (version->get<double>() < 1)
             fail("/version", "must be 1");
@@ -399,7 +416,8 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
     root.string("name", s.name);
     if (const json *model = root.find("model"); model && !model->is_string() && !model->is_object())
         fail("/model", "must be a preset id or an inline model object");
-    if (const json *device = root.find("device"); device && !device->is_string() && !device->is_object())
+    if (const json *device = root.find("device");
+        device && !device->is_string() && !device->is_object())
         fail("/device", "must be a preset id or an inline device object");
     readModel(doc, s, warnings);
     readDevice(doc, s, warnings);
@@ -535,8 +553,8 @@ json toJson(const Scenario &s)
     put(cost, "api_usd_per_million_input", c.apiUsdPerMillionInput);
     put(cost, "api_usd_per_million_output", c.apiUsdPerMillionOutput);
 
-    if (isSet(s.traffic.requestsPerDay) || isSet(s.traffic.peakRequestsPerSecond)
-        || doc.contains("traffic")) {
+    if (isSet(s.traffic.requestsPerDay) || isSet(s.traffic.peakRequestsPerSecond) ||
+        doc.contains("traffic")) {
         json &traffic = sectionFor(doc, "traffic");
         put(traffic, "requests_per_day", s.traffic.requestsPerDay);
         put(traffic, "peak_requests_per_second", s.traffic.peakRequestsPerSecond);

@@ -54,11 +54,11 @@ inline QString describe(double actual, double expected, double tolerance)
 
 } // namespace testsupport
 
-#define ACCEL_COMPARE_NEAR(actual, expected, tolerance)                                           \
-    do {                                                                                          \
-        const double a_ = (actual);                                                               \
-        const double e_ = (expected);                                                             \
-        const double t_ = (tolerance);                                                            \
-        QVERIFY2(std::isfinite(a_) && std::fabs(a_ - e_) <= t_,                                   \
-                 qPrintable(testsupport::describe(a_, e_, t_)));                                  \
+#define ACCEL_COMPARE_NEAR(actual, expected, tolerance)                                            \
+    do {                                                                                           \
+        const double a_ = (actual);                                                                \
+        const double e_ = (expected);                                                              \
+        const double t_ = (tolerance);                                                             \
+        QVERIFY2(std::isfinite(a_) && std::fabs(a_ - e_) <= t_,                                    \
+                 qPrintable(testsupport::describe(a_, e_, t_)));                                   \
     } while (false)

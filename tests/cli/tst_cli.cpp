@@ -1,4 +1,400 @@
+// accel-calc as its users run it: the lesson's scenario files give the lesson's numbers, the
+// output is JSON only, and bad input exits 2 with "FILE: /json/path: what is wrong".
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QObject>
+#include <QProcess>
 #include <QTest>
-class X : public QObject { Q_OBJECT };
-QTEST_GUILESS_MAIN(X)
+
+#include <cmath>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run accelCalc(const QStringList &arguments, const QByteArray &input = {})
+{
+    QProcess process;
+    process.start(QStringLiteral(ACCEL_CALC), arguments);
+    if (!process.waitForStarted())
+        qFatal("accel-calc did not start");
+    if (!input.isEmpty())
+        process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(60000))
+        qFatal("accel-calc did not finish");
+    Run run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+QString scenarioFile(const char *name)
+{
+    return QStringLiteral(ACCEL_SOURCE_DIR "/presets/scenarios/%1.json").arg(QLatin1String(name));
+}
+
+QString fixture(const QString &name)
+{
+    return QStringLiteral(ACCEL_FIXTURES_DIR "/") + name;
+}
+
+double valueAt(const QJsonObject &root, const QString &dotted)
+{
+    const QStringList parts = dotted.split(QLatin1Char('.'));
+    const QJsonValue value = root.value(parts[0]).toObject().value(parts[1]);
+    if (value.isBool())
+        return value.toBool() ? 1.0 : 0.0;
+    return value.isDouble() ? value.toDouble() : std::nan("");
+}
+
+QJsonObject parseObject(const QByteArray &text)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        qFatal("not a JSON object: %s", text.left(200).constData());
+    return doc.object();
+}
+
+} // namespace
+
+class Cli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void lessonScenarioFiles_data();
+    void lessonScenarioFiles();
+    void everyScenarioFileEvaluatesCleanly();
+    void setOverridesAnInput();
+    void explainAddsOnlyTheExplanation();
+    void standardInputAndBuiltInIds();
+    void sweepPrintsOneLinePerValue();
+    void presetsListsEveryKind();
+    void unknownKeysWarnOnStandardError();
+    void badInput_data();
+    void badInput();
+    void badCommandLines_data();
+    void badCommandLines();
+};
+
+void Cli::lessonScenarioFiles_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<double>("expected");
+    QTest::addColumn<double>("unit");
+    QTest::addColumn<double>("tolerance");
+    const QStringList none;
+    QTest::newRow("l45 lesson-default: 14 GB of weights")
+        << scenarioFile("lesson-default") << none << "memory.weights_bytes" << 14.0 << 1e9 << 0.5;
+    QTest::newRow("l84 lesson-default: KV 17.18 GB")
+        << scenarioFile("lesson-default") << none << "memory.kv_bytes_total" << 17.18 << 1e9
+        << 0.005;
+    QTest::newRow("ui.md lesson-default: 46.3 GB headroom")
+        << scenarioFile("lesson-default") << none << "memory.headroom_bytes" << 46.3 << 1e9 << 0.05;
+    QTest::newRow("l63 lesson-default: training state 112 GB")
+        << scenarioFile("lesson-default") << none << "training.state_bytes" << 112.0 << 1e9 << 0.5;
+    QTest::newRow("l93 lesson-default: ridge 200")
+        << scenarioFile("lesson-default") << none << "roofline.ridge_flops_per_byte" << 200.0 << 1.0
+        << 0.5;
+    QTest::newRow("l175 lesson-default: 8 nodes per rack")
+        << scenarioFile("lesson-default") << none << "power.nodes_per_rack" << 8.0 << 1.0 << 0.5;
+    QTest::newRow("l107 toy-decode: 14.54 ms")
+        << scenarioFile("toy-decode") << none << "decode.step_seconds" << 14.54 << 1e-3 << 0.005;
+    QTest::newRow("l103 toy-decode: 71.4 tokens/s ceiling")
+        << scenarioFile("toy-decode") << none << "decode.weights_only_tokens_per_second" << 71.4
+        << 1.0 << 0.05;
+    QTest::newRow("l104 toy-decode int8: 142.9 tokens/s")
+        << scenarioFile("toy-decode") << QStringList{"--set", "serving.weight_format=int8"}
+        << "decode.weights_only_tokens_per_second" << 142.9 << 1.0 << 0.05;
+    QTest::newRow("l122 batching-8: 437 tokens/s")
+        << scenarioFile("batching-8") << none << "decode.tokens_per_second" << 437.0 << 1.0 << 0.5;
+    QTest::newRow("l122 batching-8: 54.7 per sequence")
+        << scenarioFile("batching-8") << none << "decode.tokens_per_second_per_sequence" << 54.7
+        << 1.0 << 0.05;
+    QTest::newRow("l123 batching-32: 31.18 GB")
+        << scenarioFile("batching-32") << none << "decode.bytes_per_step" << 31.18 << 1e9 << 0.005;
+    QTest::newRow("l123 batching-32: 1,026 tokens/s")
+        << scenarioFile("batching-32") << none << "decode.tokens_per_second" << 1026.0 << 1.0
+        << 0.5;
+    QTest::newRow("l215 support-assistant: 32.7 GB")
+        << scenarioFile("support-assistant") << none << "memory.serving_bytes_total" << 32.7 << 1e9
+        << 0.05;
+    QTest::newRow("l215 support-assistant: 15.3 GB headroom")
+        << scenarioFile("support-assistant") << none << "memory.headroom_bytes" << 15.3 << 1e9
+        << 0.05;
+    QTest::newRow("l220 support-assistant: ~34 tokens/s per user")
+        << scenarioFile("support-assistant") << none << "decode.tokens_per_second_per_sequence"
+        << 34.0 << 1.0 << 0.5;
+    QTest::newRow("l255 oom: 13 sequences")
+        << scenarioFile("oom-14th-request") << none << "memory.max_concurrent_sequences" << 13.0
+        << 1.0 << 0.5;
+    QTest::newRow("l255 oom: does not fit")
+        << scenarioFile("oom-14th-request") << none << "memory.fits" << 0.0 << 1.0 << 0.5;
+    QTest::newRow("l265 oom int8: admission limit 24")
+        << scenarioFile("oom-14th-request") << QStringList{"--set", "serving.weight_format=int8"}
+        << "memory.admission_limit" << 24.0 << 1.0 << 0.5;
+    QTest::newRow("l183 cost-example: $3.97 per million")
+        << scenarioFile("cost-example") << none << "cost.usd_per_million_tokens" << 3.97 << 1.0
+        << 0.005;
+    QTest::newRow("l162 data-parallel: 24.5 GB")
+        << scenarioFile("interconnect-data-parallel") << none
+        << "interconnect.traffic_bytes_per_device" << 24.5 << 1e9 << 0.05;
+    QTest::newRow("l164 data-parallel: 1.96 s over the network")
+        << scenarioFile("interconnect-data-parallel") << none << "interconnect.inter_node_seconds"
+        << 1.96 << 1.0 << 0.005;
+    QTest::newRow("l170 tensor-parallel: 0.50 ms")
+        << scenarioFile("interconnect-tensor-parallel") << none << "interconnect.bandwidth_seconds"
+        << 0.50 << 1e-3 << 0.005;
+    QTest::newRow("l171 tensor-parallel: 0.64 ms")
+        << scenarioFile("interconnect-tensor-parallel") << none << "interconnect.latency_seconds"
+        << 0.64 << 1e-3 << 0.005;
+    QTest::newRow("l200 edge-3b: 1.5 GB")
+        << scenarioFile("edge-3b") << none << "memory.weights_bytes" << 1.5 << 1e9 << 0.05;
+}
+
+void Cli::lessonScenarioFiles()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, extra);
+    QFETCH(QString, key);
+    QFETCH(double, expected);
+    QFETCH(double, unit);
+    QFETCH(double, tolerance);
+    const Run run = accelCalc(QStringList{"evaluate", file} + extra);
+    QCOMPARE(run.exitCode, 0);
+    const double actual = valueAt(parseObject(run.out), key) / unit;
+    QVERIFY2(
+        std::fabs(actual - expected) <= tolerance,
+        qPrintable(
+            QStringLiteral("%1 = %2, lesson %3").arg(key).arg(actual, 0, 'g', 10).arg(expected)));
+}
+
+void Cli::everyScenarioFileEvaluatesCleanly()
+{
+    for (const char *name :
+         {"lesson-default", "toy-decode", "batching-8", "batching-32", "support-assistant",
+          "oom-14th-request", "cost-example", "interconnect-data-parallel",
+          "interconnect-tensor-parallel", "edge-3b"}) {
+        const Run run = accelCalc({"evaluate", scenarioFile(name), "--explain"});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(!run.out.contains("null"), name); // no NaN or infinity became null
+        const QJsonObject root = parseObject(run.out);
+        for (const char *group : {"memory", "training", "roofline", "decode", "prefill", "cost",
+                                  "interconnect", "power", "explain"})
+            QVERIFY2(root.value(QLatin1String(group)).isObject(), group);
+        // edge-3b's NPU has no BF16 peak and says which format was used; the others are quiet.
+        if (QByteArray(name) != "edge-3b")
+            QVERIFY2(run.err.isEmpty(), run.err.constData());
+    }
+}
+
+void Cli::setOverridesAnInput()
+{
+    const Run run = accelCalc({"evaluate", scenarioFile("lesson-default"), "--set",
+                               "serving.batch=32", "--set=device.bandwidth_gb_s=2000"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject root = parseObject(run.out);
+    QCOMPARE(valueAt(root, "decode.batch"), 32.0);
+    QCOMPARE(valueAt(root, "roofline.ridge_flops_per_byte"), 100.0);
+}
+
+void Cli::explainAddsOnlyTheExplanation()
+{
+    const Run plain = accelCalc({"evaluate", scenarioFile("batching-8")});
+    const Run explained = accelCalc({"evaluate", scenarioFile("batching-8"), "--explain"});
+    QCOMPARE(plain.exitCode, 0);
+    QCOMPARE(explained.exitCode, 0);
+    QJsonObject withExplain = parseObject(explained.out);
+    const QJsonObject explain = withExplain.take(QStringLiteral("explain")).toObject();
+    QCOMPARE(withExplain, parseObject(plain.out)); // --explain never changes a number
+    const QJsonObject step = explain.value(QStringLiteral("decode.step_seconds")).toObject();
+    QVERIFY(step.value("formula").toString().contains(QStringLiteral("max(")));
+    QVERIFY2(step.value("substituted").toString().contains(QStringLiteral("18.29 GB")),
+             qPrintable(step.value("substituted").toString()));
+    QVERIFY(step.value("substituted").toString().contains(QStringLiteral("18.29 ms")));
+    const QJsonObject kv = explain.value(QStringLiteral("memory.kv_bytes_per_token")).toObject();
+    const QString layersSource =
+        kv.value("inputs").toObject().value("layers").toObject().value("source").toString();
+    QVERIFY2(layersSource.contains(QStringLiteral("preset lesson-7b")) &&
+                 layersSource.contains(QStringLiteral("l.76")),
+             qPrintable(layersSource));
+    const QString batchSource = explain.value(QStringLiteral("decode.flops_per_step"))
+                                    .toObject()
+                                    .value("inputs")
+                                    .toObject()
+                                    .value("batch")
+                                    .toObject()
+                                    .value("source")
+                                    .toString();
+    QCOMPARE(batchSource, QStringLiteral("scenario file"));
+}
+
+void Cli::standardInputAndBuiltInIds()
+{
+    const Run fromStdin =
+        accelCalc({"evaluate", "-"}, "{\"serving\": {\"batch\": 1, \"concurrent_sequences\": 1}}");
+    QCOMPARE(fromStdin.exitCode, 0);
+    QVERIFY(std::fabs(valueAt(parseObject(fromStdin.out), "decode.tokens_per_second") - 68.8) <
+            0.05);
+    const Run builtin = accelCalc({"evaluate", "oom-14th-request"});
+    QCOMPARE(builtin.exitCode, 0);
+    QCOMPARE(valueAt(parseObject(builtin.out), "memory.max_concurrent_sequences"), 13.0);
+    const Run badStdin = accelCalc({"evaluate", "-"}, "{\"serving\": {\"batch\": -1}}");
+    QCOMPARE(badStdin.exitCode, 2);
+    QVERIFY2(badStdin.err.startsWith("<stdin>: /serving/batch: "), badStdin.err.constData());
+}
+
+void Cli::sweepPrintsOneLinePerValue()
+{
+    const Run run = accelCalc({"sweep", scenarioFile("lesson-default"), "--param", "serving.batch",
+                               "--values", "1,8,32", "--set", "serving.concurrent_sequences=1"});
+    QCOMPARE(run.exitCode, 0);
+    const QList<QByteArray> lines = run.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    const double expected[] = {68.8, 437, 1026}; // lesson l.121-123
+    const double tolerance[] = {0.05, 0.5, 0.5};
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject line = parseObject(lines[i]);
+        QCOMPARE(line.value("param").toString(), QStringLiteral("serving.batch"));
+        QCOMPARE(line.value("value").toDouble(), QList<double>({1, 8, 32})[i]);
+        const double tps = valueAt(line.value("result").toObject(), "decode.tokens_per_second");
+        QVERIFY2(std::fabs(tps - expected[i]) <= tolerance[i], qPrintable(QString::number(tps)));
+    }
+    const Run bad = accelCalc({"sweep", scenarioFile("lesson-default"), "--param", "serving.batch",
+                               "--values", "1,0,32"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.out.isEmpty());
+    QVERIFY2(bad.err.contains("/serving/batch: "), bad.err.constData());
+}
+
+void Cli::presetsListsEveryKind()
+{
+    const Run run = accelCalc({"presets"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonArray presets = QJsonDocument::fromJson(run.out).array();
+    QSet<QString> ids;
+    QSet<QString> kinds;
+    for (const QJsonValue &v : presets) {
+        const QJsonObject o = v.toObject();
+        QVERIFY(!o.value("name").toString().isEmpty());
+        ids.insert(o.value("id").toString());
+        kinds.insert(o.value("kind").toString());
+    }
+    for (const char *id : {"lesson-7b", "lesson-accelerator", "lesson-accelerator-24gb",
+                           "lesson-accelerator-48gb", "lesson-default", "oom-14th-request"})
+        QVERIFY2(ids.contains(QLatin1String(id)), id);
+    QCOMPARE(kinds, (QSet<QString>{"model", "device", "scenario"}));
+}
+
+void Cli::unknownKeysWarnOnStandardError()
+{
+    const Run run = accelCalc({"evaluate", fixture("good/inline-everything.json")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains("inline-everything.json: /future_key: warning: unknown key"),
+             run.err.constData());
+    QVERIFY(parseObject(run.out).contains("memory")); // warnings never reach standard output
+}
+
+void Cli::badInput_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("where");   // the JSON pointer printed after the file name
+    QTest::addColumn<QString>("message"); // a fragment of what is wrong
+    QTest::newRow("duplicate key") << "bad/duplicate-key.json"
+                                   << "/serving"
+                                   << "duplicate key \"batch\"";
+    QTest::newRow("batch 0") << "bad/batch-zero.json"
+                             << "/serving/batch"
+                             << "between 1 and";
+    QTest::newRow("layers 3.5") << "bad/layers-not-whole.json"
+                                << "/model/layers"
+                                << "whole number";
+    QTest::newRow("truncated file") << "bad/truncated.json"
+                                    << "/"
+                                    << "parse error at line 2";
+    QTest::newRow("unknown device") << "bad/unknown-device.json"
+                                    << "/device"
+                                    << "unknown device preset \"h900\"";
+    QTest::newRow("model without parameters") << "bad/model-without-parameters.json"
+                                              << "/model"
+                                              << "needs \"parameters\"";
+    QTest::newRow("non-finite number") << "bad/non-finite.json"
+                                       << "/serving/context_tokens"
+                                       << "not finite";
+    QTest::newRow("deep nesting") << "bad/deep-nesting.json"
+                                  << "/"
+                                  << "deeper than 64";
+    QTest::newRow("invalid UTF-8") << "bad/invalid-utf8.json"
+                                   << "/"
+                                   << "UTF-8";
+    QTest::newRow("missing file") << "bad/does-not-exist.json"
+                                  << "/"
+                                  << "cannot open";
+}
+
+void Cli::badInput()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, where);
+    QFETCH(QString, message);
+    const QString path = fixture(file);
+    const Run run = accelCalc({"evaluate", path});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.out.isEmpty(), run.out.constData()); // nothing on standard output
+    const QString err = QString::fromUtf8(run.err);
+    QVERIFY2(err.startsWith(path + QStringLiteral(": ") + where + QStringLiteral(": ")),
+             qPrintable(err));
+    QVERIFY2(err.contains(message), qPrintable(err));
+}
+
+void Cli::badCommandLines_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    const QString lesson = scenarioFile("lesson-default");
+    QTest::newRow("no command") << QStringList{} << "a command is needed";
+    QTest::newRow("unknown command") << QStringList{"fly"} << "unknown command";
+    QTest::newRow("evaluate without a scenario") << QStringList{"evaluate"} << "needs a SCENARIO";
+    QTest::newRow("unknown option")
+        << QStringList{"evaluate", lesson, "--frobnicate"} << "unknown option";
+    QTest::newRow("--set without a value")
+        << QStringList{"evaluate", lesson, "--set"} << "--set needs";
+    QTest::newRow("--set malformed")
+        << QStringList{"evaluate", lesson, "--set", "batch"} << "expected PATH=VALUE";
+    QTest::newRow("--set out of range")
+        << QStringList{"evaluate", lesson, "--set", "serving.utilisation=2"} << "warning";
+    QTest::newRow("sweep without values")
+        << QStringList{"sweep", lesson, "--param", "serving.batch"} << "--values";
+}
+
+void Cli::badCommandLines()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = accelCalc(arguments);
+    if (message == QStringLiteral("warning")) {
+        // serving.utilisation is not a serving key: it is warned about, and the input is valid.
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains("/serving/utilisation: warning: unknown key"),
+                 run.err.constData());
+        return;
+    }
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(run.out.isEmpty());
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+QTEST_GUILESS_MAIN(Cli)
 #include "tst_cli.moc"

@@ -42,7 +42,8 @@ void Formats::bytesPerParameter_data()
     QTest::newRow("int4 0.5 B") << "int4" << 0 << 16 << 0 << 0.5;
     // lesson l.49: one 16-bit scale per 128 weights adds 2/128 = 0.0156 B
     QTest::newRow("int4 g128 s16: 0.515625") << "int4" << 128 << 16 << 0 << 0.515625;
-    QTest::newRow("int4 g128 s16 z16 (asymmetric): 0.53125") << "int4" << 128 << 16 << 16 << 0.53125;
+    QTest::newRow("int4 g128 s16 z16 (asymmetric): 0.53125")
+        << "int4" << 128 << 16 << 16 << 0.53125;
     QTest::newRow("int8 g64 s16: 1.03125") << "int8" << 64 << 16 << 0 << 1.03125;
     QTest::newRow("fp8 g32 s8 (MX-style scale): 1.03125") << "fp8" << 32 << 8 << 0 << 1.03125;
     QTest::newRow("bf16 ignores groups") << "bf16" << 128 << 16 << 0 << 2.0;
@@ -57,7 +58,8 @@ void Formats::bytesPerParameter()
     QFETCH(double, expected);
     auto parsed = core::parseFormat(format.toStdString());
     QVERIFY(parsed);
-    ACCEL_COMPARE_NEAR(core::bytesPerParameter(*parsed, {groupSize, scaleBits, zeroBits}), expected, 1e-12);
+    ACCEL_COMPARE_NEAR(core::bytesPerParameter(*parsed, {groupSize, scaleBits, zeroBits}), expected,
+                       1e-12);
 }
 
 void Formats::formatKeysRoundTrip()
@@ -88,7 +90,8 @@ void Formats::asymmetricQuantisation()
         QVERIFY(code >= 0 && code <= 255);
     // Every weight is within one step of its original.
     for (double error : q.errors)
-        QVERIFY(std::fabs(error) <= q.scales[0] + 1e-12); // half a step of rounding + half of the zero point
+        QVERIFY(std::fabs(error) <=
+                q.scales[0] + 1e-12); // half a step of rounding + half of the zero point
 }
 
 // One outlier sets the scale of its group; smaller groups keep the small weights apart.
@@ -131,8 +134,10 @@ void Formats::formatBytes_data()
     QTest::newRow("13.04 GiB (lesson l.45)") << 14e9 << int(core::MemoryUnits::GiB) << "13.04 GiB";
     QTest::newRow("both") << 14e9 << int(core::MemoryUnits::Both) << "14 GB (13.04 GiB)";
     // 0.537 GB is exactly 0.5 GiB and 17.18 GB exactly 16 GiB: a teaching moment.
-    QTest::newRow("0.537 GB = 0.5 GiB") << 536870912.0 << int(core::MemoryUnits::Both) << "0.5369 GB (0.5 GiB)";
-    QTest::newRow("17.18 GB = 16 GiB") << 17179869184.0 << int(core::MemoryUnits::Both) << "17.18 GB (16 GiB)";
+    QTest::newRow("0.537 GB = 0.5 GiB")
+        << 536870912.0 << int(core::MemoryUnits::Both) << "0.5369 GB (0.5 GiB)";
+    QTest::newRow("17.18 GB = 16 GiB")
+        << 17179869184.0 << int(core::MemoryUnits::Both) << "17.18 GB (16 GiB)";
     QTest::newRow("negative headroom") << -8.7e9 << int(core::MemoryUnits::GB) << "-8.7 GB";
     QTest::newRow("NaN is n/a") << std::nan("") << int(core::MemoryUnits::GB) << "n/a";
 }

@@ -38,9 +38,10 @@ void Properties::memoryGrowsWithBatchAndContext()
     double previousKv = 0;
     double previousTotal = 0;
     for (int batch : {1, 2, 8, 32, 64, 128, 512}) {
-        const auto e = evaluateScenario(QStringLiteral("lesson-default"),
-                                        {QStringLiteral("serving.batch=%1").arg(batch),
-                                         QStringLiteral("serving.concurrent_sequences=%1").arg(batch)});
+        const auto e =
+            evaluateScenario(QStringLiteral("lesson-default"),
+                             {QStringLiteral("serving.batch=%1").arg(batch),
+                              QStringLiteral("serving.concurrent_sequences=%1").arg(batch)});
         QVERIFY(e[FigureId::KvBytesTotal] > previousKv);
         QVERIFY(e[FigureId::ServingBytesTotal] > previousTotal);
         previousKv = e[FigureId::KvBytesTotal];
@@ -90,10 +91,15 @@ void Properties::fitsFlipsExactlyPastTheMaximum_data()
     QTest::addColumn<QString>("scenario");
     QTest::addColumn<QStringList>("overrides");
     QTest::newRow("OOM case, BF16") << "oom-14th-request" << QStringList{};
-    QTest::newRow("OOM case, INT8") << "oom-14th-request" << QStringList{"serving.weight_format=int8"};
-    QTest::newRow("80 GB, 3,000 tokens") << "lesson-default" << QStringList{"serving.context_tokens=3000", "serving.prompt_tokens=2500"};
-    QTest::newRow("with 10 % fragmentation") << "lesson-default" << QStringList{"serving.fragmentation_fraction=0.1"};
-    QTest::newRow("tensor parallel 2") << "oom-14th-request" << QStringList{"serving.tensor_parallel=2"};
+    QTest::newRow("OOM case, INT8")
+        << "oom-14th-request" << QStringList{"serving.weight_format=int8"};
+    QTest::newRow("80 GB, 3,000 tokens")
+        << "lesson-default"
+        << QStringList{"serving.context_tokens=3000", "serving.prompt_tokens=2500"};
+    QTest::newRow("with 10 % fragmentation")
+        << "lesson-default" << QStringList{"serving.fragmentation_fraction=0.1"};
+    QTest::newRow("tensor parallel 2")
+        << "oom-14th-request" << QStringList{"serving.tensor_parallel=2"};
 }
 
 void Properties::fitsFlipsExactlyPastTheMaximum()
@@ -133,8 +139,10 @@ void Properties::efficienciesScaleTheStep()
     const auto ideal = evaluateScenario(QStringLiteral("lesson-default"));
     const auto real = evaluateScenario(QStringLiteral("lesson-default"),
                                        {QStringLiteral("serving.bandwidth_efficiency=0.8")});
-    ACCEL_COMPARE_NEAR(real[FigureId::DecodeStepSeconds], ideal[FigureId::DecodeStepSeconds] / 0.8, 1e-12);
-    ACCEL_COMPARE_NEAR(real[FigureId::DecodeAttainableFlops], ideal[FigureId::DecodeAttainableFlops] * 0.8, 1);
+    ACCEL_COMPARE_NEAR(real[FigureId::DecodeStepSeconds], ideal[FigureId::DecodeStepSeconds] / 0.8,
+                       1e-12);
+    ACCEL_COMPARE_NEAR(real[FigureId::DecodeAttainableFlops],
+                       ideal[FigureId::DecodeAttainableFlops] * 0.8, 1);
 }
 
 void Properties::computeBoundAtLargeBatchOnASlowDevice()
@@ -145,7 +153,8 @@ void Properties::computeBoundAtLargeBatchOnASlowDevice()
                                      QStringLiteral("serving.batch=512"),
                                      QStringLiteral("serving.concurrent_sequences=512")});
     QCOMPARE(e.decodeBound, core::Bound::Compute);
-    ACCEL_COMPARE_NEAR(e[FigureId::DecodeStepSeconds], e[FigureId::DecodeFlopsPerStep] / 5e12, 1e-12);
+    ACCEL_COMPARE_NEAR(e[FigureId::DecodeStepSeconds], e[FigureId::DecodeFlopsPerStep] / 5e12,
+                       1e-12);
     // Prefill of 4,096 tokens is compute-bound on the lesson device (l.127).
     QCOMPARE(evaluateScenario(QStringLiteral("lesson-default")).prefillBound, core::Bound::Compute);
 }
@@ -157,7 +166,8 @@ void Properties::moeReadsOnlyTheExpertsTheBatchTouches()
     const QString moe = QStringLiteral(
         "{\"model\": {\"parameters\": 46.7e9, \"active_parameters\": 12.9e9, \"layers\": 32, "
         "\"kv_heads\": 8, \"head_dim\": 128, \"experts\": 8, \"experts_per_token\": 2}, "
-        "\"device\": \"lesson-accelerator\", \"serving\": {\"batch\": %1, \"concurrent_sequences\": 1}}");
+        "\"device\": \"lesson-accelerator\", \"serving\": {\"batch\": %1, "
+        "\"concurrent_sequences\": 1}}");
     const double perExpert = (46.7e9 - 12.9e9) / 6;
     const double shared = 46.7e9 - 8 * perExpert;
     const auto batch1 = evaluateScenario(moe.arg(1));
@@ -165,7 +175,8 @@ void Properties::moeReadsOnlyTheExpertsTheBatchTouches()
     ACCEL_COMPARE_NEAR(batch1[FigureId::WeightsBytes], 46.7e9 * 2, 1); // memory holds every expert
     const auto batch8 = evaluateScenario(moe.arg(8));
     const double distinct8 = 8 * (1 - std::pow(0.75, 8));
-    ACCEL_COMPARE_NEAR(batch8[FigureId::DecodeWeightBytesPerStep], (shared + distinct8 * perExpert) * 2, 1);
+    ACCEL_COMPARE_NEAR(batch8[FigureId::DecodeWeightBytesPerStep],
+                       (shared + distinct8 * perExpert) * 2, 1);
     ACCEL_COMPARE_NEAR(batch8[FigureId::DecodeFlopsPerStep], 2 * 12.9e9 * 8, 1);
 }
 
@@ -183,8 +194,9 @@ void Properties::zeroShardsTrainingState()
         ACCEL_COMPARE_NEAR(e[FigureId::TrainingStateBytesPerDevice], expected[stage], 1);
         ACCEL_COMPARE_NEAR(e[FigureId::TrainingStateBytes], 112e9, 1); // the lesson's row holds
     }
-    const auto fp32Grads = evaluateScenario(QStringLiteral("lesson-default"),
-                                            {QStringLiteral("training.recipe=mixed-bf16-adam-fp32-grads")});
+    const auto fp32Grads =
+        evaluateScenario(QStringLiteral("lesson-default"),
+                         {QStringLiteral("training.recipe=mixed-bf16-adam-fp32-grads")});
     QCOMPARE(fp32Grads[FigureId::TrainingBytesPerParameter], 18.0);
 }
 
@@ -192,8 +204,9 @@ void Properties::costFallsAsUtilisationRises()
 {
     double previous = HUGE_VAL;
     for (int percent = 5; percent <= 100; percent += 5) {
-        const auto e = evaluateScenario(QStringLiteral("cost-example"),
-                                        {QStringLiteral("cost.utilisation=%1").arg(percent / 100.0)});
+        const auto e =
+            evaluateScenario(QStringLiteral("cost-example"),
+                             {QStringLiteral("cost.utilisation=%1").arg(percent / 100.0)});
         QVERIFY(e[FigureId::CostUsdPerMillionTokens] < previous);
         previous = e[FigureId::CostUsdPerMillionTokens];
     }
@@ -234,25 +247,30 @@ void Properties::randomInputsGiveFiniteOutputsOrAClearError()
                            {"peak_tflops", QJsonObject{{"bf16", logUniform(rng, 1e-6, 1e7)}}},
                            {"device_link_gb_s", logUniform(rng, 1e-3, 1e6)}};
         const double context = std::round(logUniform(rng, 1, 1e8));
-        QJsonObject serving{{"batch", std::round(logUniform(rng, 1, 1e6))},
-                            {"concurrent_sequences", std::floor(logUniform(rng, 1, 1e6)) - 1},
-                            {"context_tokens", context},
-                            {"prompt_tokens", std::floor(context * rng.generateDouble())},
-                            {"overhead_gb", memory * rng.generateDouble()},
-                            {"tensor_parallel", double(rng.bounded(1, 4097))},
-                            {"fragmentation_fraction", rng.generateDouble()},
-                            {"bandwidth_efficiency", 1.0 - rng.generateDouble()},
-                            {"compute_efficiency", 1.0 - rng.generateDouble()},
-                            {"weight_format", QStringList{"fp32", "bf16", "fp8", "int8", "int4"}[rng.bounded(5)]},
-                            {"kv_format", QStringList{"fp32", "bf16", "fp8", "int8", "int4"}[rng.bounded(5)]},
-                            {"quant_group_size", double(rng.bounded(0, 1000))}};
+        QJsonObject serving{
+            {"batch", std::round(logUniform(rng, 1, 1e6))},
+            {"concurrent_sequences", std::floor(logUniform(rng, 1, 1e6)) - 1},
+            {"context_tokens", context},
+            {"prompt_tokens", std::floor(context * rng.generateDouble())},
+            {"overhead_gb", memory * rng.generateDouble()},
+            {"tensor_parallel", double(rng.bounded(1, 4097))},
+            {"fragmentation_fraction", rng.generateDouble()},
+            {"bandwidth_efficiency", 1.0 - rng.generateDouble()},
+            {"compute_efficiency", 1.0 - rng.generateDouble()},
+            {"weight_format", QStringList{"fp32", "bf16", "fp8", "int8", "int4"}[rng.bounded(5)]},
+            {"kv_format", QStringList{"fp32", "bf16", "fp8", "int8", "int4"}[rng.bounded(5)]},
+            {"quant_group_size", double(rng.bounded(0, 1000))}};
         QJsonObject cost{{"utilisation", 1.0 - rng.generateDouble()},
                          {"price_per_hour_usd", logUniform(rng, 1e-3, 1e5)},
                          {"api_usd_per_million_input", rng.generateDouble() * 10},
                          {"api_usd_per_million_output", rng.generateDouble() * 10}};
-        QJsonObject doc{{"model", model}, {"device", device}, {"serving", serving}, {"cost", cost},
-                        {"traffic", QJsonObject{{"requests_per_day", logUniform(rng, 1, 1e12)},
-                                                {"peak_requests_per_second", logUniform(rng, 1e-3, 1e9)}}}};
+        QJsonObject doc{
+            {"model", model},
+            {"device", device},
+            {"serving", serving},
+            {"cost", cost},
+            {"traffic", QJsonObject{{"requests_per_day", logUniform(rng, 1, 1e12)},
+                                    {"peak_requests_per_second", logUniform(rng, 1e-3, 1e9)}}}};
         // ...and one in five pushed just outside a range, which must be refused with a message.
         if (rng.bounded(5) == 0) {
             const char *keys[] = {"batch", "context_tokens", "tensor_parallel", "overhead_gb"};
@@ -262,7 +280,8 @@ void Properties::randomInputsGiveFiniteOutputsOrAClearError()
             doc["serving"] = broken;
         }
         const QByteArray text = QJsonDocument(doc).toJson(QJsonDocument::Compact);
-        auto loaded = core::readScenario(std::string_view(text.constData(), std::size_t(text.size())));
+        auto loaded =
+            core::readScenario(std::string_view(text.constData(), std::size_t(text.size())));
         if (!loaded) {
             QVERIFY2(!loaded.error().message.empty(), text.constData());
             ++refused;
@@ -273,9 +292,12 @@ void Properties::randomInputsGiveFiniteOutputsOrAClearError()
         for (double value : e.values)
             QVERIFY2(std::isnan(value) || std::isfinite(value), text.constData());
         // The central figures are always there for a valid scenario.
-        for (FigureId id : {FigureId::WeightsBytes, FigureId::ServingBytesTotal, FigureId::DecodeStepSeconds,
-                            FigureId::DecodeTokensPerSecond, FigureId::Ridge, FigureId::MaxConcurrentSequences})
-            QVERIFY2(e.available(id), qPrintable(QString::fromLatin1(core::figureInfo(id).key.data()) + QLatin1Char(' ') + QString::fromLatin1(text)));
+        for (FigureId id :
+             {FigureId::WeightsBytes, FigureId::ServingBytesTotal, FigureId::DecodeStepSeconds,
+              FigureId::DecodeTokensPerSecond, FigureId::Ridge, FigureId::MaxConcurrentSequences})
+            QVERIFY2(e.available(id),
+                     qPrintable(QString::fromLatin1(core::figureInfo(id).key.data()) +
+                                QLatin1Char(' ') + QString::fromLatin1(text)));
         const std::string json = core::evaluationToJson(loaded.value().scenario, e, true, -1);
         QVERIFY2(json.find("null") == std::string::npos, json.c_str());
         const double step = e[FigureId::DecodeStepSeconds];

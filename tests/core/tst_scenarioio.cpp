@@ -44,58 +44,186 @@ void ScenarioIo::rejects_data()
     QTest::addColumn<QString>("message"); // a fragment the message must contain
 
     const QStringList none;
-    QTest::newRow("syntax error names line and column") << QByteArray("{\"serving\": {\"batch\": 8,}}") << none << "" << "line 1, column";
-    QTest::newRow("not an object") << QByteArray("[1, 2]") << none << "" << "must be a JSON object";
-    QTest::newRow("empty input") << QByteArray("") << none << "" << "parse error";
-    QTest::newRow("duplicate key") << QByteArray("{\"serving\": {\"batch\": 8, \"batch\": 9}}") << none << "/serving" << "duplicate key \"batch\"";
-    QTest::newRow("duplicate top-level key") << QByteArray("{\"name\": \"a\", \"name\": \"b\"}") << none << "" << "duplicate key \"name\"";
+    QTest::newRow("syntax error names line and column")
+        << QByteArray("{\"serving\": {\"batch\": 8,}}") << none << ""
+        << "line 1, column";
+    QTest::newRow("not an object") << QByteArray("[1, 2]") << none << ""
+                                   << "must be a JSON object";
+    QTest::newRow("empty input") << QByteArray("") << none << ""
+                                 << "parse error";
+    QTest::newRow("duplicate key")
+        << QByteArray("{\"serving\": {\"batch\": 8, \"batch\": 9}}") << none << "/serving"
+        << "duplicate key \"batch\"";
+    QTest::newRow("duplicate top-level key")
+        << QByteArray("{\"name\": \"a\", \"name\": \"b\"}") << none << ""
+        << "duplicate key \"name\"";
     QByteArray deep = QByteArray("{\"x\":") + QByteArray(70, '[') + QByteArray(70, ']') + "}";
-    QTest::newRow("nesting deeper than 64") << deep << none << "" << "deeper than 64";
-    QTest::newRow("non-finite number") << QByteArray("{\"serving\": {\"batch\": 1e999}}") << none << "/serving/batch" << "not finite";
-    QTest::newRow("batch below range") << QByteArray("{\"serving\": {\"batch\": 0}}") << none << "/serving/batch" << "between 1 and";
-    QTest::newRow("batch above range") << QByteArray("{\"serving\": {\"batch\": 2e6}}") << none << "/serving/batch" << "between 1 and";
-    QTest::newRow("batch of the wrong type") << QByteArray("{\"serving\": {\"batch\": \"eight\"}}") << none << "/serving/batch" << "must be a number, not a string";
-    QTest::newRow("boolean is not a number") << QByteArray("{\"serving\": {\"batch\": true}}") << none << "/serving/batch" << "not a boolean";
-    QTest::newRow("layers 3.5 is not whole") << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 3.5, \"kv_heads\": 8, \"head_dim\": 128}}") << none << "/model/layers" << "whole number";
-    QTest::newRow("kv_heads above attention_heads") << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"attention_heads\": 8, \"kv_heads\": 16, \"head_dim\": 128}}") << none << "/model/kv_heads" << "must not exceed attention_heads";
-    QTest::newRow("head_dim above 1024") << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8, \"head_dim\": 2048}}") << none << "/model/head_dim" << "between 1 and 1,024";
-    QTest::newRow("parameters below 1e6") << QByteArray("{\"model\": {\"parameters\": 10, \"layers\": 32, \"kv_heads\": 8, \"head_dim\": 128}}") << none << "/model/parameters" << "between";
-    QTest::newRow("prompt longer than context") << QByteArray("{\"serving\": {\"context_tokens\": 1000, \"prompt_tokens\": 2000}}") << none << "/serving/prompt_tokens" << "must not exceed context_tokens";
-    QTest::newRow("overhead larger than memory") << QByteArray("{\"device\": \"lesson-accelerator-24gb\", \"serving\": {\"overhead_gb\": 30}}") << none << "/serving/overhead_gb" << "larger than the device memory";
-    QTest::newRow("utilisation of 0 (range is (0, 1])") << QByteArray("{\"cost\": {\"utilisation\": 0}}") << none << "/cost/utilisation" << "above 0";
-    QTest::newRow("utilisation above 1") << QByteArray("{\"cost\": {\"utilisation\": 1.5}}") << none << "/cost/utilisation" << "between";
-    QTest::newRow("unknown model preset") << QByteArray("{\"model\": \"gpt-17\"}") << none << "/model" << "unknown model preset \"gpt-17\"";
-    QTest::newRow("unknown device preset") << QByteArray("{\"device\": \"h900\"}") << none << "/device" << "unknown device preset \"h900\"";
-    QTest::newRow("model of the wrong type") << QByteArray("{\"model\": 7}") << none << "/model" << "preset id or an inline model";
-    QTest::newRow("inline model without parameters") << QByteArray("{\"model\": {\"layers\": 32, \"kv_heads\": 8, \"head_dim\": 128}}") << none << "/model" << "needs \"parameters\"";
-    QTest::newRow("inline model without layers") << QByteArray("{\"model\": {\"parameters\": 7e9, \"kv_heads\": 8, \"head_dim\": 128}}") << none << "/model" << "needs \"layers\"";
-    QTest::newRow("inline model without kv_heads") << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"head_dim\": 128}}") << none << "/model" << "needs \"kv_heads\"";
-    QTest::newRow("inline model without head_dim") << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8}}") << none << "/model" << "needs \"head_dim\"";
-    QTest::newRow("inline device without memory") << QByteArray("{\"device\": {\"bandwidth_gb_s\": 1000, \"peak_tflops\": {\"bf16\": 200}}}") << none << "/device" << "needs \"memory_gb\"";
-    QTest::newRow("inline device without bandwidth") << QByteArray("{\"device\": {\"memory_gb\": 80, \"peak_tflops\": {\"bf16\": 200}}}") << none << "/device" << "needs \"bandwidth_gb_s\"";
-    QTest::newRow("inline device without a peak") << QByteArray("{\"device\": {\"memory_gb\": 80, \"bandwidth_gb_s\": 1000}}") << none << "/device" << "at least one \"peak_tflops\"";
-    QTest::newRow("usable above memory") << QByteArray("{\"device\": {\"memory_gb\": 80, \"usable_memory_gb\": 90, \"bandwidth_gb_s\": 1000, \"peak_tflops\": {\"bf16\": 200}}}") << none << "/device/usable_memory_gb" << "must not exceed memory_gb";
-    QTest::newRow("unknown family") << QByteArray("{\"device\": {\"family\": \"fpga\", \"memory_gb\": 80, \"bandwidth_gb_s\": 1000, \"peak_tflops\": {\"bf16\": 200}}}") << none << "/device/family" << "unknown family";
-    QTest::newRow("unknown weight format") << QByteArray("{\"serving\": {\"weight_format\": \"fp4\"}}") << none << "/serving/weight_format" << "unknown format \"fp4\"";
-    QTest::newRow("tf32 cannot store weights") << QByteArray("{\"serving\": {\"weight_format\": \"tf32\"}}") << none << "/serving/weight_format" << "compute format only";
-    QTest::newRow("compute format without a peak") << QByteArray("{\"serving\": {\"compute_format\": \"fp8\"}}") << none << "/serving/compute_format" << "no FP8 peak";
-    QTest::newRow("overhead parts disagree") << QByteArray("{\"serving\": {\"overhead_gb\": 2.5, \"overhead_parts\": {\"runtime_context\": 1.5, \"workspace\": 2.0}}}") << none << "/serving/overhead_parts" << "must agree";
-    QTest::newRow("tensor parallel without hidden size") << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8, \"head_dim\": 128}, \"serving\": {\"tensor_parallel\": 2}}") << none << "/serving/tensor_parallel" << "hidden_size";
-    QTest::newRow("tensor parallel without a device link") << QByteArray("{\"device\": {\"memory_gb\": 80, \"bandwidth_gb_s\": 1000, \"peak_tflops\": {\"bf16\": 200}}, \"serving\": {\"tensor_parallel\": 2}}") << none << "/serving/tensor_parallel" << "device_link_gb_s";
-    QTest::newRow("newer version") << QByteArray("{\"version\": 2}") << none << "/version" << "newer";
-    QTest::newRow("wrong format tag") << QByteArray("{\"format\": \"something-else\"}") << none << "/format" << "expected \"accel-explorer/scenario\"";
-    QTest::newRow("unknown recipe") << QByteArray("{\"training\": {\"recipe\": \"magic\"}}") << none << "/training/recipe" << "unknown recipe";
-    QTest::newRow("unknown recompute mode") << QByteArray("{\"training\": {\"recompute\": \"some\"}}") << none << "/training/recompute" << "unknown recompute";
-    QTest::newRow("zero stage 4") << QByteArray("{\"training\": {\"zero_stage\": 4}}") << none << "/training/zero_stage" << "between 0 and 3";
-    QTest::newRow("unknown wizard candidate") << QByteArray("{\"wizard\": {\"candidates\": [\"lesson-accelerator\", \"nope\"]}}") << none << "/wizard/candidates/1" << "unknown device preset";
-    QTest::newRow("unknown regime") << QByteArray("{\"wizard\": {\"regime\": \"batch\"}}") << none << "/wizard/regime" << "unknown regime";
-    QTest::newRow("invalid UTF-8 in a string") << QByteArray("{\"name\": \"caf\xc3\x28\"}") << none << "" << "UTF-8";
-    QTest::newRow("section of the wrong type") << QByteArray("{\"serving\": [1]}") << none << "/serving" << "must be an object";
-    QTest::newRow("--set without =") << QByteArray("{}") << QStringList{"serving.batch"} << "" << "expected PATH=VALUE";
-    QTest::newRow("--set out of range") << QByteArray("{}") << QStringList{"serving.batch=0"} << "/serving/batch" << "between 1 and";
-    QTest::newRow("--set not a number") << QByteArray("{}") << QStringList{"serving.batch=abc"} << "/serving/batch" << "not a string";
-    QTest::newRow("--set into an unknown preset") << QByteArray("{\"model\": \"nope\"}") << QStringList{"model.layers=40"} << "/model" << "unknown model preset";
-    QTest::newRow("--set through a scalar") << QByteArray("{\"serving\": {\"batch\": 8}}") << QStringList{"serving.batch.x=1"} << "/serving/batch" << "is not an object";
+    QTest::newRow("nesting deeper than 64") << deep << none << ""
+                                            << "deeper than 64";
+    QTest::newRow("non-finite number")
+        << QByteArray("{\"serving\": {\"batch\": 1e999}}") << none << "/serving/batch"
+        << "not finite";
+    QTest::newRow("batch below range")
+        << QByteArray("{\"serving\": {\"batch\": 0}}") << none << "/serving/batch"
+        << "between 1 and";
+    QTest::newRow("batch above range")
+        << QByteArray("{\"serving\": {\"batch\": 2e6}}") << none << "/serving/batch"
+        << "between 1 and";
+    QTest::newRow("batch of the wrong type")
+        << QByteArray("{\"serving\": {\"batch\": \"eight\"}}") << none << "/serving/batch"
+        << "must be a number, not a string";
+    QTest::newRow("boolean is not a number")
+        << QByteArray("{\"serving\": {\"batch\": true}}") << none << "/serving/batch"
+        << "not a boolean";
+    QTest::newRow("layers 3.5 is not whole")
+        << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 3.5, \"kv_heads\": 8, "
+                      "\"head_dim\": 128}}")
+        << none << "/model/layers"
+        << "whole number";
+    QTest::newRow("kv_heads above attention_heads")
+        << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"attention_heads\": 8, "
+                      "\"kv_heads\": 16, \"head_dim\": 128}}")
+        << none << "/model/kv_heads"
+        << "must not exceed attention_heads";
+    QTest::newRow("head_dim above 1024")
+        << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8, "
+                      "\"head_dim\": 2048}}")
+        << none << "/model/head_dim"
+        << "between 1 and 1,024";
+    QTest::newRow("parameters below 1e6")
+        << QByteArray("{\"model\": {\"parameters\": 10, \"layers\": 32, \"kv_heads\": 8, "
+                      "\"head_dim\": 128}}")
+        << none << "/model/parameters"
+        << "between";
+    QTest::newRow("prompt longer than context")
+        << QByteArray("{\"serving\": {\"context_tokens\": 1000, \"prompt_tokens\": 2000}}") << none
+        << "/serving/prompt_tokens"
+        << "must not exceed context_tokens";
+    QTest::newRow("overhead larger than memory")
+        << QByteArray(
+               "{\"device\": \"lesson-accelerator-24gb\", \"serving\": {\"overhead_gb\": 30}}")
+        << none << "/serving/overhead_gb"
+        << "larger than the device memory";
+    QTest::newRow("utilisation of 0 (range is (0, 1])")
+        << QByteArray("{\"cost\": {\"utilisation\": 0}}") << none << "/cost/utilisation"
+        << "above 0";
+    QTest::newRow("utilisation above 1")
+        << QByteArray("{\"cost\": {\"utilisation\": 1.5}}") << none << "/cost/utilisation"
+        << "between";
+    QTest::newRow("unknown model preset")
+        << QByteArray("{\"model\": \"gpt-17\"}") << none << "/model"
+        << "unknown model preset \"gpt-17\"";
+    QTest::newRow("unknown device preset")
+        << QByteArray("{\"device\": \"h900\"}") << none << "/device"
+        << "unknown device preset \"h900\"";
+    QTest::newRow("model of the wrong type") << QByteArray("{\"model\": 7}") << none << "/model"
+                                             << "preset id or an inline model";
+    QTest::newRow("inline model without parameters")
+        << QByteArray("{\"model\": {\"layers\": 32, \"kv_heads\": 8, \"head_dim\": 128}}") << none
+        << "/model"
+        << "needs \"parameters\"";
+    QTest::newRow("inline model without layers")
+        << QByteArray("{\"model\": {\"parameters\": 7e9, \"kv_heads\": 8, \"head_dim\": 128}}")
+        << none << "/model"
+        << "needs \"layers\"";
+    QTest::newRow("inline model without kv_heads")
+        << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"head_dim\": 128}}")
+        << none << "/model"
+        << "needs \"kv_heads\"";
+    QTest::newRow("inline model without head_dim")
+        << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8}}") << none
+        << "/model"
+        << "needs \"head_dim\"";
+    QTest::newRow("inline device without memory")
+        << QByteArray("{\"device\": {\"bandwidth_gb_s\": 1000, \"peak_tflops\": {\"bf16\": 200}}}")
+        << none << "/device"
+        << "needs \"memory_gb\"";
+    QTest::newRow("inline device without bandwidth")
+        << QByteArray("{\"device\": {\"memory_gb\": 80, \"peak_tflops\": {\"bf16\": 200}}}") << none
+        << "/device"
+        << "needs \"bandwidth_gb_s\"";
+    QTest::newRow("inline device without a peak")
+        << QByteArray("{\"device\": {\"memory_gb\": 80, \"bandwidth_gb_s\": 1000}}") << none
+        << "/device"
+        << "at least one \"peak_tflops\"";
+    QTest::newRow("usable above memory")
+        << QByteArray("{\"device\": {\"memory_gb\": 80, \"usable_memory_gb\": 90, "
+                      "\"bandwidth_gb_s\": 1000, \"peak_tflops\": {\"bf16\": 200}}}")
+        << none << "/device/usable_memory_gb"
+        << "must not exceed memory_gb";
+    QTest::newRow("unknown family")
+        << QByteArray("{\"device\": {\"family\": \"fpga\", \"memory_gb\": 80, \"bandwidth_gb_s\": "
+                      "1000, \"peak_tflops\": {\"bf16\": 200}}}")
+        << none << "/device/family"
+        << "unknown family";
+    QTest::newRow("unknown weight format")
+        << QByteArray("{\"serving\": {\"weight_format\": \"fp4\"}}") << none
+        << "/serving/weight_format"
+        << "unknown format \"fp4\"";
+    QTest::newRow("tf32 cannot store weights")
+        << QByteArray("{\"serving\": {\"weight_format\": \"tf32\"}}") << none
+        << "/serving/weight_format"
+        << "compute format only";
+    QTest::newRow("compute format without a peak")
+        << QByteArray("{\"serving\": {\"compute_format\": \"fp8\"}}") << none
+        << "/serving/compute_format"
+        << "no FP8 peak";
+    QTest::newRow("overhead parts disagree")
+        << QByteArray("{\"serving\": {\"overhead_gb\": 2.5, \"overhead_parts\": "
+                      "{\"runtime_context\": 1.5, \"workspace\": 2.0}}}")
+        << none << "/serving/overhead_parts"
+        << "must agree";
+    QTest::newRow("tensor parallel without hidden size")
+        << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8, "
+                      "\"head_dim\": 128}, \"serving\": {\"tensor_parallel\": 2}}")
+        << none << "/serving/tensor_parallel"
+        << "hidden_size";
+    QTest::newRow("tensor parallel without a device link")
+        << QByteArray("{\"device\": {\"memory_gb\": 80, \"bandwidth_gb_s\": 1000, \"peak_tflops\": "
+                      "{\"bf16\": 200}}, \"serving\": {\"tensor_parallel\": 2}}")
+        << none << "/serving/tensor_parallel"
+        << "device_link_gb_s";
+    QTest::newRow("newer version") << QByteArray("{\"version\": 2}") << none << "/version"
+                                   << "newer";
+    QTest::newRow("wrong format tag")
+        << QByteArray("{\"format\": \"something-else\"}") << none << "/format"
+        << "expected \"accel-explorer/scenario\"";
+    QTest::newRow("unknown recipe")
+        << QByteArray("{\"training\": {\"recipe\": \"magic\"}}") << none << "/training/recipe"
+        << "unknown recipe";
+    QTest::newRow("unknown recompute mode")
+        << QByteArray("{\"training\": {\"recompute\": \"some\"}}") << none << "/training/recompute"
+        << "unknown recompute";
+    QTest::newRow("zero stage 4") << QByteArray("{\"training\": {\"zero_stage\": 4}}") << none
+                                  << "/training/zero_stage"
+                                  << "between 0 and 3";
+    QTest::newRow("unknown wizard candidate")
+        << QByteArray("{\"wizard\": {\"candidates\": [\"lesson-accelerator\", \"nope\"]}}") << none
+        << "/wizard/candidates/1"
+        << "unknown device preset";
+    QTest::newRow("unknown regime")
+        << QByteArray("{\"wizard\": {\"regime\": \"batch\"}}") << none << "/wizard/regime"
+        << "unknown regime";
+    QTest::newRow("invalid UTF-8 in a string")
+        << QByteArray("{\"name\": \"caf\xc3\x28\"}") << none << ""
+        << "UTF-8";
+    QTest::newRow("section of the wrong type")
+        << QByteArray("{\"serving\": [1]}") << none << "/serving"
+        << "must be an object";
+    QTest::newRow("--set without =") << QByteArray("{}") << QStringList{"serving.batch"} << ""
+                                     << "expected PATH=VALUE";
+    QTest::newRow("--set out of range")
+        << QByteArray("{}") << QStringList{"serving.batch=0"} << "/serving/batch"
+        << "between 1 and";
+    QTest::newRow("--set not a number")
+        << QByteArray("{}") << QStringList{"serving.batch=abc"} << "/serving/batch"
+        << "not a string";
+    QTest::newRow("--set into an unknown preset")
+        << QByteArray("{\"model\": \"nope\"}") << QStringList{"model.layers=40"} << "/model"
+        << "unknown model preset";
+    QTest::newRow("--set through a scalar") << QByteArray("{\"serving\": {\"batch\": 8}}")
+                                            << QStringList{"serving.batch.x=1"} << "/serving/batch"
+                                            << "is not an object";
 }
 
 void ScenarioIo::rejects()
@@ -107,7 +235,8 @@ void ScenarioIo::rejects()
     std::vector<std::string> sets;
     for (const QString &o : overrides)
         sets.push_back(o.toStdString());
-    auto loaded = core::readScenario(std::string_view(json.constData(), std::size_t(json.size())), sets);
+    auto loaded =
+        core::readScenario(std::string_view(json.constData(), std::size_t(json.size())), sets);
     QVERIFY2(!loaded.ok(), "bad input was accepted");
     const QString actualMessage = QString::fromStdString(loaded.error().message);
     QCOMPARE(QString::fromStdString(loaded.error().path), path);
@@ -117,7 +246,8 @@ void ScenarioIo::rejects()
 void ScenarioIo::emptyObjectIsTheLessonDefault()
 {
     const core::Evaluation fromEmpty = testsupport::evaluateScenario(QStringLiteral("{}"));
-    const core::Evaluation fromFile = testsupport::evaluateScenario(QStringLiteral("lesson-default"));
+    const core::Evaluation fromFile =
+        testsupport::evaluateScenario(QStringLiteral("lesson-default"));
     for (const core::FigureInfo &info : core::figureTable()) {
         QCOMPARE(fromEmpty.available(info.id), fromFile.available(info.id));
         if (fromEmpty.available(info.id))
@@ -149,11 +279,13 @@ void ScenarioIo::lessonDefaultFileSetsEveryDefault()
 // to users. They must agree.
 void ScenarioIo::structDefaultsMatchTheParameterTable()
 {
-    const core::Scenario s = loadScenario(QStringLiteral("{\"model\": {\"parameters\": 7e9, "
-                                                         "\"layers\": 32, \"kv_heads\": 8, \"head_dim\": 128}, "
-                                                         "\"device\": {\"memory_gb\": 80, \"bandwidth_gb_s\": 1000, "
-                                                         "\"peak_tflops\": {\"bf16\": 200}}}"));
-    const QJsonObject written = QJsonDocument::fromJson(QByteArray::fromStdString(core::writeScenario(s))).object();
+    const core::Scenario s =
+        loadScenario(QStringLiteral("{\"model\": {\"parameters\": 7e9, "
+                                    "\"layers\": 32, \"kv_heads\": 8, \"head_dim\": 128}, "
+                                    "\"device\": {\"memory_gb\": 80, \"bandwidth_gb_s\": 1000, "
+                                    "\"peak_tflops\": {\"bf16\": 200}}}"));
+    const QJsonObject written =
+        QJsonDocument::fromJson(QByteArray::fromStdString(core::writeScenario(s))).object();
     int checked = 0;
     for (const core::ParameterInfo &info : core::parameterTable()) {
         if (std::isnan(info.defaultValue))
@@ -164,7 +296,9 @@ void ScenarioIo::structDefaultsMatchTheParameterTable()
         const QJsonValue value = written.value(parts[0]).toObject().value(parts[1]);
         QVERIFY2(value.isDouble(), qPrintable(path + QStringLiteral(" is not written")));
         QVERIFY2(value.toDouble() == info.defaultValue,
-                 qPrintable(path + QStringLiteral(": struct %1, table %2").arg(value.toDouble()).arg(info.defaultValue)));
+                 qPrintable(path + QStringLiteral(": struct %1, table %2")
+                                       .arg(value.toDouble())
+                                       .arg(info.defaultValue)));
         ++checked;
     }
     QVERIFY(checked > 30);
@@ -176,7 +310,8 @@ void ScenarioIo::batchAndConcurrencyDefaults_data()
     QTest::addColumn<double>("batch");
     QTest::addColumn<double>("concurrent");
     QTest::newRow("both omitted: 8 and 32") << "{}" << 8.0 << 32.0;
-    QTest::newRow("batch omitted: equals concurrency") << "{\"concurrent_sequences\": 40}" << 40.0 << 40.0;
+    QTest::newRow("batch omitted: equals concurrency")
+        << "{\"concurrent_sequences\": 40}" << 40.0 << 40.0;
     QTest::newRow("concurrency omitted: 32") << "{\"batch\": 4}" << 4.0 << 32.0;
     QTest::newRow("both given") << "{\"batch\": 4, \"concurrent_sequences\": 16}" << 4.0 << 16.0;
 }
@@ -201,14 +336,17 @@ void ScenarioIo::unknownKeysWarnAndArePreserved()
     QStringList paths;
     for (const core::Diagnostic &w : loaded.value().warnings)
         paths << QString::fromStdString(w.path);
-    QVERIFY2(paths.contains("/colour") && paths.contains("/serving/flux")
-                 && paths.contains("/device/vendor_sku"),
+    QVERIFY2(paths.contains("/colour") && paths.contains("/serving/flux") &&
+                 paths.contains("/device/vendor_sku"),
              qPrintable(paths.join(QLatin1Char(','))));
     const QJsonObject saved =
-        QJsonDocument::fromJson(QByteArray::fromStdString(core::writeScenario(loaded.value().scenario))).object();
+        QJsonDocument::fromJson(
+            QByteArray::fromStdString(core::writeScenario(loaded.value().scenario)))
+            .object();
     QCOMPARE(saved.value("colour").toString(), QStringLiteral("blue"));
     QCOMPARE(saved.value("serving").toObject().value("flux").toInt(), 3);
-    QCOMPARE(saved.value("device").toObject().value("vendor_sku").toString(), QStringLiteral("A-1"));
+    QCOMPARE(saved.value("device").toObject().value("vendor_sku").toString(),
+             QStringLiteral("A-1"));
 }
 
 void ScenarioIo::loadSaveLoadGivesEqualJson_data()
@@ -243,7 +381,8 @@ void ScenarioIo::loadSaveLoadGivesEqualJson()
 
 void ScenarioIo::overrideMaterialisesAPreset()
 {
-    const core::Scenario s = loadScenario(QStringLiteral("lesson-default"), {QStringLiteral("device.bandwidth_gb_s=2000")});
+    const core::Scenario s = loadScenario(QStringLiteral("lesson-default"),
+                                          {QStringLiteral("device.bandwidth_gb_s=2000")});
     QVERIFY(s.device.presetId.empty()); // no longer the preset as shipped
     QCOMPARE(s.device.bandwidthGbPerSecond, 2000.0);
     QCOMPARE(s.device.memoryGb, 80.0); // the rest of the preset is kept
@@ -258,7 +397,8 @@ void ScenarioIo::overrideMaterialisesAPreset()
 
 void ScenarioIo::overrideRecordsItsOrigin()
 {
-    const core::Scenario s = loadScenario(QStringLiteral("{\"serving\": {\"batch\": 4}}"), {QStringLiteral("serving.context_tokens=1500")});
+    const core::Scenario s = loadScenario(QStringLiteral("{\"serving\": {\"batch\": 4}}"),
+                                          {QStringLiteral("serving.context_tokens=1500")});
     QCOMPARE(s.givenInputs.at("serving.batch"), core::InputOrigin::File);
     QCOMPARE(s.givenInputs.at("serving.context_tokens"), core::InputOrigin::CommandLine);
     QCOMPARE(s.serving.contextTokens, 1500.0);
@@ -267,11 +407,13 @@ void ScenarioIo::overrideRecordsItsOrigin()
 
 void ScenarioIo::inlineModelDerivesHeadDim()
 {
-    const core::Scenario s = loadScenario(QStringLiteral(
-        "{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8, \"hidden_size\": 4096, \"attention_heads\": 32}}"));
+    const core::Scenario s = loadScenario(
+        QStringLiteral("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8, "
+                       "\"hidden_size\": 4096, \"attention_heads\": 32}}"));
     QCOMPARE(s.model.headDim, 128.0);
-    auto bad = core::readScenario(std::string_view(
-        "{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8, \"hidden_size\": 4000, \"attention_heads\": 3}}"));
+    auto bad = core::readScenario(
+        std::string_view("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8, "
+                         "\"hidden_size\": 4000, \"attention_heads\": 3}}"));
     QVERIFY(!bad.ok());
     QCOMPARE(bad.error().path, std::string("/model/hidden_size"));
 }
@@ -322,12 +464,16 @@ void ScenarioIo::builtInPresetsAreValidAndSourced()
 
 void ScenarioIo::devicePriceIsUsedWithoutACostPrice()
 {
-    const QString device = QStringLiteral("{\"memory_gb\": 80, \"bandwidth_gb_s\": 1000, "
-                                          "\"peak_tflops\": {\"bf16\": 200}, \"price_per_hour_usd\": 2.5}");
-    QCOMPARE(loadScenario(QStringLiteral("{\"device\": %1}").arg(device)).cost.pricePerHourUsd, 2.5);
-    QCOMPARE(loadScenario(QStringLiteral("{\"device\": %1, \"cost\": {\"price_per_hour_usd\": 6}}").arg(device))
-                 .cost.pricePerHourUsd,
-             6.0);
+    const QString device =
+        QStringLiteral("{\"memory_gb\": 80, \"bandwidth_gb_s\": 1000, "
+                       "\"peak_tflops\": {\"bf16\": 200}, \"price_per_hour_usd\": 2.5}");
+    QCOMPARE(loadScenario(QStringLiteral("{\"device\": %1}").arg(device)).cost.pricePerHourUsd,
+             2.5);
+    QCOMPARE(
+        loadScenario(
+            QStringLiteral("{\"device\": %1, \"cost\": {\"price_per_hour_usd\": 6}}").arg(device))
+            .cost.pricePerHourUsd,
+        6.0);
 }
 
 void ScenarioIo::overheadPartsAlone()

@@ -51,8 +51,8 @@ void WorkedNumbers::figure_data()
     QTest::addColumn<QString>("scenario");
     QTest::addColumn<QStringList>("overrides");
     QTest::addColumn<QString>("figure");
-    QTest::addColumn<double>("expected"); // in the lesson's printed unit
-    QTest::addColumn<double>("unit");     // that unit in SI
+    QTest::addColumn<double>("expected");  // in the lesson's printed unit
+    QTest::addColumn<double>("unit");      // that unit in SI
     QTest::addColumn<double>("tolerance"); // in the printed unit: last digit +-0.5
 
     const QString lesson = QStringLiteral("lesson-default");
@@ -87,62 +87,88 @@ void WorkedNumbers::figure_data()
     row("l63 7B training state 112 GB", lesson, none, "training.state_bytes", 112, GB, 0.5);
 
     // KV cache, l.76-87 (32 layers, 8 KV heads, head_dim 128, BF16)
-    row("l78 KV bytes per token 131,072 B", lesson, none, "memory.kv_bytes_per_token", 131072, B, 0.5);
+    row("l78 KV bytes per token 131,072 B", lesson, none, "memory.kv_bytes_per_token", 131072, B,
+        0.5);
     row("l78 KV bytes per token 128 KiB", lesson, none, "memory.kv_bytes_per_token", 128, KiB, 0.5);
-    row("l78 KV bytes per token ~0.131 MB", lesson, none, "memory.kv_bytes_per_token", 0.131, MB, 0.0005);
+    row("l78 KV bytes per token ~0.131 MB", lesson, none, "memory.kv_bytes_per_token", 0.131, MB,
+        0.0005);
     row("l81 one 4096-token sequence 536,870,912 B", lesson, none, "memory.kv_bytes_per_sequence",
         536870912, B, 0.5);
     row("l81 one 4096-token sequence ~0.537 GB", lesson, none, "memory.kv_bytes_per_sequence",
         0.537, GB, 0.0005);
-    row("l84 32 sequences x 4096: 17.18 GB", lesson, none, "memory.kv_bytes_total", 17.18, GB, 0.005);
+    row("l84 32 sequences x 4096: 17.18 GB", lesson, none, "memory.kv_bytes_total", 17.18, GB,
+        0.005);
     const QStringList noGqa = {QStringLiteral("model.kv_heads=32")};
-    row("l87 without GQA: 524,288 B/token", lesson, noGqa, "memory.kv_bytes_per_token", 524288, B, 0.5);
-    row("l87 without GQA: 68.7 GB for 32 x 4096", lesson, noGqa, "memory.kv_bytes_total", 68.7, GB, 0.05);
+    row("l87 without GQA: 524,288 B/token", lesson, noGqa, "memory.kv_bytes_per_token", 524288, B,
+        0.5);
+    row("l87 without GQA: 68.7 GB for 32 x 4096", lesson, noGqa, "memory.kv_bytes_total", 68.7, GB,
+        0.05);
 
     // Roofline and toy decode, l.93-110 (200 TFLOP/s BF16 dense, 1,000 GB/s)
     const QString toy = QStringLiteral("toy-decode");
     row("l93 ridge point 200 FLOP/B", lesson, none, "roofline.ridge_flops_per_byte", 200, one, 0.5);
-    row("l93 decode intensity at batch 1 ~1 FLOP/B", toy, none, "decode.intensity_flops_per_byte", 1, one, 0.5);
-    row("l103 BF16 ceiling 14.0 ms/token", toy, none, "decode.weights_only_seconds", 14.0, ms, 0.05);
-    row("l103 BF16 ceiling 71.4 tokens/s", toy, none, "decode.weights_only_tokens_per_second", 71.4, one, 0.05);
-    row("l104 1-byte ceiling 7.0 ms/token", toy, int8, "decode.weights_only_seconds", 7.0, ms, 0.05);
-    row("l104 1-byte ceiling 142.9 tokens/s", toy, int8, "decode.weights_only_tokens_per_second", 142.9, one, 0.05);
-    row("l107 with one 4096-token KV read: 14.54 ms", toy, none, "decode.step_seconds", 14.54, ms, 0.005);
-    row("l107 with one 4096-token KV read: 68.8 tokens/s", toy, none, "decode.tokens_per_second", 68.8, one, 0.05);
+    row("l93 decode intensity at batch 1 ~1 FLOP/B", toy, none, "decode.intensity_flops_per_byte",
+        1, one, 0.5);
+    row("l103 BF16 ceiling 14.0 ms/token", toy, none, "decode.weights_only_seconds", 14.0, ms,
+        0.05);
+    row("l103 BF16 ceiling 71.4 tokens/s", toy, none, "decode.weights_only_tokens_per_second", 71.4,
+        one, 0.05);
+    row("l104 1-byte ceiling 7.0 ms/token", toy, int8, "decode.weights_only_seconds", 7.0, ms,
+        0.05);
+    row("l104 1-byte ceiling 142.9 tokens/s", toy, int8, "decode.weights_only_tokens_per_second",
+        142.9, one, 0.05);
+    row("l107 with one 4096-token KV read: 14.54 ms", toy, none, "decode.step_seconds", 14.54, ms,
+        0.005);
+    row("l107 with one 4096-token KV read: 68.8 tokens/s", toy, none, "decode.tokens_per_second",
+        68.8, one, 0.05);
     row("l109 arithmetic per token 14 GFLOP", toy, none, "decode.flops_per_step", 14, GB, 0.5);
     row("l109 arithmetic time 0.07 ms", toy, none, "decode.compute_seconds", 0.07, ms, 0.005);
 
     // Batching, l.119-123
     row("l121 batch 1: 14.54 GB per step", toy, none, "decode.bytes_per_step", 14.54, GB, 0.005);
     row("l121 batch 1: 14.5 ms", toy, none, "decode.step_seconds", 14.5, ms, 0.05);
-    row("l121 batch 1: 68.8 tokens/s total", toy, none, "decode.tokens_per_second", 68.8, one, 0.05);
-    row("l121 batch 1: 68.8 per sequence", toy, none, "decode.tokens_per_second_per_sequence", 68.8, one, 0.05);
+    row("l121 batch 1: 68.8 tokens/s total", toy, none, "decode.tokens_per_second", 68.8, one,
+        0.05);
+    row("l121 batch 1: 68.8 per sequence", toy, none, "decode.tokens_per_second_per_sequence", 68.8,
+        one, 0.05);
     const QString b8 = QStringLiteral("batching-8");
     row("l122 batch 8: 18.29 GB per step", b8, none, "decode.bytes_per_step", 18.29, GB, 0.005);
     row("l122 batch 8: 18.3 ms", b8, none, "decode.step_seconds", 18.3, ms, 0.05);
     row("l122 batch 8: 437 tokens/s total", b8, none, "decode.tokens_per_second", 437, one, 0.5);
-    row("l122 batch 8: 54.7 per sequence", b8, none, "decode.tokens_per_second_per_sequence", 54.7, one, 0.05);
+    row("l122 batch 8: 54.7 per sequence", b8, none, "decode.tokens_per_second_per_sequence", 54.7,
+        one, 0.05);
     const QString b32 = QStringLiteral("batching-32");
     row("l123 batch 32: 31.18 GB per step", b32, none, "decode.bytes_per_step", 31.18, GB, 0.005);
     row("l123 batch 32: 31.2 ms", b32, none, "decode.step_seconds", 31.2, ms, 0.05);
-    row("l123 batch 32: 1,026 tokens/s total", b32, none, "decode.tokens_per_second", 1026, one, 0.5);
-    row("l123 batch 32: 32.1 per sequence", b32, none, "decode.tokens_per_second_per_sequence", 32.1, one, 0.05);
-    row("l125 intensity limit ~26 FLOP/B", b32, none, "decode.intensity_limit_flops_per_byte", 26, one, 0.5);
+    row("l123 batch 32: 1,026 tokens/s total", b32, none, "decode.tokens_per_second", 1026, one,
+        0.5);
+    row("l123 batch 32: 32.1 per sequence", b32, none, "decode.tokens_per_second_per_sequence",
+        32.1, one, 0.05);
+    row("l125 intensity limit ~26 FLOP/B", b32, none, "decode.intensity_limit_flops_per_byte", 26,
+        one, 0.5);
 
     // Interconnect, l.159-171
     const QString dp = QStringLiteral("interconnect-data-parallel");
-    row("l162 (a) traffic per device 24.5 GB", dp, none, "interconnect.traffic_bytes_per_device", 24.5, GB, 0.05);
-    row("l163 (a) over 100 GB/s intra-node 0.245 s", dp, none, "interconnect.intra_node_seconds", 0.245, s, 0.0005);
-    row("l164 (a) over 12.5 GB/s network 1.96 s", dp, none, "interconnect.inter_node_seconds", 1.96, s, 0.005);
+    row("l162 (a) traffic per device 24.5 GB", dp, none, "interconnect.traffic_bytes_per_device",
+        24.5, GB, 0.05);
+    row("l163 (a) over 100 GB/s intra-node 0.245 s", dp, none, "interconnect.intra_node_seconds",
+        0.245, s, 0.0005);
+    row("l164 (a) over 12.5 GB/s network 1.96 s", dp, none, "interconnect.inter_node_seconds", 1.96,
+        s, 0.005);
     row("l162 (a) default message is the 7B BF16 gradient, 14 GB", lesson, none,
         "interconnect.message_bytes", 14, GB, 0.5);
     const QString tpx = QStringLiteral("interconnect-tensor-parallel");
     row("l167 (b) message 262,144 B", tpx, none, "interconnect.message_bytes", 262144, B, 0.5);
-    row("l168 (b) ring traffic 393,216 B", tpx, none, "interconnect.traffic_bytes_per_device", 393216, B, 0.5);
-    row("l169 (b) 64 collectives per step", tpx, none, "interconnect.collectives_per_step", 64, one, 0.5);
-    row("l170 (b) bandwidth cost 25.2 MB", tpx, none, "interconnect.bytes_per_step", 25.2, MB, 0.05);
-    row("l170 (b) bandwidth cost 0.50 ms at 50 GB/s", tpx, none, "interconnect.bandwidth_seconds", 0.50, ms, 0.005);
-    row("l171 (b) latency cost 0.64 ms", tpx, none, "interconnect.latency_seconds", 0.64, ms, 0.005);
+    row("l168 (b) ring traffic 393,216 B", tpx, none, "interconnect.traffic_bytes_per_device",
+        393216, B, 0.5);
+    row("l169 (b) 64 collectives per step", tpx, none, "interconnect.collectives_per_step", 64, one,
+        0.5);
+    row("l170 (b) bandwidth cost 25.2 MB", tpx, none, "interconnect.bytes_per_step", 25.2, MB,
+        0.05);
+    row("l170 (b) bandwidth cost 0.50 ms at 50 GB/s", tpx, none, "interconnect.bandwidth_seconds",
+        0.50, ms, 0.005);
+    row("l171 (b) latency cost 0.64 ms", tpx, none, "interconnect.latency_seconds", 0.64, ms,
+        0.005);
 
     // Power, l.175
     row("l175 node power 5 kW", lesson, none, "power.node_watts", 5, kW, 0.5);
@@ -154,24 +180,31 @@ void WorkedNumbers::figure_data()
 
     // Device-selection walkthrough, l.215-220
     const QString sa = QStringLiteral("support-assistant");
-    row("l215 KV per sequence at 3,000 tokens 0.393 GB", sa, none, "memory.kv_bytes_per_sequence", 0.393, GB, 0.0005);
+    row("l215 KV per sequence at 3,000 tokens 0.393 GB", sa, none, "memory.kv_bytes_per_sequence",
+        0.393, GB, 0.0005);
     row("l215 KV for 40 sequences 15.73 GB", sa, none, "memory.kv_bytes_total", 15.73, GB, 0.005);
-    row("l215 total with weights and 3 GB runtime 32.7 GB", sa, none, "memory.serving_bytes_total", 32.7, GB, 0.05);
+    row("l215 total with weights and 3 GB runtime 32.7 GB", sa, none, "memory.serving_bytes_total",
+        32.7, GB, 0.05);
     row("l215 24 GB device with 1-byte weights still needs 25.7 GB", sa,
-        {QStringLiteral("device=lesson-accelerator-24gb"), QStringLiteral("serving.weight_format=int8")},
+        {QStringLiteral("device=lesson-accelerator-24gb"),
+         QStringLiteral("serving.weight_format=int8")},
         "memory.serving_bytes_total", 25.7, GB, 0.05);
-    row("l215 48 GB device leaves 15.3 GB headroom", sa, none, "memory.headroom_bytes", 15.3, GB, 0.05);
-    row("l215 80 GB device leaves 47.3 GB headroom", sa, {QStringLiteral("device=lesson-accelerator")},
-        "memory.headroom_bytes", 47.3, GB, 0.05);
+    row("l215 48 GB device leaves 15.3 GB headroom", sa, none, "memory.headroom_bytes", 15.3, GB,
+        0.05);
+    row("l215 80 GB device leaves 47.3 GB headroom", sa,
+        {QStringLiteral("device=lesson-accelerator")}, "memory.headroom_bytes", 47.3, GB, 0.05);
     row("l220 batch 40 reads 29.7 GB per step", sa, none, "decode.bytes_per_step", 29.7, GB, 0.05);
     row("l220 roughly 30 ms per step", sa, none, "decode.step_seconds", 30, ms, 0.5);
-    row("l220 about 34 tokens/s per user", sa, none, "decode.tokens_per_second_per_sequence", 34, one, 0.5);
+    row("l220 about 34 tokens/s per user", sa, none, "decode.tokens_per_second_per_sequence", 34,
+        one, 0.5);
 
     // OOM diagnosis, l.255-279 (24 GB device, 32 x 4096 configured)
     const QString oom = QStringLiteral("oom-14th-request");
     row("l255 free for KV 7.5 GB", oom, none, "memory.kv_budget_bytes", 7.5, GB, 0.05);
-    row("l255 13 sequences fit (the 14th fails)", oom, none, "memory.max_concurrent_sequences", 13, one, 0.5);
-    row("l260 with 1-byte weights: 27 sequences", oom, int8, "memory.max_concurrent_sequences", 27, one, 0.5);
+    row("l255 13 sequences fit (the 14th fails)", oom, none, "memory.max_concurrent_sequences", 13,
+        one, 0.5);
+    row("l260 with 1-byte weights: 27 sequences", oom, int8, "memory.max_concurrent_sequences", 27,
+        one, 0.5);
     row("l265 safe admission limit 24 of 27", oom, int8, "memory.admission_limit", 24, one, 0.5);
 }
 
@@ -196,7 +229,8 @@ void WorkedNumbers::figure()
 void WorkedNumbers::memoryTimeIsAbout200xArithmetic()
 {
     const core::Evaluation e = evaluateScenario(QStringLiteral("toy-decode"));
-    ACCEL_COMPARE_NEAR(e[core::FigureId::DecodeWeightsOnlySeconds] / e[core::FigureId::DecodeComputeSeconds],
+    ACCEL_COMPARE_NEAR(e[core::FigureId::DecodeWeightsOnlySeconds] /
+                           e[core::FigureId::DecodeComputeSeconds],
                        200, 0.5);
     QCOMPARE(core::boundKey(e.decodeBound), std::string_view("memory"));
 }
@@ -228,7 +262,8 @@ void WorkedNumbers::maxSequencesFunction()
 void WorkedNumbers::oomSequencesBeforeRounding()
 {
     const core::Evaluation e = evaluateScenario(QStringLiteral("oom-14th-request"));
-    ACCEL_COMPARE_NEAR(e[core::FigureId::KvBudgetBytes] / e[core::FigureId::KvBytesPerSequence], 13.97, 0.005);
+    ACCEL_COMPARE_NEAR(e[core::FigureId::KvBudgetBytes] / e[core::FigureId::KvBytesPerSequence],
+                       13.97, 0.005);
     QVERIFY(!e.fits()); // configured for 32 sequences: it could never have been served
 }
 

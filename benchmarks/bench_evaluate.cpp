@@ -1,0 +1,73 @@
+// How long the core takes: one full evaluation of the lesson's default scenario, and a decode
+// sweep over batch 1..1024 (what the roofline trail and throughput chart ask for per slider step).
+// Prints medians and 99th percentiles in microseconds; measures, never asserts.
+
+#include "core/evaluation.h"
+#include "core/scenarioio.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Summary
+{
+    double median;
+    double p99;
+};
+
+template <typename Work> Summary measure(int repetitions, int innerLoops, Work &&work)
+{
+    std::vector<double> microseconds;
+    microseconds.reserve(std::size_t(repetitions));
+    for (int r = 0; r < repetitions; ++r) {
+        const auto start = Clock::now();
+        for (int i = 0; i < innerLoops; ++i)
+            work();
+        const auto stop = Clock::now();
+        microseconds.push_back(std::chrono::duration<double, std::micro>(stop - start).count() /
+                               innerLoops);
+    }
+    std::sort(microseconds.begin(), microseconds.end());
+    return {microseconds[microseconds.size() / 2], microseconds[microseconds.size() * 99 / 100]};
+}
+
+volatile double sink; // keeps the optimiser from discarding the work
+
+} // namespace
+
+int main()
+{
+    const core::Scenario scenario = core::lessonDefaultScenario();
+
+    const Summary evaluate = measure(2000, 100, [&] {
+        const core::Evaluation e = core::evaluate(scenario);
+        sink = e[core::FigureId::DecodeStepSeconds];
+    });
+
+    std::vector<double> batches;
+    for (int b = 1; b <= 1024; ++b)
+        batches.push_back(b);
+    const Summary sweep = measure(500, 4, [&] {
+        const auto points = core::sweepBatch(scenario, batches);
+        sink = points.back().stepSeconds;
+    });
+
+    const Summary readFile = measure(200, 4, [&] {
+        auto loaded = core::readScenario(core::writeScenario(scenario));
+        sink = loaded.ok() ? loaded.value().scenario.serving.batch : 0.0;
+    });
+
+    std::printf("evaluate (lesson-default):        median %8.3f us   p99 %8.3f us\n",
+                evaluate.median, evaluate.p99);
+    std::printf(
+        "sweepBatch 1..1024 (1024 points):  median %8.3f us   p99 %8.3f us   (%.3f us/point)\n",
+        sweep.median, sweep.p99, sweep.median / 1024.0);
+    std::printf("write + read scenario JSON:        median %8.3f us   p99 %8.3f us\n",
+                readFile.median, readFile.p99);
+    return 0;
+}

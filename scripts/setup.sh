@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Sets up Accelerator Explorer on Debian 12: installs the Debian packages that are missing,
+# configures with CMake (Ninja, ccache when present) and builds. Safe to run again: it only
+# installs what is missing and rebuilds what changed.
+#   ACCEL_PRESET=asan bash scripts/setup.sh   builds the sanitizer configuration instead
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ ccache pkg-config
+          qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev
+          libeigen3-dev nlohmann-json3-dev xvfb xauth)
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        sudo=sudo
+    fi
+    echo "Installing missing Debian packages: ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+preset="${ACCEL_PRESET:-default}"
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset"

@@ -459,9 +459,13 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                         ") x 1e6 = " + formatUsd(e[F::CostUsdPerMillionTokens]);
         b.input("price per hour", formatUsd(s.cost.pricePerHourUsd), "cost.price_per_hour_usd");
         b.input("utilisation", formatNumber(s.cost.utilisation, 3), "cost.utilisation");
-        b.input("sustained tokens/s", b.fig(F::CostSustainedTokensPerSecond),
-                isSet(s.cost.sustainedTokensPerSecond) ? "cost.sustained_tokens_per_second"
-                                                       : "cost.throttle_factor");
+        if (isSet(s.cost.sustainedTokensPerSecond))
+            b.input("sustained tokens/s", b.fig(F::CostSustainedTokensPerSecond),
+                    "cost.sustained_tokens_per_second");
+        else
+            x.inputs.push_back({"sustained tokens/s", b.fig(F::CostSustainedTokensPerSecond),
+                                "computed: decode.tokens_per_second x throttle factor " +
+                                    formatNumber(s.cost.throttleFactor, 3)});
         x.note = "Idle hours are billed too. Tokens are generated tokens, as the lesson counts.";
         break;
     case F::CostJoulesPerToken:

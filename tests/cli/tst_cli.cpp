@@ -239,6 +239,16 @@ void Cli::explainAddsOnlyTheExplanation()
                                     .value("source")
                                     .toString();
     QCOMPARE(batchSource, QStringLiteral("scenario file"));
+    const QString tokensSource = explain.value(QStringLiteral("cost.usd_per_million_tokens"))
+                                     .toObject()
+                                     .value("inputs")
+                                     .toObject()
+                                     .value("sustained tokens/s")
+                                     .toObject()
+                                     .value("source")
+                                     .toString();
+    QVERIFY2(tokensSource.startsWith(QStringLiteral("computed: decode.tokens_per_second")),
+             qPrintable(tokensSource));
 }
 
 void Cli::standardInputAndBuiltInIds()

@@ -298,8 +298,10 @@ void Properties::randomInputsGiveFiniteOutputsOrAClearError()
             QVERIFY2(e.available(id),
                      qPrintable(QString::fromLatin1(core::figureInfo(id).key.data()) +
                                 QLatin1Char(' ') + QString::fromLatin1(text)));
-        const std::string json = core::evaluationToJson(loaded.value().scenario, e, true, -1);
-        QVERIFY2(json.find("null") == std::string::npos, json.c_str());
+        if (accepted % 10 == 1) { // serialising with explanations is the slow part: sample it
+            const std::string json = core::evaluationToJson(loaded.value().scenario, e, true, -1);
+            QVERIFY2(json.find("null") == std::string::npos, json.c_str());
+        }
         const double step = e[FigureId::DecodeStepSeconds];
         QVERIFY(step > 0);
     }

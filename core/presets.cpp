@@ -3,6 +3,7 @@
 #include "embeddedfiles.h"
 #include "jsonread.h"
 
+#include <algorithm>
 #include <map>
 
 namespace core {
@@ -37,10 +38,8 @@ struct Registry
                             : id;
                     scenarios.emplace(id, file.text);
                     scenarioInfos.push_back({id, "scenario", name});
-                } else if (path == "models.json") {
-                    readList(path, file.text, "models", "model");
-                } else if (path == "devices.json") {
-                    readList(path, file.text, "devices", "device");
+                } else if (path == "models.json" || path == "devices.json") {
+                    readList(path, file.text);
                 }
             } catch (const detail::ReadFailure &failure) {
                 problems.push_back(
@@ -48,44 +47,92 @@ struct Registry
             }
         }
         list.insert(list.end(), scenarioInfos.begin(), scenarioInfos.end());
+        auto rank = [](const PresetInfo &info) {
+            return info.kind == "model" ? 0 : info.kind == "device" ? 1 : 2;
+        };
+        std::stable_sort(list.begin(), list.end(), [&](const PresetInfo &a, const PresetInfo &b) {
+            return rank(a) < rank(b);
+        });
     }
 
-    void readList(const std::string &path, std::string_view text, const char *arrayKey,
-                  const std::string &kind)
-    {
-        json doc = detail::parseStrict(text);
-        if (!doc.is_object() || !doc.contains(arrayKey) || !doc[arrayKey].is_array())
-            detail::fail("", std::string("expected an object with an array \"") + arrayKey + "\"");
-        std::size_t index = 0;
-        for (const json &entry : doc[arrayKey]) {
-            std::string pointer = std::string("/") + arrayKey + "/" + std::to_string(index++);
-            try {
-                if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string())
-                    detail::fail(pointer, "a preset needs a string \"id\"");
-                std::string id = entry["id"].get<std::string>();
-                Diagnostics warnings;
-                if (kind == "model") {
-                    ModelSpec spec = detail::readModelObject(entry, pointer, warnings, nullptr);
-                    spec.presetId = id;
-                    list.push_back({id, kind, spec.name});
-                    models.emplace(id, std::move(spec));
-                    modelObjects.emplace(id, entry);
-                } else {
-                    DeviceSpec spec = detail::readDeviceObject(entry, pointer, warnings, nullptr);
-                    spec.presetId = id;
-                    list.push_back({id, kind, spec.name});
-                    devices.emplace(id, std::move(spec));
-                    deviceObjects.emplace(id, entry);
-                }
-                for (const Diagnostic &w : warnings)
-                    problems.push_back({path + ":" + w.path, w.message});
-            } catch (const detail::ReadFailure &failure) {
-                problems.push_back(
-                    {path + ":" + failure.diagnostic.path, failure.diagnostic.message});
-            }
-        }
-    }
+    void readList(const std::string &path, std::string_view text);
 };
+
+bool isKebabCase(const std::string &id)
+{
+    if (id.empty() || id.size() > 80 || id.front() == '-' || id.back() == '-')
+        return false;
+    return std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    });
+}
+
+/** Reads a models or devices preset document; throws ReadFailure on the first problem. */
+PresetFile readPresetDocument(const json &doc, std::vector<json> *objects)
+{
+    if (!doc.is_object())
+        detail::fail("", "a preset file must be a JSON object");
+    const bool models = doc.contains("models");
+    const bool devices = doc.contains("devices");
+    if (models == devices)
+        detail::fail("", "a preset file needs exactly one of \"models\" or \"devices\"");
+    const char *arrayKey = models ? "models" : "devices";
+    if (auto format = doc.find("format"); format != doc.end()) {
+        const std::string expected = std::string("accel-explorer/") + arrayKey;
+        if (!format->is_string() || format->get<std::string>() != expected)
+            detail::fail("/format", "expected \"" + expected + "\"");
+    }
+    const json &list = doc[arrayKey];
+    if (!list.is_array())
+        detail::fail(std::string("/") + arrayKey, "must be an array");
+    PresetFile file;
+    std::size_t index = 0;
+    for (const json &entry : list) {
+        const std::string pointer = std::string("/") + arrayKey + "/" + std::to_string(index++);
+        if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string())
+            detail::fail(pointer, "a preset needs a string \"id\"");
+        const std::string id = entry["id"].get<std::string>();
+        if (!isKebabCase(id))
+            detail::fail(pointer + "/id", "preset ids are kebab-case (a-z, 0-9, '-', '.'), got \"" +
+                                              id.substr(0, 80) + "\"");
+        if (models) {
+            ModelSpec spec = detail::readModelObject(entry, pointer, file.warnings, nullptr);
+            spec.presetId = id;
+            file.models.push_back(std::move(spec));
+        } else {
+            DeviceSpec spec = detail::readDeviceObject(entry, pointer, file.warnings, nullptr);
+            spec.presetId = id;
+            file.devices.push_back(std::move(spec));
+        }
+        if (objects)
+            objects->push_back(entry);
+    }
+    return file;
+}
+
+void Registry::readList(const std::string &path, std::string_view text)
+{
+    std::vector<json> objects;
+    PresetFile file;
+    try {
+        file = readPresetDocument(detail::parseStrict(text), &objects);
+    } catch (const detail::ReadFailure &failure) {
+        problems.push_back({path + ":" + failure.diagnostic.path, failure.diagnostic.message});
+        return;
+    }
+    for (const Diagnostic &w : file.warnings)
+        problems.push_back({path + ":" + w.path, w.message});
+    for (std::size_t i = 0; i < file.models.size(); ++i) {
+        list.push_back({file.models[i].presetId, "model", file.models[i].name});
+        modelObjects.emplace(file.models[i].presetId, objects[i]);
+        models.emplace(file.models[i].presetId, std::move(file.models[i]));
+    }
+    for (std::size_t i = 0; i < file.devices.size(); ++i) {
+        list.push_back({file.devices[i].presetId, "device", file.devices[i].name});
+        deviceObjects.emplace(file.devices[i].presetId, objects[i]);
+        devices.emplace(file.devices[i].presetId, std::move(file.devices[i]));
+    }
+}
 
 const Registry &registry()
 {
@@ -129,6 +176,17 @@ std::optional<std::string_view> scenarioPresetText(std::string_view id)
     if (it == scenarios.end())
         return std::nullopt;
     return it->second;
+}
+
+Result<PresetFile> readPresetFile(std::string_view text)
+{
+    try {
+        return readPresetDocument(detail::parseStrict(text), nullptr);
+    } catch (const detail::ReadFailure &failure) {
+        return failure.diagnostic;
+    } catch (const std::exception &error) {
+        return Diagnostic{"", std::string("could not read the preset file: ") + error.what()};
+    }
 }
 
 const Diagnostics &presetProblems()

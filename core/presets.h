@@ -29,6 +29,19 @@ Result<DeviceSpec> devicePreset(std::string_view id);
 /** The JSON text of a built-in scenario ("lesson-default", "oom-14th-request", ...). */
 std::optional<std::string_view> scenarioPresetText(std::string_view id);
 
+/** A preset file read from outside (a user's presets, a shared file): every entry with its id. */
+struct PresetFile
+{
+    std::vector<ModelSpec> models;
+    std::vector<DeviceSpec> devices;
+    Diagnostics warnings;
+};
+
+/** Reads a preset file: {"format": "accel-explorer/models", "models": [...]} or
+ *  {"format": "accel-explorer/devices", "devices": [...]}; each entry needs a kebab-case "id"
+ *  and is validated like an inline model or device. The first problem is returned. */
+[[nodiscard]] Result<PresetFile> readPresetFile(std::string_view text);
+
 /** Problems found in the built-in preset files themselves (empty in a correct build). */
 const Diagnostics &presetProblems();
 

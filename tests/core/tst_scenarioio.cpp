@@ -34,6 +34,8 @@ private slots:
     void builtInPresetsAreValidAndSourced();
     void devicePriceIsUsedWithoutACostPrice();
     void overheadPartsAlone();
+    void presetFiles_data();
+    void presetFiles();
 };
 
 void ScenarioIo::rejects_data()
@@ -481,6 +483,59 @@ void ScenarioIo::overheadPartsAlone()
     const core::Scenario s = loadScenario(QStringLiteral(
         "{\"serving\": {\"overhead_parts\": {\"runtime_context\": 1.5, \"workspace\": 1.5}}}"));
     QCOMPARE(s.serving.overheadGb, 3.0);
+}
+
+void ScenarioIo::presetFiles_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("path"); // empty = accepted
+    QTest::addColumn<QString>("message");
+    const QByteArray device =
+        R"({"id": "my-box", "memory_gb": 16, "bandwidth_gb_s": 300, "peak_tflops": {"fp16": 60}})";
+    QTest::newRow("a valid device file")
+        << QByteArray(R"({"format": "accel-explorer/devices", "devices": [)") + device + "]}"
+        << ""
+        << "";
+    QTest::newRow("a valid model file")
+        << QByteArray(
+               R"({"models": [{"id": "m-1", "parameters": 1e9, "layers": 16, "kv_heads": 4, "head_dim": 64}]})")
+        << ""
+        << "";
+    QTest::newRow("not kebab-case")
+        << QByteArray(
+               R"({"devices": [{"id": "My Box", "memory_gb": 16, "bandwidth_gb_s": 300, "peak_tflops": {"fp16": 60}}]})")
+        << "/devices/0/id"
+        << "kebab-case";
+    QTest::newRow("no id") << QByteArray(R"({"devices": [{"memory_gb": 16}]})") << "/devices/0"
+                           << "needs a string \"id\"";
+    QTest::newRow("both lists") << QByteArray(R"({"devices": [], "models": []})") << ""
+                                << "exactly one";
+    QTest::newRow("wrong format") << QByteArray(
+                                         R"({"format": "accel-explorer/models", "devices": []})")
+                                  << "/format"
+                                  << "accel-explorer/devices";
+    QTest::newRow("invalid entry")
+        << QByteArray(
+               R"({"devices": [{"id": "x", "memory_gb": -1, "bandwidth_gb_s": 1, "peak_tflops": {"bf16": 1}}]})")
+        << "/devices/0/memory_gb"
+        << "between";
+}
+
+void ScenarioIo::presetFiles()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, path);
+    QFETCH(QString, message);
+    auto file = core::readPresetFile(std::string_view(json.constData(), std::size_t(json.size())));
+    if (message.isEmpty()) {
+        QVERIFY2(file.ok(), file.ok() ? "" : file.error().message.c_str());
+        QCOMPARE(file->models.size() + file->devices.size(), std::size_t(1));
+        return;
+    }
+    QVERIFY(!file.ok());
+    QCOMPARE(QString::fromStdString(file.error().path), path);
+    QVERIFY2(QString::fromStdString(file.error().message).contains(message),
+             file.error().message.c_str());
 }
 
 QTEST_GUILESS_MAIN(ScenarioIo)

@@ -128,7 +128,7 @@ int run(const std::vector<std::string> &args)
         return 0;
     }
     if (command == "--version") {
-        std::cout << "{\"version\": \"" << ACCEL_VERSION << "\"}\n";
+        std::cout << R"({"version": ")" << ACCEL_VERSION << "\"}\n";
         return 0;
     }
     if (command == "presets") {

@@ -75,7 +75,7 @@ PresetFile readPresetDocument(const json &doc, std::vector<json> *objects)
     const bool models = doc.contains("models");
     const bool devices = doc.contains("devices");
     if (models == devices)
-        detail::fail("", "a preset file needs exactly one of \"models\" or \"devices\"");
+        detail::fail("", R"(a preset file needs exactly one of "models" or "devices")");
     const char *arrayKey = models ? "models" : "devices";
     if (auto format = doc.find("format"); format != doc.end()) {
         const std::string expected = std::string("accel-explorer/") + arrayKey;

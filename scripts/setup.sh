@@ -26,5 +26,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 preset="${ACCEL_PRESET:-default}"
-cmake --preset "$preset" >/dev/null
+options=()
+if [ "${CI:-}" = "true" ]; then
+    options+=(-DACCEL_WARNINGS_AS_ERRORS=ON) # CI holds the project's code to zero warnings
+fi
+cmake --preset "$preset" "${options[@]}" >/dev/null
 cmake --build --preset "$preset"

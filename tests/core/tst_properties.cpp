@@ -302,6 +302,12 @@ void Properties::randomInputsGiveFiniteOutputsOrAClearError()
             const std::string json = core::evaluationToJson(loaded.value().scenario, e, true, -1);
             QVERIFY2(json.find("null") == std::string::npos, json.c_str());
         }
+        const double batches[] = {1, 2, 1000, 1e6};
+        for (const core::BatchPoint &p : core::sweepBatch(loaded.value().scenario, batches))
+            QVERIFY2(std::isfinite(p.stepSeconds) && std::isfinite(p.intensity) &&
+                         std::isfinite(p.servingBytes) && std::isfinite(p.tokensPerSecond) &&
+                         std::isfinite(p.attainableFlops),
+                     text.constData());
         const double step = e[FigureId::DecodeStepSeconds];
         QVERIFY(step > 0);
     }

@@ -1,0 +1,122 @@
+#include "fuzzentries.h"
+
+#include "core/evaluation.h"
+#include "core/evaluationjson.h"
+#include "core/explain.h"
+#include "core/presets.h"
+#include "core/scenarioio.h"
+
+#include <cmath>
+#include <string_view>
+#include <vector>
+
+namespace fuzzentries {
+
+namespace {
+
+std::string_view asText(const std::uint8_t *data, std::size_t size)
+{
+    return {reinterpret_cast<const char *>(data), size};
+}
+
+/** Every downstream consumer of a valid scenario, with the invariants users rely on. */
+std::string checkScenario(const core::Scenario &scenario)
+{
+    const core::Evaluation e = core::evaluate(scenario);
+    for (const core::FigureInfo &info : core::figureTable()) {
+        const double value = e[info.id];
+        if (!std::isnan(value) && !std::isfinite(value))
+            return "non-finite " + std::string(info.key);
+    }
+    for (core::FigureId id : {core::FigureId::WeightsBytes, core::FigureId::DecodeStepSeconds,
+                              core::FigureId::ServingBytesTotal}) {
+        if (!e.available(id))
+            return "missing " + std::string(core::figureInfo(id).key);
+    }
+    const std::string json = core::evaluationToJson(scenario, e, true, -1);
+    if (json.find("null") != std::string::npos)
+        return "null in the evaluation JSON";
+    for (const core::FigureInfo &info : core::figureTable()) {
+        if (auto x = core::explain(scenario, e, info.id, core::MemoryUnits::Both);
+            x && (x->substituted.find("nan") != std::string::npos ||
+                  x->substituted.find("inf") != std::string::npos))
+            return "nan or inf in the explanation of " + std::string(info.key);
+    }
+    const double batches[] = {1, 3, 1024};
+    for (const core::BatchPoint &p : core::sweepBatch(scenario, batches)) {
+        if (!std::isfinite(p.stepSeconds) || !std::isfinite(p.intensity))
+            return "non-finite sweep point";
+    }
+    // A save must read back, and saving again must give the same text.
+    const std::string saved = core::writeScenario(scenario);
+    auto again = core::readScenario(saved);
+    if (!again)
+        return "a saved scenario did not read back: " + again.error().path + ": " +
+               again.error().message;
+    if (core::writeScenario(again.value().scenario) != saved)
+        return "save -> load -> save changed the file";
+    return {};
+}
+
+} // namespace
+
+std::string scenarioFile(const std::uint8_t *data, std::size_t size)
+{
+    auto loaded = core::readScenario(asText(data, size));
+    if (!loaded)
+        return loaded.error().message.empty() ? "an error without a message" : std::string();
+    return checkScenario(loaded.value().scenario);
+}
+
+std::string presetFile(const std::uint8_t *data, std::size_t size)
+{
+    auto file = core::readPresetFile(asText(data, size));
+    if (!file)
+        return file.error().message.empty() ? "an error without a message" : std::string();
+    core::Scenario scenario = core::lessonDefaultScenario();
+    for (const core::ModelSpec &model : file->models) {
+        core::Scenario s = scenario;
+        s.model = model;
+        s.model.presetId.clear(); // written inline, so the save round trip sees it
+        if (auto problem = checkScenario(s); !problem.empty())
+            return "model " + model.presetId + ": " + problem;
+    }
+    for (const core::DeviceSpec &device : file->devices) {
+        core::Scenario s = scenario;
+        s.device = device;
+        s.device.presetId.clear();
+        // The reader refuses these combinations with a message; mirror it rather than report.
+        if (s.serving.overheadGb > s.device.capacityGb())
+            s.serving.overheadGb = 0;
+        if (s.serving.computeFormat && !core::isSet(s.device.peak(*s.serving.computeFormat)))
+            s.serving.computeFormat.reset();
+        if (auto problem = checkScenario(s); !problem.empty())
+            return "device " + device.presetId + ": " + problem;
+    }
+    return {};
+}
+
+std::string setOverrides(const std::uint8_t *data, std::size_t size)
+{
+    std::vector<std::string> overrides;
+    std::string current;
+    for (char c : asText(data, size)) {
+        if (c == '\n') {
+            overrides.push_back(current);
+            current.clear();
+            if (overrides.size() == 16)
+                break;
+        } else {
+            current += c;
+        }
+    }
+    if (overrides.size() < 16)
+        overrides.push_back(current);
+    auto text = core::scenarioPresetText("lesson-default");
+    auto loaded = core::readScenario(*text, overrides);
+    if (!loaded)
+        return loaded.error().message.empty() ? "an error without a message" : std::string();
+    return checkScenario(loaded.value().scenario);
+}
+
+} // namespace fuzzentries

@@ -1,0 +1,23 @@
+#pragma once
+
+// One entry per parser of outside input. Each runs the parser and everything downstream of it
+// on arbitrary bytes and returns a description of any broken invariant (empty when all held).
+// The libFuzzer targets abort on a non-empty answer; tst_fuzzregressions replays every saved
+// finding through the same functions in the ordinary test run.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace fuzzentries {
+
+/** Scenario file text: read, evaluate, explain, serialise, save and read back. */
+std::string scenarioFile(const std::uint8_t *data, std::size_t size);
+
+/** Preset file text (models or devices): read and evaluate each entry in the lesson scenario. */
+std::string presetFile(const std::uint8_t *data, std::size_t size);
+
+/** --set assignments, one per line (at most 16), applied to the lesson's default scenario. */
+std::string setOverrides(const std::uint8_t *data, std::size_t size);
+
+} // namespace fuzzentries

@@ -37,9 +37,9 @@ bool takesGroupScales(NumericFormat format);
 /** Per-group metadata of a quantised format: one scale (and optional zero point) per group. */
 struct QuantLayout
 {
-    int groupSize = 0;  ///< weights per group; 0 = no per-group metadata
-    int scaleBits = 16; ///< bits of each scale
-    int zeroBits = 0;   ///< bits of each zero point (0 = symmetric)
+    double groupSize = 0;  ///< weights per group; 0 = no per-group metadata
+    double scaleBits = 16; ///< bits of each scale
+    double zeroBits = 0;   ///< bits of each zero point (0 = symmetric)
 };
 
 /** Bytes per parameter including group metadata: int4 with a 16-bit scale per 128 weights is

@@ -173,14 +173,9 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
                      " peak: choose a compute format it has a figure for");
         sv.computeFormat = compute;
     }
-    double groupSize = sv.quant.groupSize;
-    double scaleBits = sv.quant.scaleBits;
-    double zeroBits = sv.quant.zeroBits;
-    r.number("quant_group_size", groupSize);
-    r.number("quant_scale_bits", scaleBits);
-    r.number("quant_zero_bits", zeroBits);
-    sv.quant = {static_cast<int>(groupSize), static_cast<int>(scaleBits),
-                static_cast<int>(zeroBits)};
+    r.number("quant_group_size", sv.quant.groupSize);
+    r.number("quant_scale_bits", sv.quant.scaleBits);
+    r.number("quant_zero_bits", sv.quant.zeroBits);
     if (sv.quant.groupSize > 0 && !takesGroupScales(sv.weightFormat))
         warnings.push_back({r.pointerOf("quant_group_size"),
                             "quantisation groups apply to fp8, int8 and int4 only: ignored"});
@@ -433,7 +428,10 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
 
 void put(json &section, const char *key, double value)
 {
-    if (isSet(value))
+    // Whole numbers are written as integers ("batch": 8, not 8.0).
+    if (isSet(value) && std::fabs(value) < 9.007199254740992e15 && std::floor(value) == value)
+        section[key] = static_cast<std::int64_t>(value);
+    else if (isSet(value))
         section[key] = value;
     else
         section.erase(key);
@@ -501,9 +499,9 @@ json toJson(const Scenario &s)
         serving["compute_format"] = std::string(formatKey(*sv.computeFormat));
     else
         serving.erase("compute_format");
-    serving["quant_group_size"] = sv.quant.groupSize;
-    serving["quant_scale_bits"] = sv.quant.scaleBits;
-    serving["quant_zero_bits"] = sv.quant.zeroBits;
+    put(serving, "quant_group_size", sv.quant.groupSize);
+    put(serving, "quant_scale_bits", sv.quant.scaleBits);
+    put(serving, "quant_zero_bits", sv.quant.zeroBits);
     serving["keep_embeddings_16bit"] = sv.keepEmbeddings16Bit;
     put(serving, "concurrent_sequences", sv.concurrentSequences);
     put(serving, "batch", sv.batch);

@@ -58,8 +58,9 @@ void Formats::bytesPerParameter()
     QFETCH(double, expected);
     auto parsed = core::parseFormat(format.toStdString());
     QVERIFY(parsed);
-    ACCEL_COMPARE_NEAR(core::bytesPerParameter(*parsed, {groupSize, scaleBits, zeroBits}), expected,
-                       1e-12);
+    ACCEL_COMPARE_NEAR(
+        core::bytesPerParameter(*parsed, {double(groupSize), double(scaleBits), double(zeroBits)}),
+        expected, 1e-12);
 }
 
 void Formats::formatKeysRoundTrip()

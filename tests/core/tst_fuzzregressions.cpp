@@ -35,8 +35,9 @@ QList<QByteArray> hostileInputs()
     inputs << QByteArray("{\"name\": \"caf\xc3\x28\"}");
     inputs << QByteArray("{\"name\": \"\\ud800\"}");
     inputs << QByteArray("{\"serving\": {\"batch\": 8, \"batch\": 8}}");
-    inputs << QByteArray("{\"n\": \"") + QByteArray(3 * 1024 * 1024, 'a') + "\"}"; // 3 MB string
-    inputs << QByteArray("{\"") + QByteArray(1024 * 1024, 'k') + "\": 1}";         // 1 MB key
+    inputs << QByteArray("{\"n\": \"") + QByteArray(qsizetype(3) * 1024 * 1024, 'a') +
+                  "\"}";                                                              // 3 MB string
+    inputs << QByteArray("{\"") + QByteArray(qsizetype(1024) * 1024, 'k') + "\": 1}"; // 1 MB key
     inputs << QByteArray("\xef\xbb\xbf{}"); // byte-order mark
     inputs << QByteArray("{}\0{}", 5);
     inputs << QByteArray();

@@ -5,6 +5,7 @@
 
 #include "core/evaluationjson.h"
 #include "core/parameters.h"
+#include "core/scenarioaccess.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -34,6 +35,7 @@ private slots:
     void builtInPresetsAreValidAndSourced();
     void devicePriceIsUsedWithoutACostPrice();
     void overheadPartsAlone();
+    void numericAccessByPath();
     void presetFiles_data();
     void presetFiles();
 };
@@ -483,6 +485,36 @@ void ScenarioIo::overheadPartsAlone()
     const core::Scenario s = loadScenario(QStringLiteral(
         "{\"serving\": {\"overhead_parts\": {\"runtime_context\": 1.5, \"workspace\": 1.5}}}"));
     QCOMPARE(s.serving.overheadGb, 3.0);
+}
+
+void ScenarioIo::numericAccessByPath()
+{
+    core::Scenario s = loadScenario(QStringLiteral("lesson-default"));
+    // Every parameter of the table is reachable by its path, and set values read back.
+    for (const core::ParameterInfo &info : core::parameterTable()) {
+        if (info.path == "device.peak_tflops.*")
+            continue;
+        QVERIFY2(core::numberAt(s, info.path).has_value(), info.path.data());
+        const double value =
+            info.integer ? std::ceil(info.minimum + 1) : (info.minimum + info.maximum) / 2;
+        if (info.path == "serving.prompt_tokens" || info.path == "serving.overhead_gb")
+            continue; // bounded by other inputs, checked below
+        auto set = core::setNumberAt(s, info.path, value);
+        QVERIFY2(set.ok(), info.path.data());
+        QCOMPARE(*core::numberAt(s, info.path), value);
+    }
+    s = loadScenario(QStringLiteral("lesson-default"));
+    auto refused = core::setNumberAt(s, "serving.batch", 0);
+    QVERIFY(!refused.ok());
+    QVERIFY(QString::fromStdString(refused.error().message).contains(QStringLiteral("Batch size")));
+    QCOMPARE(s.serving.batch, 8.0); // nothing changed
+    QVERIFY(!core::setNumberAt(s, "serving.no_such_key", 1).ok());
+    QVERIFY(core::setNumberAt(s, "device.bandwidth_gb_s", 2000).ok());
+    QVERIFY(s.device.presetId.empty()); // an edited preset is an inline copy
+    QVERIFY(core::setNumberAt(s, "serving.context_tokens", 1500).ok());
+    QCOMPARE(s.serving.promptTokens, 1500.0); // the prompt follows a shorter context
+    QVERIFY(!core::setNumberAt(s, "serving.prompt_tokens", 3000).ok());
+    QVERIFY(!core::setNumberAt(s, "serving.overhead_gb", 81).ok());
 }
 
 void ScenarioIo::presetFiles_data()

@@ -1,0 +1,27 @@
+#pragma once
+
+// Reading and writing a scenario's numeric inputs by their dotted path ("serving.batch"), so
+// editors, sweeps and undo commands share one way to change an input, checked against the
+// parameter table's range.
+
+#include "result.h"
+
+#include <optional>
+#include <string_view>
+
+namespace core {
+
+struct Scenario;
+
+/** The value at a dotted numeric path, or nullopt for an unknown path. */
+std::optional<double> numberAt(const Scenario &scenario, std::string_view path);
+
+/**
+ * Sets a numeric input, refusing values outside the parameter table's range with the reason.
+ * Changing a model or device figure turns a preset into an inline copy (presetId cleared).
+ * Dependent inputs follow so the scenario stays valid: a context shorter than the prompt
+ * shortens the prompt.
+ */
+[[nodiscard]] Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value);
+
+} // namespace core

@@ -1,0 +1,159 @@
+#include "view.h"
+
+#include "scenariodocument.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
+#include <QImageWriter>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+
+namespace views {
+
+View::View(ScenarioDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+{
+    connect(document, &ScenarioDocument::changed, this, &View::onDocumentChanged);
+}
+
+void View::onDocumentChanged()
+{
+    m_dirty = true;
+    if (isVisible()) {
+        m_dirty = false;
+        refresh();
+    }
+}
+
+void View::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    ensureCurrent();
+}
+
+void View::ensureCurrent()
+{
+    if (m_dirty) {
+        m_dirty = false;
+        refresh();
+    }
+}
+
+void View::render(QPainter &painter, const QRectF &target)
+{
+    ensureCurrent();
+    painter.save();
+    painter.translate(target.topLeft());
+    const double sx = target.width() / std::max(1, width());
+    const double sy = target.height() / std::max(1, height());
+    painter.scale(sx, sy);
+    QWidget::render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter.restore();
+}
+
+bool View::exportTo(const QString &filePath, QString *error)
+{
+    const QString suffix = QFileInfo(filePath).suffix().toLower();
+    const QSize size = this->size();
+    auto fail = [&](const QString &message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (suffix == QStringLiteral("svg")) {
+        QSvgGenerator svg;
+        svg.setFileName(filePath);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(), size));
+        svg.setTitle(title());
+        svg.setDescription(tr("Accelerator Explorer: %1").arg(title()));
+        QPainter painter;
+        if (!painter.begin(&svg))
+            return fail(tr("%1: cannot be written").arg(filePath));
+        render(painter, QRectF(QPointF(), size));
+        painter.end();
+        return QFileInfo(filePath).size() > 0 ? true : fail(tr("%1: nothing was written").arg(filePath));
+    }
+    if (suffix == QStringLiteral("pdf")) {
+        QPdfWriter pdf(filePath);
+        pdf.setTitle(title());
+        pdf.setCreator(QStringLiteral("Accelerator Explorer"));
+        pdf.setResolution(72); // one PDF point per logical pixel: text keeps its size
+        pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        QPainter painter;
+        if (!painter.begin(&pdf))
+            return fail(tr("%1: cannot be written").arg(filePath));
+        render(painter, QRectF(QPointF(), size));
+        painter.end();
+        return true;
+    }
+    if (suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") || suffix == QStringLiteral("jpeg")) {
+        const qreal ratio = 2.0; // crisp on high-DPI screens and in slides
+        QImage image(size * ratio, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(ratio);
+        image.fill(palette().color(QPalette::Window));
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        render(painter, QRectF(QPointF(), size));
+        painter.end();
+        QImageWriter writer(filePath);
+        if (!writer.write(image))
+            return fail(tr("%1: %2").arg(filePath, writer.errorString()));
+        return true;
+    }
+    return fail(tr("%1: unknown format \"%2\" (png, svg or pdf)").arg(filePath, suffix));
+}
+
+void View::copyImage()
+{
+    QImage image(size() * 2, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(2);
+    image.fill(palette().color(QPalette::Window));
+    QPainter painter(&image);
+    render(painter, QRectF(QPointF(), size()));
+    painter.end();
+    QApplication::clipboard()->setImage(image);
+}
+
+void View::copyCsv()
+{
+    QApplication::clipboard()->setText(csv());
+}
+
+void View::exportWithDialog(const QString &suffix)
+{
+    const QString filter = suffix.toUpper() + tr(" files (*.%1)").arg(suffix);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(title()),
+                                                      snapshotName() + QLatin1Char('.') + suffix, filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTo(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void View::contextMenuEvent(QContextMenuEvent *event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export PNG..."), this, [this] { exportWithDialog(QStringLiteral("png")); });
+    menu.addAction(tr("Export SVG..."), this, [this] { exportWithDialog(QStringLiteral("svg")); });
+    menu.addAction(tr("Export PDF..."), this, [this] { exportWithDialog(QStringLiteral("pdf")); });
+    menu.addSeparator();
+    menu.addAction(tr("Copy Image"), this, &View::copyImage);
+    QAction *copyData = menu.addAction(tr("Copy Data as CSV"), this, &View::copyCsv);
+    copyData->setEnabled(!csv().isEmpty());
+    menu.exec(event->globalPos());
+}
+
+} // namespace views

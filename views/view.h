@@ -1,0 +1,60 @@
+#pragma once
+
+// Base of every view: linked to the document (a hidden view marks itself dirty and refreshes
+// when shown), exports through one render function to PNG, SVG and PDF, copies to the
+// clipboard, and asks the explanation panel to show a figure's formula.
+
+#include "core/evaluation.h"
+
+#include <QWidget>
+
+class QPainter;
+
+namespace views {
+
+class ScenarioDocument;
+
+class View : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit View(ScenarioDocument *document, QWidget *parent = nullptr);
+
+    /** The --snapshot name, e.g. "roofline". */
+    virtual QString snapshotName() const = 0;
+    /** Title for menus and exports. */
+    virtual QString title() const = 0;
+    /** The view's data as CSV, for "Copy data as CSV" (empty when it has none). */
+    virtual QString csv() const { return {}; }
+
+    /** Draws the view into `target` at its logical size (vector on SVG and PDF devices). */
+    virtual void render(QPainter &painter, const QRectF &target);
+
+    /** Writes PNG, SVG or PDF by the file's suffix. No dialog: errors come back in `error`. */
+    bool exportTo(const QString &filePath, QString *error = nullptr);
+    void copyImage();
+    void copyCsv();
+
+    ScenarioDocument *document() const { return m_document; }
+    /** Brings the view up to date now if it is stale (snapshots, tests). */
+    void ensureCurrent();
+
+signals:
+    void explainRequested(core::FigureId id);
+
+protected:
+    /** Reads the document and updates every series and label. */
+    virtual void refresh() = 0;
+    void showEvent(QShowEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+
+private:
+    void onDocumentChanged();
+    void exportWithDialog(const QString &suffix);
+
+    ScenarioDocument *m_document;
+    bool m_dirty = true;
+};
+
+} // namespace views

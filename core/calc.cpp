@@ -2,6 +2,7 @@
 
 #include "scenario.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace core {
@@ -16,6 +17,11 @@ double maxSequences(double freeBytes, double bytesPerSequence)
     if (!(bytesPerSequence > 0.0) || !(freeBytes > 0.0))
         return 0.0;
     return std::floor(freeBytes / bytesPerSequence);
+}
+
+double rooflineAttainable(double peakFlops, double bandwidthBytes, double intensity)
+{
+    return std::min(peakFlops, bandwidthBytes * intensity);
 }
 
 double ringAllReduceTrafficPerDevice(double messageBytes, double devices)

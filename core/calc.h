@@ -12,6 +12,9 @@ double kvBytesPerToken(double layers, double kvHeads, double headDim, double byt
 /** Whole sequences of `bytesPerSequence` that fit in `freeBytes`; never below 0 (lesson l.272). */
 double maxSequences(double freeBytes, double bytesPerSequence);
 
+/** The roof: attainable FLOP/s at an intensity, min(peak, bandwidth x intensity). */
+double rooflineAttainable(double peakFlops, double bandwidthBytes, double intensity);
+
 /** Ring all-reduce: each device's link carries 2(N-1)/N x the message (lesson l.159). */
 double ringAllReduceTrafficPerDevice(double messageBytes, double devices);
 

@@ -75,6 +75,7 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
     {F::PrefillBytes, "prefill.bytes", Q::Bytes, "Prefill bytes"},
     {F::PrefillIntensity, "prefill.intensity_flops_per_byte", Q::FlopsPerByte, "Prefill intensity"},
     {F::PrefillSeconds, "prefill.seconds", Q::Seconds, "Prefill time"},
+    {F::PrefillAttainableFlops, "prefill.attainable_flops_per_second", Q::FlopsPerSecond, "Prefill attainable FLOP/s"},
     {F::PrefillTtftSeconds, "prefill.ttft_seconds", Q::Seconds, "Time to first token (floor)"},
     {F::PrefillBurstSeconds, "prefill.burst_seconds", Q::Seconds, "Burst of prefills"},
 
@@ -433,6 +434,7 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     e[F::PrefillIntensity] = prefillFlops / prefillBytes;
     e[F::PrefillSeconds] =
         std::max(prefillMemory, prefillCompute) + communicationSeconds(b, std::max(prompt, 1.0));
+    e[F::PrefillAttainableFlops] = prefillFlops / std::max(prefillMemory, prefillCompute);
     e[F::PrefillTtftSeconds] = e[F::PrefillSeconds] + st.seconds;
     e[F::PrefillBurstSeconds] = sv.concurrentSequences * e[F::PrefillSeconds];
 }

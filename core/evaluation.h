@@ -91,6 +91,7 @@ enum class FigureId : std::uint16_t {
     PrefillBytes,
     PrefillIntensity,
     PrefillSeconds,
+    PrefillAttainableFlops,
     PrefillTtftSeconds,
     PrefillBurstSeconds,
 

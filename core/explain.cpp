@@ -425,6 +425,7 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::PrefillBytes:
     case F::PrefillIntensity:
     case F::PrefillSeconds:
+    case F::PrefillAttainableFlops:
         x.formula = "prefill = max((weights + prompt x KV per token) / BW, 2 x active parameters x "
                     "prompt / peak)";
         x.substituted = "= max(" + b.fig(F::PrefillBytes) + " / " + b.fig(F::Bandwidth) + ", " +

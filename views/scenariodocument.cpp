@@ -183,7 +183,8 @@ bool ScenarioDocument::setDevicePreset(const QString &id, QString *error)
                          .arg(QString::fromStdString(after.device.name));
         return false;
     }
-    if (after.serving.computeFormat && !core::isSet(after.device.peak(*after.serving.computeFormat)))
+    if (after.serving.computeFormat &&
+        !core::isSet(after.device.peak(*after.serving.computeFormat)))
         after.serving.computeFormat.reset(); // fall back to the device's own best format
     pushEdit(after, tr("Change Device"), -1);
     return true;
@@ -229,7 +230,8 @@ bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList
         return false;
     }
     const QByteArray bytes = file.readAll();
-    auto loaded = core::readScenario(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    auto loaded =
+        core::readScenario(std::string_view(bytes.constData(), std::size_t(bytes.size())));
     if (!loaded) {
         const QString where = QString::fromStdString(loaded.error().path);
         if (error)

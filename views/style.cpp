@@ -1,6 +1,9 @@
 #include "style.h"
 
+#include <QAbstractAxis>
 #include <QApplication>
+
+#include <algorithm>
 
 namespace views::style {
 
@@ -21,8 +24,29 @@ void setScale(double scale)
 QFont annotationFont(double relative)
 {
     QFont font = QApplication::font();
-    font.setPointSizeF(font.pointSizeF() * relative);
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * relative);
+    else if (font.pixelSize() > 0)
+        font.setPixelSize(std::max(1, int(font.pixelSize() * relative)));
     return font;
+}
+
+QFont scaledFont(const QFont &base, double factor)
+{
+    QFont font = base;
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * factor);
+    else if (font.pixelSize() > 0)
+        font.setPixelSize(std::max(1, int(font.pixelSize() * factor)));
+    return font;
+}
+
+void styleAxis(QAbstractAxis *axis)
+{
+    axis->setLabelsFont(annotationFont(0.95));
+    QFont title = annotationFont(1.0);
+    title.setBold(true);
+    axis->setTitleFont(title);
 }
 
 } // namespace views::style

@@ -6,6 +6,8 @@
 #include <QColor>
 #include <QFont>
 
+class QAbstractAxis;
+
 namespace views::style {
 
 // Okabe-Ito palette
@@ -19,22 +21,56 @@ inline const QColor kVermillion{213, 94, 0};
 inline const QColor kPurple{204, 121, 167};
 
 // Concepts
-inline const QColor &weights() { return kBlue; }
-inline const QColor &kvCache() { return kOrange; }
-inline const QColor &overhead() { return kPurple; }
-inline const QColor &memoryBound() { return kBlue; }
-inline const QColor &computeBound() { return kVermillion; }
-inline const QColor &currentDevice() { return kBlack; }
-inline const QColor &comparisonDevice() { return kGreen; }
-inline const QColor &warning() { return kVermillion; }
-inline const QColor &prefill() { return kPurple; }
-inline const QColor &trail() { return kSkyBlue; }
+inline const QColor &weights()
+{
+    return kBlue;
+}
+inline const QColor &kvCache()
+{
+    return kOrange;
+}
+inline const QColor &overhead()
+{
+    return kPurple;
+}
+inline const QColor &memoryBound()
+{
+    return kBlue;
+}
+inline const QColor &computeBound()
+{
+    return kVermillion;
+}
+inline const QColor &currentDevice()
+{
+    return kBlack;
+}
+inline const QColor &comparisonDevice()
+{
+    return kGreen;
+}
+inline const QColor &warning()
+{
+    return kVermillion;
+}
+inline const QColor &prefill()
+{
+    return kPurple;
+}
+inline const QColor &trail()
+{
+    return kSkyBlue;
+}
 
 /** 1.0 normally, about 1.6 in presenter mode: multiplies pen widths, markers and fonts. */
 double scale();
 void setScale(double scale);
 
-/** A font for chart annotations, sized for the current scale. */
+/** A font for chart annotations: the application font (already scaled in presenter mode). */
 QFont annotationFont(double relative = 1.0);
+/** `base` enlarged by `factor`, whether it is sized in points or in pixels. */
+QFont scaledFont(const QFont &base, double factor);
+/** Axis labels and title in the annotation font, so presenter mode enlarges charts too. */
+void styleAxis(QAbstractAxis *axis);
 
 } // namespace views::style

@@ -82,7 +82,8 @@ bool View::exportTo(const QString &filePath, QString *error)
             return fail(tr("%1: cannot be written").arg(filePath));
         render(painter, QRectF(QPointF(), size));
         painter.end();
-        return QFileInfo(filePath).size() > 0 ? true : fail(tr("%1: nothing was written").arg(filePath));
+        return QFileInfo(filePath).size() > 0 ? true
+                                              : fail(tr("%1: nothing was written").arg(filePath));
     }
     if (suffix == QStringLiteral("pdf")) {
         QPdfWriter pdf(filePath);
@@ -98,7 +99,8 @@ bool View::exportTo(const QString &filePath, QString *error)
         painter.end();
         return true;
     }
-    if (suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") || suffix == QStringLiteral("jpeg")) {
+    if (suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") ||
+        suffix == QStringLiteral("jpeg")) {
         const qreal ratio = 2.0; // crisp on high-DPI screens and in slides
         QImage image(size * ratio, QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(ratio);
@@ -134,8 +136,8 @@ void View::copyCsv()
 void View::exportWithDialog(const QString &suffix)
 {
     const QString filter = suffix.toUpper() + tr(" files (*.%1)").arg(suffix);
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(title()),
-                                                      snapshotName() + QLatin1Char('.') + suffix, filter);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(title()), snapshotName() + QLatin1Char('.') + suffix, filter);
     if (path.isEmpty())
         return;
     QString error;

@@ -1,0 +1,242 @@
+// accel-explorer: the desktop application, and its command-line renderer:
+//   accel-explorer [SCENARIO]
+//   accel-explorer --snapshot VIEW -o FILE.{png,svg,pdf} [SCENARIO] [--set PATH=VALUE ...]
+//                  [--size WxH] [--presenter] [--units GB|GiB|both] [--step N]
+//   accel-explorer --snapshot list
+
+#include "mainwindow.h"
+
+#include "views/scenariodocument.h"
+#include "views/style.h"
+#include "views/view.h"
+#include "views/viewregistry.h"
+
+#include "core/presets.h"
+#include "core/scenarioio.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QFont>
+#include <QRegularExpression>
+#include <QTextStream>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+namespace {
+
+constexpr int kBadInput = 2;
+
+struct Options
+{
+    QString snapshot;
+    QString output;
+    QString scenario;
+    QStringList overrides;
+    QSize size{1280, 800};
+    bool presenter = false;
+    QString units = QStringLiteral("GB");
+    int step = 0;
+};
+
+void errorLine(const QString &message)
+{
+    std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
+}
+
+bool parse(const QStringList &arguments, Options &options, QString &error)
+{
+    for (int i = 1; i < arguments.size(); ++i) {
+        const QString &arg = arguments[i];
+        auto next = [&]() -> QString {
+            return i + 1 < arguments.size() ? arguments[++i] : QString();
+        };
+        if (arg == QStringLiteral("--snapshot")) {
+            options.snapshot = next();
+        } else if (arg == QStringLiteral("-o") || arg == QStringLiteral("--output")) {
+            options.output = next();
+        } else if (arg == QStringLiteral("--set")) {
+            options.overrides << next();
+        } else if (arg == QStringLiteral("--size")) {
+            const auto match =
+                QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$")).match(next());
+            if (!match.hasMatch()) {
+                error = QStringLiteral("--size needs WxH, e.g. 1920x1080");
+                return false;
+            }
+            options.size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
+        } else if (arg == QStringLiteral("--presenter")) {
+            options.presenter = true;
+        } else if (arg == QStringLiteral("--units")) {
+            options.units = next();
+            if (options.units != QStringLiteral("GB") && options.units != QStringLiteral("GiB") &&
+                options.units != QStringLiteral("both")) {
+                error = QStringLiteral("--units is GB, GiB or both");
+                return false;
+            }
+        } else if (arg == QStringLiteral("--step")) {
+            bool ok = false;
+            options.step = next().toInt(&ok);
+            if (!ok) {
+                error = QStringLiteral("--step needs a whole number");
+                return false;
+            }
+        } else if (arg.startsWith(QLatin1Char('-')) && arg.size() > 1) {
+            error = QStringLiteral("unknown option %1").arg(arg);
+            return false;
+        } else if (options.scenario.isEmpty()) {
+            options.scenario = arg;
+        } else {
+            error = QStringLiteral("more than one scenario given");
+            return false;
+        }
+    }
+    return true;
+}
+
+/** The scenario from a file, a built-in id, or the lesson default, with --set applied. */
+bool loadScenario(const Options &options, core::Scenario &scenario, QString &label)
+{
+    std::string text;
+    if (options.scenario.isEmpty()) {
+        text = std::string(*core::scenarioPresetText("lesson-default"));
+        label = QStringLiteral("builtin:lesson-default");
+    } else if (QFile file(options.scenario); file.open(QIODevice::ReadOnly)) {
+        text = file.readAll().toStdString();
+        label = options.scenario;
+    } else if (auto builtin = core::scenarioPresetText(options.scenario.toStdString())) {
+        text = std::string(*builtin);
+        label = QStringLiteral("builtin:") + options.scenario;
+    } else {
+        errorLine(
+            QStringLiteral("%1: /: cannot open the file (and no built-in scenario has that id)")
+                .arg(options.scenario));
+        return false;
+    }
+    std::vector<std::string> sets;
+    for (const QString &o : options.overrides)
+        sets.push_back(o.toStdString());
+    auto loaded = core::readScenario(text, sets);
+    if (!loaded) {
+        const QString where = QString::fromStdString(loaded.error().path);
+        errorLine(QStringLiteral("%1: %2: %3")
+                      .arg(label, where.isEmpty() ? QStringLiteral("/") : where,
+                           QString::fromStdString(loaded.error().message)));
+        return false;
+    }
+    for (const core::Diagnostic &w : loaded.value().warnings)
+        errorLine(
+            QStringLiteral("%1: %2: warning: %3")
+                .arg(label, QString::fromStdString(w.path), QString::fromStdString(w.message)));
+    scenario = loaded.value().scenario;
+    return true;
+}
+
+void applyPresenter(bool presenter)
+{
+    if (!presenter)
+        return;
+    views::style::setScale(1.6);
+    QApplication::setFont(views::style::scaledFont(QApplication::font(), 1.6));
+}
+
+int snapshot(const Options &options)
+{
+    if (options.snapshot == QStringLiteral("list")) {
+        QTextStream(stdout) << views::viewNames().join(QLatin1Char('\n')) << '\n';
+        return 0;
+    }
+    const views::ViewEntry *entry = views::findView(options.snapshot);
+    if (!entry) {
+        errorLine(QStringLiteral("accel-explorer: unknown view \"%1\"; valid views: %2")
+                      .arg(options.snapshot, views::viewNames().join(QStringLiteral(", "))));
+        return kBadInput;
+    }
+    if (options.output.isEmpty()) {
+        errorLine(QStringLiteral("accel-explorer: --snapshot needs -o FILE.png|svg|pdf"));
+        return kBadInput;
+    }
+    core::Scenario scenario;
+    QString label;
+    if (!loadScenario(options, scenario, label))
+        return kBadInput;
+    applyPresenter(options.presenter);
+
+    views::ScenarioDocument document;
+    document.reset(scenario, options.scenario);
+    document.setUnits(options.units == QStringLiteral("GiB")    ? core::MemoryUnits::GiB
+                      : options.units == QStringLiteral("both") ? core::MemoryUnits::Both
+                                                                : core::MemoryUnits::GB);
+    document.flush();
+    // A never-shown chart renders as a thumbnail: show it off screen and let it lay out.
+    std::unique_ptr<views::View> view(entry->create(&document, nullptr));
+    view->setAttribute(Qt::WA_DontShowOnScreen);
+    view->resize(options.size);
+    view->show();
+    QApplication::processEvents();
+    view->ensureCurrent();
+    QApplication::processEvents();
+    QString error;
+    if (!view->exportTo(options.output, &error)) {
+        errorLine(error);
+        return 1;
+    }
+    return 0;
+}
+
+bool hasDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    try {
+        // Rendering needs no display: fall back to the offscreen platform when there is none.
+        bool wantsSnapshot = false;
+        for (int i = 1; i < argc; ++i)
+            wantsSnapshot = wantsSnapshot || QByteArray(argv[i]) == "--snapshot";
+        if (wantsSnapshot && !hasDisplay() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+
+        QApplication app(argc, argv);
+        QApplication::setOrganizationName(QStringLiteral("AcceleratorExplorer"));
+        QApplication::setApplicationName(QStringLiteral("Accelerator Explorer"));
+        QApplication::setApplicationVersion(QStringLiteral(ACCEL_VERSION));
+
+        Options options;
+        QString error;
+        if (!parse(QApplication::arguments(), options, error)) {
+            errorLine(QStringLiteral("accel-explorer: ") + error);
+            return kBadInput;
+        }
+        if (!options.snapshot.isEmpty())
+            return snapshot(options);
+
+        MainWindow window;
+        if (!options.scenario.isEmpty()) {
+            core::Scenario scenario;
+            QString label;
+            if (QFileInfo::exists(options.scenario)) {
+                window.openFile(options.scenario, false);
+            } else if (loadScenario(options, scenario, label)) {
+                window.document()->reset(scenario);
+            }
+        } else if (!options.overrides.isEmpty()) {
+            core::Scenario scenario;
+            QString label;
+            if (loadScenario(options, scenario, label))
+                window.document()->reset(scenario);
+        }
+        window.show();
+        return QApplication::exec();
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "accel-explorer: internal error: %s\n", e.what());
+        return 70;
+    }
+}

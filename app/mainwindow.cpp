@@ -1,0 +1,444 @@
+#include "mainwindow.h"
+
+#include "views/batchcontrol.h"
+#include "views/explanationpanel.h"
+#include "views/rooflineview.h"
+#include "views/scenariodocument.h"
+#include "views/scenariopanel.h"
+#include "views/style.h"
+#include "views/view.h"
+#include "views/viewregistry.h"
+
+#include "core/explain.h"
+#include "core/scenarioio.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QSettings>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QUndoStack>
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+
+QString fromStd(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_document(new views::ScenarioDocument(this))
+    , m_units(new QComboBox(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    m_panel = new views::ScenarioPanel(m_document, this);
+    m_explanation = new views::ExplanationPanel(m_document, this);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+
+    // The Roofline tab: the roofline above, throughput against batch below, one slider.
+    QHash<QString, QSplitter *> tabPages;
+    for (const views::ViewEntry &entry : views::viewRegistry()) {
+        QSplitter *page = tabPages.value(entry.tab);
+        if (!page) {
+            page = new QSplitter(Qt::Vertical, m_tabs);
+            page->setObjectName(entry.tab + QStringLiteral("Page"));
+            page->setChildrenCollapsible(false);
+            tabPages.insert(entry.tab, page);
+            m_tabs->addTab(page, tr(entry.tab.toUtf8().constData()));
+        }
+        views::View *view = entry.create(m_document, page);
+        page->addWidget(view);
+        m_views << view;
+        connect(view, &views::View::explainRequested, m_explanation,
+                &views::ExplanationPanel::showFigure);
+        if (auto *roofline = qobject_cast<views::RooflineView *>(view))
+            m_roofline = roofline;
+    }
+    if (QSplitter *page = tabPages.value(QStringLiteral("Roofline")))
+        page->setSizes({560, 300});
+
+    auto *panelScroll = new QScrollArea(this);
+    panelScroll->setWidget(m_panel);
+    panelScroll->setWidgetResizable(true);
+    panelScroll->setMinimumWidth(250);
+
+    m_centreSplitter = new QSplitter(Qt::Vertical, this);
+    m_centreSplitter->setObjectName(QStringLiteral("centreSplitter"));
+    m_centreSplitter->addWidget(m_tabs);
+    m_centreSplitter->addWidget(m_explanation);
+    m_centreSplitter->setStretchFactor(0, 5);
+    m_centreSplitter->setStretchFactor(1, 1);
+    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
+    m_mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_mainSplitter->addWidget(panelScroll);
+    m_mainSplitter->addWidget(m_centreSplitter);
+    m_mainSplitter->setStretchFactor(1, 1);
+    m_mainSplitter->setSizes({300, 980});
+    setCentralWidget(m_mainSplitter);
+
+    m_fitStatus = new QLabel(this);
+    m_speedStatus = new QLabel(this);
+    m_boundStatus = new QLabel(this);
+    for (QLabel *label : {m_fitStatus, m_speedStatus, m_boundStatus}) {
+        label->setObjectName(QStringLiteral("verdict"));
+        statusBar()->addWidget(label);
+    }
+
+    createActions();
+    connect(m_document, &views::ScenarioDocument::changed, this, [this] {
+        updateStatus();
+        updateTitle();
+    });
+    connect(m_document, &views::ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    updateStatus();
+    updateTitle();
+    readSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *newAction = file->addAction(tr("&New"), this, &MainWindow::newScenario);
+    newAction->setShortcut(QKeySequence::New);
+    QAction *openAction = file->addAction(tr("&Open..."), this, &MainWindow::open);
+    openAction->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QAction *saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
+    saveAction->setShortcut(QKeySequence::Save);
+    QAction *saveAsAction = file->addAction(tr("Save &As..."), this, &MainWindow::saveAs);
+    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    QMenu *exportMenu = file->addMenu(tr("&Export View"));
+    for (const QString &suffix :
+         {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")})
+        exportMenu->addAction(suffix.toUpper() + QStringLiteral("..."), this,
+                              [this, suffix] { exportCurrentView(suffix); });
+    file->addAction(tr("Copy View Image"), this, [this] {
+        if (views::View *view = currentView())
+            view->copyImage();
+    });
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QAction *tab =
+            view->addAction(m_tabs->tabText(i), this, [this, i] { m_tabs->setCurrentIndex(i); });
+        tab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+    }
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Accelerator Explorer"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Accelerator Explorer"),
+            tr("<b>Accelerator Explorer</b> %1<br>A visual explorer of how AI accelerators "
+               "work and what decides whether one is the right choice.<br>"
+               "Built with Qt %2.")
+                .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    });
+
+    QToolBar *bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->addAction(undo);
+    bar->addAction(redo);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Memory units "), this));
+    m_units->addItem(tr("GB"), int(core::MemoryUnits::GB));
+    m_units->addItem(tr("GiB"), int(core::MemoryUnits::GiB));
+    m_units->addItem(tr("both"), int(core::MemoryUnits::Both));
+    m_units->setToolTip(
+        tr("Show memory in decimal GB (1e9 bytes), binary GiB (2^30 bytes) or both. "
+           "Display only: nothing is recomputed."));
+    bar->addWidget(m_units);
+    connect(m_units, &QComboBox::activated, this, [this](int index) {
+        m_document->setUnits(core::MemoryUnits(m_units->itemData(index).toInt()));
+    });
+
+    // +/- move the batch slider from anywhere (Up/Down work on the focused slider).
+    for (auto [key, direction] :
+         {std::pair{Qt::Key_Plus, 1}, std::pair{Qt::Key_Equal, 1}, std::pair{Qt::Key_Minus, -1}}) {
+        auto *shortcut = new QShortcut(QKeySequence(key), this);
+        connect(shortcut, &QShortcut::activated, this, [this, direction] {
+            if (m_roofline)
+                m_roofline->batchControl()->step(direction);
+        });
+    }
+}
+
+views::View *MainWindow::view(const QString &snapshotName) const
+{
+    for (views::View *view : m_views) {
+        if (view->snapshotName() == snapshotName)
+            return view;
+    }
+    return nullptr;
+}
+
+views::View *MainWindow::currentView() const
+{
+    QWidget *page = m_tabs->currentWidget();
+    for (views::View *view : m_views) {
+        if (page && page->isAncestorOf(view) && view->hasFocus())
+            return view;
+    }
+    for (views::View *view : m_views) {
+        if (page && page->isAncestorOf(view))
+            return view;
+    }
+    return nullptr;
+}
+
+QStringList MainWindow::verdicts() const
+{
+    return {m_fitStatus->text(), m_speedStatus->text(), m_boundStatus->text()};
+}
+
+void MainWindow::updateStatus()
+{
+    const core::Evaluation &e = m_document->evaluation();
+    const core::MemoryUnits units = m_document->units();
+    using core::FigureId;
+    const QString used = fromStd(core::formatFigure(e, FigureId::ServingBytesTotal, units));
+    const QString capacity = fromStd(core::formatFigure(e, FigureId::CapacityBytes, units));
+    if (e.fits()) {
+        m_fitStatus->setText(
+            tr("Fits: %1 of %2 (%3 headroom)")
+                .arg(used, capacity,
+                     fromStd(core::formatFigure(e, FigureId::HeadroomBytes, units))));
+        m_fitStatus->setStyleSheet(QString());
+    } else {
+        m_fitStatus->setText(
+            tr("Does not fit: %1 needed, %2 available (short by %3)")
+                .arg(used, capacity,
+                     fromStd(core::formatBytes(-e[FigureId::HeadroomBytes], units))));
+        m_fitStatus->setStyleSheet(
+            QStringLiteral("color: %1; font-weight: bold").arg(views::style::warning().name()));
+    }
+    m_speedStatus->setText(
+        tr("%1 tokens/s total, %2 per sequence")
+            .arg(fromStd(core::formatNumber(e[FigureId::DecodeTokensPerSecond], 3)),
+                 fromStd(core::formatNumber(e[FigureId::DecodeTokensPerSecondPerSequence], 3))));
+    const bool belowPacing = e[FigureId::DecodeTokensPerSecondPerSequence] <
+                             m_document->scenario().serving.pacingTargetTokensPerSecond;
+    m_speedStatus->setStyleSheet(
+        belowPacing ? QStringLiteral("color: %1").arg(views::style::warning().name()) : QString());
+    if (belowPacing)
+        m_speedStatus->setText(m_speedStatus->text() + tr(" (below the pacing target)"));
+    m_boundStatus->setText(e.decodeBound == core::Bound::Compute ? tr("compute-bound")
+                                                                 : tr("memory-bound"));
+    m_units->setCurrentIndex(m_units->findData(int(units)));
+}
+
+void MainWindow::updateTitle()
+{
+    const QString file = m_document->filePath().isEmpty()
+                             ? tr("untitled")
+                             : QFileInfo(m_document->filePath()).fileName();
+    const QString name = fromStd(m_document->scenario().name);
+    setWindowTitle(QStringLiteral("%1%2[*]").arg(
+        name.isEmpty() ? QString() : name + QStringLiteral(" - "), file));
+    setWindowModified(m_document->isModified());
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(
+        this, tr("Unsaved changes"), tr("The scenario has unsaved changes. Save them?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::newScenario()
+{
+    if (maybeSave())
+        m_document->reset(core::lessonDefaultScenario());
+}
+
+void MainWindow::open()
+{
+    if (!maybeSave())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), QString(),
+                                                      tr("Scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+bool MainWindow::openFile(const QString &path, bool interactive)
+{
+    QString error;
+    QStringList warnings;
+    if (!m_document->open(path, &error, &warnings)) {
+        if (interactive)
+            QMessageBox::warning(this, tr("Cannot open the scenario"), error);
+        else
+            statusBar()->showMessage(error);
+        return false;
+    }
+    addRecent(m_document->filePath());
+    if (!warnings.isEmpty())
+        statusBar()->showMessage(warnings.join(QStringLiteral("; ")), 10000);
+    return true;
+}
+
+bool MainWindow::save()
+{
+    if (m_document->filePath().isEmpty())
+        return saveAs();
+    QString error;
+    if (!m_document->save(m_document->filePath(), &error)) {
+        QMessageBox::warning(this, tr("Cannot save the scenario"), error);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Scenario"),
+        m_document->filePath().isEmpty() ? tr("scenario.json") : m_document->filePath(),
+        tr("Scenarios (*.json)"));
+    if (path.isEmpty())
+        return false;
+    QString error;
+    if (!m_document->save(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot save the scenario"), error);
+        return false;
+    }
+    addRecent(m_document->filePath());
+    return true;
+}
+
+void MainWindow::exportCurrentView(const QString &suffix)
+{
+    views::View *view = currentView();
+    if (!view)
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(view->title()), view->snapshotName() + QLatin1Char('.') + suffix);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!view->exportTo(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MainWindow::addRecent(const QString &path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("files/recent")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("files/recent"), recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("files/recent")).toStringList();
+    for (const QString &path : recent) {
+        m_recentMenu
+            ->addAction(QFileInfo(path).fileName(), this,
+                        [this, path] {
+                            if (maybeSave())
+                                openFile(path);
+                        })
+            ->setToolTip(path);
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile() && maybeSave()) {
+        openFile(urls.first().toLocalFile());
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (maybeSave()) {
+        writeSettings();
+        event->accept();
+    } else {
+        event->ignore();
+    }
+}
+
+void MainWindow::readSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_mainSplitter->restoreState(
+        settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
+    m_centreSplitter->restoreState(
+        settings.value(QStringLiteral("window/centreSplitter")).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+    const int units =
+        settings.value(QStringLiteral("display/units"), int(core::MemoryUnits::GB)).toInt();
+    if (units >= 0 && units <= 2)
+        m_document->setUnits(core::MemoryUnits(units));
+    updateRecentMenu();
+}
+
+void MainWindow::writeSettings()
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
+    settings.setValue(QStringLiteral("window/centreSplitter"), m_centreSplitter->saveState());
+    settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
+    settings.setValue(QStringLiteral("display/units"), int(m_document->units()));
+}

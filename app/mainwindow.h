@@ -1,0 +1,76 @@
+#pragma once
+
+// The main window: the scenario panel on the left, the views as tabs in the centre, the
+// explanation panel below them and the three verdicts in the status bar. All of it reads one
+// ScenarioDocument.
+
+#include <QMainWindow>
+
+class QComboBox;
+class QLabel;
+class QMenu;
+class QSplitter;
+class QTabWidget;
+
+namespace views {
+class ExplanationPanel;
+class RooflineView;
+class ScenarioDocument;
+class ScenarioPanel;
+class View;
+} // namespace views
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    views::ScenarioDocument *document() const { return m_document; }
+    views::ScenarioPanel *scenarioPanel() const { return m_panel; }
+    views::ExplanationPanel *explanationPanel() const { return m_explanation; }
+    QTabWidget *tabs() const { return m_tabs; }
+    views::View *view(const QString &snapshotName) const;
+    /** The status bar's three verdicts, as shown. */
+    QStringList verdicts() const;
+
+    /** Opens a scenario; on error shows the core's message and changes nothing. */
+    bool openFile(const QString &path, bool interactive = true);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createActions();
+    void newScenario();
+    void open();
+    bool save();
+    bool saveAs();
+    bool maybeSave();
+    void updateTitle();
+    void updateStatus();
+    void updateRecentMenu();
+    void addRecent(const QString &path);
+    void exportCurrentView(const QString &suffix);
+    views::View *currentView() const;
+    void readSettings();
+    void writeSettings();
+
+    views::ScenarioDocument *m_document;
+    views::ScenarioPanel *m_panel;
+    views::ExplanationPanel *m_explanation;
+    QTabWidget *m_tabs;
+    QSplitter *m_mainSplitter;
+    QSplitter *m_centreSplitter;
+    QList<views::View *> m_views;
+    views::RooflineView *m_roofline = nullptr;
+    QComboBox *m_units;
+    QLabel *m_fitStatus;
+    QLabel *m_speedStatus;
+    QLabel *m_boundStatus;
+    QMenu *m_recentMenu = nullptr;
+};

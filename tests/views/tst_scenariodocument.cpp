@@ -1,0 +1,183 @@
+// ScenarioDocument without widgets: coalesced change signals, merged undo steps, refusals that
+// change nothing, and atomic save / open.
+
+#include "views/scenariodocument.h"
+
+#include "core/scenarioio.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using views::ScenarioDocument;
+
+class ScenarioDocumentTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QCoreApplication::setApplicationName(QStringLiteral("accel-tests")); }
+    void burstOfEditsEmitsOnce();
+    void unchangedValueEmitsNothingAndPushesNothing();
+    void sliderDragIsOneUndoStep();
+    void dragBackToStartLeavesNothingToUndo();
+    void differentInputsAreSeparateSteps();
+    void refusedValueChangesNothing();
+    void formatAndPresetChangesAreUndoable();
+    void saveAndOpenRoundTrip();
+    void badFileChangesNothing();
+    void unitsChangeDisplayOnly();
+};
+
+void ScenarioDocumentTest::burstOfEditsEmitsOnce()
+{
+    ScenarioDocument doc;
+    doc.flush();
+    QSignalSpy spy(&doc, &ScenarioDocument::changed);
+    for (int batch = 9; batch < 30; ++batch)
+        QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), batch));
+    QCOMPARE(spy.count(), 0); // coalesced: nothing until the event loop runs
+    QTRY_COMPARE(spy.count(), 1);
+    const auto changes = spy.first().first().value<ScenarioDocument::Changes>();
+    QVERIFY(changes.testFlag(ScenarioDocument::Inputs));
+    QVERIFY(changes.testFlag(ScenarioDocument::Results));
+    QCOMPARE(doc.evaluation()[core::FigureId::DecodeBatch], 29.0);
+    QTest::qWait(20);
+    QCOMPARE(spy.count(), 1); // and no spurious second emission
+}
+
+void ScenarioDocumentTest::unchangedValueEmitsNothingAndPushesNothing()
+{
+    ScenarioDocument doc;
+    doc.flush();
+    QSignalSpy spy(&doc, &ScenarioDocument::changed);
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 8)); // already 8
+    QTest::qWait(20);
+    QCOMPARE(spy.count(), 0);
+    QCOMPARE(doc.undoStack()->count(), 0);
+    QVERIFY(!doc.isModified());
+}
+
+void ScenarioDocumentTest::sliderDragIsOneUndoStep()
+{
+    ScenarioDocument doc;
+    for (int batch : {9, 12, 16, 24, 32})
+        QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), batch));
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Change Batch Size"));
+    QVERIFY(doc.isModified());
+    doc.undoStack()->undo();
+    QCOMPARE(doc.scenario().serving.batch, 8.0);
+    QVERIFY(!doc.isModified());
+    doc.undoStack()->redo();
+    QCOMPARE(doc.scenario().serving.batch, 32.0);
+    QCOMPARE(doc.evaluation()[core::FigureId::DecodeBatch], 32.0);
+    doc.undoStack()->undo();
+    QVERIFY(!doc.undoStack()->canUndo());
+}
+
+void ScenarioDocumentTest::dragBackToStartLeavesNothingToUndo()
+{
+    ScenarioDocument doc;
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 16));
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 8));
+    QVERIFY(!doc.undoStack()->canUndo());
+    QVERIFY(!doc.isModified());
+}
+
+void ScenarioDocumentTest::differentInputsAreSeparateSteps()
+{
+    ScenarioDocument doc;
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 16));
+    QVERIFY(doc.setNumber(QStringLiteral("serving.context_tokens"), 2048));
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 32));
+    QCOMPARE(doc.undoStack()->count(), 3);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.scenario().serving.batch, 16.0);
+    QCOMPARE(doc.scenario().serving.contextTokens, 2048.0);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.scenario().serving.contextTokens, 4096.0);
+    QCOMPARE(doc.scenario().serving.promptTokens, 4096.0); // the prompt came back with it
+}
+
+void ScenarioDocumentTest::refusedValueChangesNothing()
+{
+    ScenarioDocument doc;
+    QString error;
+    QVERIFY(!doc.setNumber(QStringLiteral("serving.batch"), 0, &error));
+    QVERIFY2(error.contains(QStringLiteral("Batch size")), qPrintable(error));
+    QVERIFY(!doc.setNumber(QStringLiteral("serving.overhead_gb"), 500, &error));
+    QVERIFY2(error.contains(QStringLiteral("device memory")), qPrintable(error));
+    QCOMPARE(doc.undoStack()->count(), 0);
+    QCOMPARE(doc.scenario().serving.batch, 8.0);
+}
+
+void ScenarioDocumentTest::formatAndPresetChangesAreUndoable()
+{
+    ScenarioDocument doc;
+    doc.setWeightFormat(core::NumericFormat::Int8);
+    QCOMPARE(doc.evaluation()[core::FigureId::WeightsBytes], 7e9);
+    QString error;
+    QVERIFY(doc.setDevicePreset(QStringLiteral("lesson-accelerator-24gb"), &error));
+    QCOMPARE(doc.evaluation()[core::FigureId::CapacityBytes], 24e9);
+    QVERIFY(!doc.setDevicePreset(QStringLiteral("no-such-device"), &error));
+    QVERIFY(error.contains(QStringLiteral("unknown device preset")));
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Change Device"));
+    doc.undoStack()->undo();
+    doc.undoStack()->undo();
+    QCOMPARE(doc.evaluation()[core::FigureId::WeightsBytes], 14e9);
+    QCOMPARE(doc.evaluation()[core::FigureId::CapacityBytes], 80e9);
+}
+
+void ScenarioDocumentTest::saveAndOpenRoundTrip()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("s.json"));
+    ScenarioDocument doc;
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 32));
+    QString error;
+    QVERIFY2(doc.save(path, &error), qPrintable(error));
+    QVERIFY(!doc.isModified());
+    QCOMPARE(doc.filePath(), QFileInfo(path).absoluteFilePath());
+    ScenarioDocument other;
+    QVERIFY2(other.open(path, &error), qPrintable(error));
+    QCOMPARE(other.scenario().serving.batch, 32.0);
+    QVERIFY(!other.isModified());
+    QCOMPARE(core::writeScenario(other.scenario()), core::writeScenario(doc.scenario()));
+}
+
+void ScenarioDocumentTest::badFileChangesNothing()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"serving": {"batch": 0}})");
+    file.close();
+    ScenarioDocument doc;
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 16));
+    QString error;
+    QVERIFY(!doc.open(path, &error));
+    QVERIFY2(error.startsWith(path + QStringLiteral(": /serving/batch: ")), qPrintable(error));
+    QCOMPARE(doc.scenario().serving.batch, 16.0); // the current scenario stays
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QVERIFY(!doc.open(dir.filePath(QStringLiteral("missing.json")), &error));
+    QVERIFY(error.contains(QStringLiteral("cannot be opened")));
+}
+
+void ScenarioDocumentTest::unitsChangeDisplayOnly()
+{
+    ScenarioDocument doc;
+    doc.flush();
+    QSignalSpy spy(&doc, &ScenarioDocument::changed);
+    doc.setUnits(core::MemoryUnits::GiB);
+    QTRY_COMPARE(spy.count(), 1);
+    const auto changes = spy.first().first().value<ScenarioDocument::Changes>();
+    QCOMPARE(changes, ScenarioDocument::Changes(ScenarioDocument::Units));
+    QCOMPARE(doc.undoStack()->count(), 0);
+}
+
+QTEST_MAIN(ScenarioDocumentTest)
+#include "tst_scenariodocument.moc"

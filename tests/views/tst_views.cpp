@@ -1,0 +1,221 @@
+// The roofline and throughput views and the main window, offscreen: the slider moves the
+// operating point, a device change moves the roof, the wall sits at max_concurrent_sequences, a
+// view shown after edits is current, and exports write real files.
+
+#include "app/mainwindow.h"
+#include "views/batchcontrol.h"
+#include "views/explanationpanel.h"
+#include "views/rooflineview.h"
+#include "views/scenariodocument.h"
+#include "views/scenariopanel.h"
+#include "views/throughputview.h"
+
+#include "core/evaluation.h"
+
+#include <QAbstractSpinBox>
+#include <QImage>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using core::FigureId;
+
+namespace {
+
+void showOffscreen(QWidget &widget, QSize size = {1280, 800})
+{
+    widget.setAttribute(Qt::WA_DontShowOnScreen);
+    widget.resize(size);
+    widget.show();
+    QCoreApplication::processEvents();
+}
+
+bool near(double a, double b, double relative = 1e-9)
+{
+    return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
+}
+
+} // namespace
+
+class ViewsTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void sliderMovesTheOperatingPoint();
+    void deviceChangeMovesTheRoof();
+    void rooflineDrawsTheLimitAndPrefill();
+    void wallSitsAtMaxConcurrentSequences();
+    void hiddenViewIsCurrentWhenShown();
+    void exportsWriteFiles();
+    void mainWindowVerdictsAndTitle();
+    void editorsRefuseWithAReason();
+    void hoverExplainsAFigure();
+};
+
+void ViewsTest::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_views"));
+}
+
+void ViewsTest::sliderMovesTheOperatingPoint()
+{
+    views::ScenarioDocument doc;
+    views::RooflineView view(&doc);
+    showOffscreen(view);
+    const QPointF before = view.operatingPoint();
+    QVERIFY(near(before.x(), doc.evaluation()[FigureId::DecodeIntensity]));
+    // Drag the slider to its last stop (batch 1024).
+    QSlider *slider = view.batchControl()->slider();
+    slider->setValue(slider->maximum());
+    QCOMPARE(doc.scenario().serving.batch, 1024.0);
+    QTRY_VERIFY(view.operatingPoint().x() > before.x());
+    QVERIFY(near(view.operatingPoint().x(), doc.evaluation()[FigureId::DecodeIntensity]));
+    QVERIFY(
+        near(view.operatingPoint().y() * 1e12, doc.evaluation()[FigureId::DecodeAttainableFlops]));
+    // One drag, one undo step.
+    QCOMPARE(doc.undoStack()->count(), 1);
+}
+
+void ViewsTest::deviceChangeMovesTheRoof()
+{
+    views::ScenarioDocument doc;
+    views::RooflineView view(&doc);
+    showOffscreen(view);
+    const QList<QPointF> before = view.roof();
+    QVERIFY(before.size() >= 3);
+    QVERIFY(near(before[1].x(), 200)); // the ridge of the lesson device
+    QVERIFY(doc.setNumber(QStringLiteral("device.bandwidth_gb_s"), 2000));
+    QTRY_VERIFY(near(view.roof()[1].x(), 100));
+    QVERIFY(near(view.roof()[0].y(), 2 * before[0].y())); // twice the bandwidth, twice the slope
+}
+
+void ViewsTest::rooflineDrawsTheLimitAndPrefill()
+{
+    views::ScenarioDocument doc;
+    views::RooflineView view(&doc);
+    showOffscreen(view);
+    QVERIFY(near(view.intensityLimitDrawn(), doc.evaluation()[FigureId::DecodeIntensityLimit]));
+    QVERIFY(view.prefillPoint().x() > doc.evaluation()[FigureId::Ridge]); // compute side
+    view.setComparisonDevice(QStringLiteral("lesson-accelerator-24gb"));
+    QVERIFY(view.csv().startsWith(QStringLiteral("batch,intensity")));
+}
+
+void ViewsTest::wallSitsAtMaxConcurrentSequences()
+{
+    views::ScenarioDocument doc;
+    views::ThroughputView view(&doc);
+    showOffscreen(view);
+    QCOMPARE(view.wallBatch(), doc.evaluation()[FigureId::MaxConcurrentSequences]); // 118
+    QVERIFY(doc.setDevicePreset(QStringLiteral("lesson-accelerator-24gb")));
+    QTRY_COMPARE(view.wallBatch(), 0.0); // 32 resident sequences never fit on 24 GB
+    QVERIFY(doc.setNumber(QStringLiteral("serving.concurrent_sequences"), 4));
+    QTRY_COMPARE(view.wallBatch(), 13.0); // the lesson's 13 (l.255)
+}
+
+void ViewsTest::hiddenViewIsCurrentWhenShown()
+{
+    views::ScenarioDocument doc;
+    views::RooflineView view(&doc); // never shown yet
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 32));
+    doc.flush();
+    QCOMPARE(view.operatingPoint(), QPointF()); // a hidden view does no work
+    showOffscreen(view);
+    QVERIFY(near(view.operatingPoint().x(), doc.evaluation()[FigureId::DecodeIntensity]));
+}
+
+void ViewsTest::exportsWriteFiles()
+{
+    views::ScenarioDocument doc;
+    views::RooflineView view(&doc);
+    showOffscreen(view, {1000, 700});
+    QTemporaryDir dir;
+    for (const QString &suffix :
+         {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
+        const QString path = dir.filePath(QStringLiteral("roofline.") + suffix);
+        QString error;
+        QVERIFY2(view.exportTo(path, &error), qPrintable(error));
+        QVERIFY(QFileInfo(path).size() > 1000);
+    }
+    // The PNG is a picture of the chart, not a blank: the roof is drawn in black.
+    QImage image(dir.filePath(QStringLiteral("roofline.png")));
+    QCOMPARE(image.size(), QSize(2000, 1400));
+    int dark = 0;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width() * 2 / 3; x += 4)
+            dark += qGray(image.pixel(x, y)) < 60 ? 1 : 0;
+    QVERIFY2(dark > 200, qPrintable(QString::number(dark)));
+    QFile svg(dir.filePath(QStringLiteral("roofline.svg")));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("<svg"));
+    QString error;
+    QVERIFY(!view.exportTo(dir.filePath(QStringLiteral("x.doc")), &error));
+    QVERIFY(error.contains(QStringLiteral("unknown format")));
+}
+
+void ViewsTest::mainWindowVerdictsAndTitle()
+{
+    MainWindow window;
+    showOffscreen(window);
+    const QStringList verdicts = window.verdicts();
+    // ui.md: 33.7 of 80 GB, 46.3 GB headroom, 437 tokens/s total, 54.7 per sequence, memory-bound
+    QVERIFY2(verdicts[0].contains(QStringLiteral("33.68 GB of 80 GB")) &&
+                 verdicts[0].contains(QStringLiteral("46.32 GB")),
+             qPrintable(verdicts[0]));
+    QVERIFY2(verdicts[1].contains(QStringLiteral("437 tokens/s total, 54.7 per sequence")),
+             qPrintable(verdicts[1]));
+    QCOMPARE(verdicts[2], QStringLiteral("memory-bound"));
+    QVERIFY(!window.isWindowModified());
+    QVERIFY(window.document()->setDevicePreset(QStringLiteral("lesson-accelerator-24gb")));
+    window.document()->flush();
+    QVERIFY(window.isWindowModified());
+    QVERIFY2(window.verdicts()[0].startsWith(QStringLiteral("Does not fit")),
+             qPrintable(window.verdicts()[0]));
+    // The other tab's views follow the same document.
+    auto *throughput =
+        qobject_cast<views::ThroughputView *>(window.view(QStringLiteral("throughput")));
+    QVERIFY(throughput);
+    QTRY_COMPARE(throughput->wallBatch(), 0.0);
+}
+
+void ViewsTest::editorsRefuseWithAReason()
+{
+    MainWindow window;
+    showOffscreen(window);
+    QAbstractSpinBox *prompt =
+        window.scenarioPanel()->editor(QStringLiteral("serving.prompt_tokens"));
+    QVERIFY(prompt);
+    QVERIFY(prompt->toolTip().contains(QStringLiteral("Valid:")));
+    QVERIFY(window.document()->setNumber(QStringLiteral("serving.context_tokens"), 2048));
+    window.document()->flush();
+    auto *spin = qobject_cast<QSpinBox *>(prompt);
+    spin->setValue(3000); // longer than the context
+    emit spin->editingFinished();
+    QVERIFY2(
+        window.scenarioPanel()->lastRefusal().contains(QStringLiteral("longer than the context")),
+        qPrintable(window.scenarioPanel()->lastRefusal()));
+    QCOMPARE(window.document()->scenario().serving.promptTokens, 2048.0);
+}
+
+void ViewsTest::hoverExplainsAFigure()
+{
+    MainWindow window;
+    showOffscreen(window);
+    auto *roofline = qobject_cast<views::RooflineView *>(window.view(QStringLiteral("roofline")));
+    QVERIFY(roofline);
+    emit roofline->explainRequested(FigureId::Ridge);
+    const QString text = window.explanationPanel()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("ridge point = peak arithmetic / memory bandwidth")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("200 TFLOP/s / 1,000 GB/s = 200 FLOP/B")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("lesson l.93")), qPrintable(text));
+}
+
+QTEST_MAIN(ViewsTest)
+#include "tst_views.moc"

@@ -1,0 +1,54 @@
+#pragma once
+
+// The scenario panel on the left: the inputs that matter most, always visible. Editors are
+// generated from the core's parameter table (name, unit, range, help); an entry the core
+// refuses is shown with its reason and changes nothing.
+
+#include <QHash>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QAbstractSpinBox;
+class QFormLayout;
+
+namespace views {
+
+class ScenarioDocument;
+class LogSliderControl;
+
+class ScenarioPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ScenarioPanel(ScenarioDocument *document, QWidget *parent = nullptr);
+
+    LogSliderControl *batchControl() const { return m_batch; }
+    QComboBox *modelPicker() const { return m_model; }
+    QComboBox *devicePicker() const { return m_device; }
+    /** The editor of a numeric input, or nullptr. */
+    QAbstractSpinBox *editor(const QString &path) const { return m_editors.value(path); }
+    /** The message shown for the last refused entry (empty when none). */
+    QString lastRefusal() const;
+
+private:
+    void refresh();
+    QAbstractSpinBox *addNumber(QFormLayout *form, const QString &path, double displayScale = 1.0);
+    void fillPresets(QComboBox *combo, const char *kind);
+    void showRefusal(const QString &message);
+
+    ScenarioDocument *m_document;
+    QComboBox *m_model;
+    QComboBox *m_device;
+    QComboBox *m_weightFormat;
+    QComboBox *m_kvFormat;
+    LogSliderControl *m_batch;
+    LogSliderControl *m_context;
+    QHash<QString, QAbstractSpinBox *> m_editors;
+    QHash<QString, double> m_displayScale;
+    QLabel *m_refusal;
+    bool m_updating = false;
+};
+
+} // namespace views

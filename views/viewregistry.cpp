@@ -1,0 +1,36 @@
+#include "viewregistry.h"
+
+#include "rooflineview.h"
+#include "throughputview.h"
+
+namespace views {
+
+const QList<ViewEntry> &viewRegistry()
+{
+    static const QList<ViewEntry> entries = {
+        {QStringLiteral("roofline"), QStringLiteral("Roofline"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new RooflineView(d, p); }},
+        {QStringLiteral("throughput"), QStringLiteral("Roofline"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new ThroughputView(d, p); }},
+    };
+    return entries;
+}
+
+const ViewEntry *findView(const QString &name)
+{
+    for (const ViewEntry &entry : viewRegistry()) {
+        if (entry.name == name)
+            return &entry;
+    }
+    return nullptr;
+}
+
+QStringList viewNames()
+{
+    QStringList names;
+    for (const ViewEntry &entry : viewRegistry())
+        names << entry.name;
+    return names;
+}
+
+} // namespace views

@@ -3,6 +3,7 @@
 
 #include "core/evaluation.h"
 #include "core/evaluationjson.h"
+#include "core/hfimport.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
 
@@ -21,6 +22,7 @@ const char *const kUsage =
     "usage:\n"
     "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain]\n"
     "  accel-calc sweep SCENARIO --param PATH --values V1,V2,... [--set PATH=VALUE ...]\n"
+    "  accel-calc import-hf CONFIG.json\n"
     "  accel-calc presets\n"
     "  accel-calc --version\n"
     "\n"
@@ -135,6 +137,24 @@ int run(const std::vector<std::string> &args)
         if (args.size() > 1)
             return usageError("presets takes no arguments");
         std::cout << core::presetListToJson(core::presetList()) << "\n";
+        return 0;
+    }
+    if (command == "import-hf") {
+        if (args.size() != 2)
+            return usageError("import-hf needs one CONFIG.json");
+        Input input;
+        if (!readInput(args[1], input))
+            return kBadInput;
+        auto imported = core::importHuggingFaceConfig(input.text);
+        if (!imported) {
+            std::cerr << input.label << ": " << displayPath(imported.error().path) << ": "
+                      << imported.error().message << "\n";
+            return kBadInput;
+        }
+        for (const core::Diagnostic &warning : imported->warnings)
+            std::cerr << input.label << ": " << displayPath(warning.path)
+                      << ": warning: " << warning.message << "\n";
+        std::cout << core::modelToJson(imported->model) << "\n";
         return 0;
     }
     if (command != "evaluate" && command != "sweep")

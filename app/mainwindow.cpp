@@ -17,6 +17,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDragEnterEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
@@ -130,6 +131,12 @@ void MainWindow::createActions()
     saveAction->setShortcut(QKeySequence::Save);
     QAction *saveAsAction = file->addAction(tr("Save &As..."), this, &MainWindow::saveAs);
     saveAsAction->setShortcut(QKeySequence::SaveAs);
+    file->addAction(tr("&Import Hugging Face config.json as Model..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Import config.json"), QString(), tr("Model configs (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            importConfig(path);
+    });
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export View"));
     for (const QString &suffix :
@@ -187,9 +194,11 @@ void MainWindow::createActions()
     });
 
     // +/- move the batch slider from anywhere (Up/Down work on the focused slider).
-    for (auto [key, direction] :
-         {std::pair{Qt::Key_Plus, 1}, std::pair{Qt::Key_Equal, 1}, std::pair{Qt::Key_Minus, -1}}) {
-        auto *shortcut = new QShortcut(QKeySequence(key), this);
+    const std::pair<Qt::Key, int> batchKeys[] = {
+        {Qt::Key_Plus, 1}, {Qt::Key_Equal, 1}, {Qt::Key_Minus, -1}};
+    for (const auto &entry : batchKeys) {
+        auto *shortcut = new QShortcut(QKeySequence(entry.first), this);
+        const int direction = entry.second;
         connect(shortcut, &QShortcut::activated, this, [this, direction] {
             if (m_roofline)
                 m_roofline->batchControl()->step(direction);
@@ -317,6 +326,24 @@ bool MainWindow::openFile(const QString &path, bool interactive)
     return true;
 }
 
+bool MainWindow::importConfig(const QString &path, bool interactive)
+{
+    QString error;
+    QStringList warnings;
+    if (!m_document->importModel(path, &error, &warnings)) {
+        if (interactive)
+            QMessageBox::warning(this, tr("Cannot import the config"), error);
+        else
+            statusBar()->showMessage(error);
+        return false;
+    }
+    statusBar()->showMessage(warnings.isEmpty()
+                                 ? tr("Imported %1 as the model").arg(QFileInfo(path).fileName())
+                                 : warnings.join(QStringLiteral("; ")),
+                             10000);
+    return true;
+}
+
 bool MainWindow::save()
 {
     if (m_document->filePath().isEmpty())
@@ -398,10 +425,21 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 void MainWindow::dropEvent(QDropEvent *event)
 {
     const auto urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.first().isLocalFile() && maybeSave()) {
-        openFile(urls.first().toLocalFile());
-        event->acceptProposedAction();
-    }
+    if (urls.size() != 1 || !urls.first().isLocalFile())
+        return;
+    const QString path = urls.first().toLocalFile();
+    // A Hugging Face config names its architecture and is not one of our scenarios.
+    QFile file(path);
+    QByteArray head;
+    if (file.open(QIODevice::ReadOnly))
+        head = file.read(64 * 1024);
+    const bool isConfig =
+        head.contains("\"model_type\"") && !head.contains("accel-explorer/scenario");
+    if (isConfig)
+        importConfig(path);
+    else if (maybeSave())
+        openFile(path);
+    event->acceptProposedAction();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -38,6 +38,8 @@ public:
 
     /** Opens a scenario; on error shows the core's message and changes nothing. */
     bool openFile(const QString &path, bool interactive = true);
+    /** Imports a Hugging Face config.json as the model (one undo step). */
+    bool importConfig(const QString &path, bool interactive = true);
 
 protected:
     void closeEvent(QCloseEvent *event) override;

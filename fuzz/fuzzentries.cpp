@@ -3,6 +3,7 @@
 #include "core/evaluation.h"
 #include "core/evaluationjson.h"
 #include "core/explain.h"
+#include "core/hfimport.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
 
@@ -94,6 +95,23 @@ std::string presetFile(const std::uint8_t *data, std::size_t size)
             return "device " + device.presetId + ": " + problem;
     }
     return {};
+}
+
+std::string hfConfig(const std::uint8_t *data, std::size_t size)
+{
+    auto imported = core::importHuggingFaceConfig(asText(data, size));
+    if (!imported)
+        return imported.error().message.empty() ? "an error without a message" : std::string();
+    const core::ModelSpec &model = imported->model;
+    if (!(model.parameters >= 1e6 && model.parameters <= 1e14) ||
+        !(model.active() <= model.parameters))
+        return "an imported parameter count outside the scenario's range";
+    // What import-hf prints must read back as a scenario's model.
+    auto scenario = core::readScenario("{\"model\": " + core::modelToJson(model, -1) + "}");
+    if (!scenario)
+        return "an imported model is not a valid inline model: " + scenario.error().path + ": " +
+               scenario.error().message;
+    return checkScenario(scenario.value().scenario);
 }
 
 std::string setOverrides(const std::uint8_t *data, std::size_t size)

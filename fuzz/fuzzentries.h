@@ -17,6 +17,9 @@ std::string scenarioFile(const std::uint8_t *data, std::size_t size);
 /** Preset file text (models or devices): read and evaluate each entry in the lesson scenario. */
 std::string presetFile(const std::uint8_t *data, std::size_t size);
 
+/** Hugging Face config.json text: import, then evaluate the model in the lesson scenario. */
+std::string hfConfig(const std::uint8_t *data, std::size_t size);
+
 /** --set assignments, one per line (at most 16), applied to the lesson's default scenario. */
 std::string setOverrides(const std::uint8_t *data, std::size_t size);
 

@@ -62,12 +62,13 @@ stage_fuzz() {
     cmake --build --preset fuzz
     local work=build-fuzz/run
     rm -rf "$work"
-    for target in scenario_file preset_file set_overrides; do
+    for target in scenario_file preset_file hf_config set_overrides; do
         local seeds="$work/$target/seeds" corpus="$work/$target/corpus" findings="$work/$target/findings"
         mkdir -p "$seeds" "$corpus" "$findings"
         case $target in
             scenario_file) cp presets/scenarios/*.json tests/fixtures/good/*.json tests/fixtures/bad/*.json "$seeds/" ;;
             preset_file) cp presets/models.json presets/devices.json "$seeds/" ;;
+            hf_config) cp tests/fixtures/hf/*.json "$seeds/" ;;
             set_overrides)
                 printf 'serving.batch=32' > "$seeds/batch"
                 printf 'device.bandwidth_gb_s=2000\nserving.weight_format=int4' > "$seeds/two"

@@ -1,5 +1,6 @@
 #include "scenariodocument.h"
 
+#include "core/hfimport.h"
 #include "core/parameters.h"
 #include "core/presets.h"
 #include "core/scenarioaccess.h"
@@ -247,6 +248,38 @@ bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList
                                       QString::fromStdString(w.message)));
     }
     reset(loaded.value().scenario, QFileInfo(filePath).absoluteFilePath());
+    return true;
+}
+
+bool ScenarioDocument::importModel(const QString &configPath, QString *error, QStringList *warnings)
+{
+    QFile file(configPath);
+    if (!file.open(QIODevice::ReadOnly) || file.size() > 16 * 1024 * 1024) {
+        if (error)
+            *error = tr("%1: cannot be opened: %2").arg(configPath, file.errorString());
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    auto imported = core::importHuggingFaceConfig(
+        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    if (!imported) {
+        const QString where = QString::fromStdString(imported.error().path);
+        if (error)
+            *error = QStringLiteral("%1: %2: %3")
+                         .arg(configPath, where.isEmpty() ? QStringLiteral("/") : where,
+                              QString::fromStdString(imported.error().message));
+        return false;
+    }
+    if (warnings) {
+        for (const core::Diagnostic &w : imported->warnings)
+            warnings->append(QStringLiteral("%1: %2: warning: %3")
+                                 .arg(configPath, QString::fromStdString(w.path),
+                                      QString::fromStdString(w.message)));
+    }
+    core::Scenario after = m_scenario;
+    after.model = imported->model;
+    after.serving.tensorParallel = 1; // the old split may not fit the new architecture
+    pushEdit(after, tr("Import Model"), -1);
     return true;
 }
 

@@ -56,6 +56,8 @@ public:
     /** Opens a scenario file; on error returns false with "FILE: /path: message" and changes
      *  nothing. Warnings (unknown keys) are returned in `warnings`. */
     bool open(const QString &filePath, QString *error, QStringList *warnings = nullptr);
+    /** Replaces the model with one imported from a Hugging Face config.json (one undo step). */
+    bool importModel(const QString &configPath, QString *error, QStringList *warnings = nullptr);
     /** Saves atomically (QSaveFile); on error the document stays unsaved. */
     bool save(const QString &filePath, QString *error);
 

@@ -81,6 +81,7 @@ private slots:
     void sweepPrintsOneLinePerValue();
     void presetsListsEveryKind();
     void unknownKeysWarnOnStandardError();
+    void importHfPrintsAnInlineModel();
     void badInput_data();
     void badInput();
     void badCommandLines_data();
@@ -315,6 +316,24 @@ void Cli::unknownKeysWarnOnStandardError()
     QVERIFY2(run.err.contains("inline-everything.json: /future_key: warning: unknown key"),
              run.err.constData());
     QVERIFY(parseObject(run.out).contains("memory")); // warnings never reach standard output
+}
+
+void Cli::importHfPrintsAnInlineModel()
+{
+    const Run run = accelCalc({"import-hf", fixture("hf/mixtral-8x7b.json")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject model = parseObject(run.out);
+    QCOMPARE(model.value("parameters").toDouble(), 46702792704.0);
+    QCOMPARE(model.value("active_parameters").toDouble(), 12879925248.0);
+    QCOMPARE(model.value("kv_heads").toDouble(), 8.0);
+    // ready to paste: evaluate it as a scenario's model
+    const QByteArray scenario = "{\"model\": " + run.out + "}";
+    const Run evaluated = accelCalc({"evaluate", "-"}, scenario);
+    QVERIFY2(evaluated.exitCode == 0, evaluated.err.constData());
+    const Run refused = accelCalc({"import-hf", fixture("hf/deepseek-v3.json")});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY(refused.out.isEmpty());
+    QVERIFY2(refused.err.contains("deepseek-v3.json: /model_type: "), refused.err.constData());
 }
 
 void Cli::badInput_data()

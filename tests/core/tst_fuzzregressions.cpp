@@ -59,7 +59,7 @@ void FuzzRegressions::replay_data()
 {
     QTest::addColumn<QString>("entry");
     QTest::addColumn<QByteArray>("bytes");
-    const QStringList entries = {"scenario_file", "preset_file", "set_overrides"};
+    const QStringList entries = {"scenario_file", "preset_file", "hf_config", "set_overrides"};
 
     // Every fixture and preset file through every entry.
     for (const QString &root :
@@ -104,6 +104,7 @@ void FuzzRegressions::replay()
     QFETCH(QByteArray, bytes);
     Entry function = entry == QStringLiteral("scenario_file") ? &fuzzentries::scenarioFile
                      : entry == QStringLiteral("preset_file") ? &fuzzentries::presetFile
+                     : entry == QStringLiteral("hf_config")   ? &fuzzentries::hfConfig
                                                               : &fuzzentries::setOverrides;
     const QString problem = check(function, bytes);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));

@@ -29,6 +29,7 @@ private slots:
     void saveAndOpenRoundTrip();
     void badFileChangesNothing();
     void unitsChangeDisplayOnly();
+    void importModelIsOneUndoStep();
 };
 
 void ScenarioDocumentTest::burstOfEditsEmitsOnce()
@@ -177,6 +178,23 @@ void ScenarioDocumentTest::unitsChangeDisplayOnly()
     const auto changes = spy.first().first().value<ScenarioDocument::Changes>();
     QCOMPARE(changes, ScenarioDocument::Changes(ScenarioDocument::Units));
     QCOMPARE(doc.undoStack()->count(), 0);
+}
+
+void ScenarioDocumentTest::importModelIsOneUndoStep()
+{
+    ScenarioDocument doc;
+    QString error;
+    QVERIFY2(doc.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/llama-3.1-8b.json"), &error),
+             qPrintable(error));
+    QCOMPARE(doc.scenario().model.parameters, 8030261248.0);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Import Model"));
+    QVERIFY(!doc.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/deepseek-v3.json"), &error));
+    QVERIFY2(error.contains(QStringLiteral("/model_type: ")) &&
+                 error.contains(QStringLiteral("latent")),
+             qPrintable(error));
+    QCOMPARE(doc.scenario().model.parameters, 8030261248.0); // the refused import changed nothing
+    doc.undoStack()->undo();
+    QCOMPARE(doc.scenario().model.presetId, std::string("lesson-7b"));
 }
 
 QTEST_MAIN(ScenarioDocumentTest)

@@ -82,7 +82,8 @@ MainWindow::MainWindow(QWidget *parent)
     auto *panelScroll = new QScrollArea(this);
     panelScroll->setWidget(m_panel);
     panelScroll->setWidgetResizable(true);
-    panelScroll->setMinimumWidth(250);
+    panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() + 24); // never clip an editor
+    panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     m_centreSplitter = new QSplitter(Qt::Vertical, this);
     m_centreSplitter->setObjectName(QStringLiteral("centreSplitter"));
@@ -95,7 +96,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_mainSplitter->addWidget(panelScroll);
     m_mainSplitter->addWidget(m_centreSplitter);
     m_mainSplitter->setStretchFactor(1, 1);
-    m_mainSplitter->setSizes({300, 980});
+    m_mainSplitter->setSizes({panelScroll->minimumWidth(), 1280 - panelScroll->minimumWidth()});
     setCentralWidget(m_mainSplitter);
 
     m_fitStatus = new QLabel(this);
@@ -103,6 +104,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_boundStatus = new QLabel(this);
     for (QLabel *label : {m_fitStatus, m_speedStatus, m_boundStatus}) {
         label->setObjectName(QStringLiteral("verdict"));
+        label->setFrameStyle(QFrame::StyledPanel | QFrame::Sunken);
+        label->setContentsMargins(6, 0, 6, 0);
         statusBar()->addWidget(label);
     }
 

@@ -3,6 +3,7 @@
 // a bare QMainWindow with one QChartView; peak memory. Offscreen; prints, never asserts.
 //   bench_gui            run everything (starts itself as a child for the start-up figures)
 //   bench_gui --child app|bare   start, paint once, exit (used by the start-up measurement)
+//   bench_gui --window-png FILE [WxH]   save a picture of the whole main window (for reviews)
 
 #include "app/mainwindow.h"
 #include "views/scenariodocument.h"
@@ -99,6 +100,17 @@ int main(int argc, char **argv)
     const QStringList args = QApplication::arguments();
     if (args.size() == 3 && args[1] == QStringLiteral("--child"))
         return child(args[2]);
+    if (args.size() >= 3 && args[1] == QStringLiteral("--window-png")) {
+        MainWindow window;
+        window.setAttribute(Qt::WA_DontShowOnScreen);
+        const QStringList size = args.value(3, QStringLiteral("1280x800")).split(QLatin1Char('x'));
+        window.resize(size.value(0).toInt(), size.value(1).toInt());
+        window.show();
+        QApplication::processEvents();
+        window.document()->flush();
+        QApplication::processEvents();
+        return window.grab().save(args[2]) ? 0 : 1;
+    }
 
     MainWindow window;
     window.setAttribute(Qt::WA_DontShowOnScreen);

@@ -13,6 +13,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -61,7 +62,7 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
         picker->setInsertPolicy(QComboBox::NoInsert);
         picker->completer()->setFilterMode(Qt::MatchContains);
         picker->completer()->setCompletionMode(QCompleter::PopupCompletion);
-        picker->setMinimumContentsLength(14);
+        picker->setMinimumContentsLength(10);
         picker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     }
     fillPresets(m_model, "model");
@@ -201,6 +202,8 @@ void ScenarioPanel::refresh()
         const int index = combo->findData(QString::fromStdString(presetId));
         if (!presetId.empty() && index >= 0) {
             combo->setCurrentIndex(index);
+            if (const int stale = combo->findData(QString()); stale >= 0)
+                combo->removeItem(stale); // back on a preset: drop the "(edited)" entry
             return;
         }
         // an inline or edited model/device: show its name, marked as such
@@ -214,8 +217,14 @@ void ScenarioPanel::refresh()
         }
         combo->setCurrentIndex(inlineIndex);
     };
+    auto showStart = [](QComboBox *combo) {
+        if (combo->lineEdit())
+            combo->lineEdit()->setCursorPosition(0); // the start of a long name is the telling part
+    };
     select(m_model, s.model.presetId, s.model.name);
     select(m_device, s.device.presetId, s.device.name);
+    showStart(m_model);
+    showStart(m_device);
     m_weightFormat->setCurrentIndex(m_weightFormat->findData(int(s.serving.weightFormat)));
     m_kvFormat->setCurrentIndex(m_kvFormat->findData(int(s.serving.kvFormat)));
     for (auto it = m_editors.begin(); it != m_editors.end(); ++it) {

@@ -51,8 +51,8 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_x->setTitleText(tr("Batch (sequences decoded together)"));
-    m_yTotal->setTitleText(tr("Tokens/s, all sequences"));
-    m_yPerSequence->setTitleText(tr("Tokens/s per sequence"));
+    m_yTotal->setTitleText(tr("Tokens/s, total"));
+    m_yPerSequence->setTitleText(tr("Tokens/s per seq."));
     for (QLogValueAxis *axis : {m_x, m_yTotal, m_yPerSequence}) {
         axis->setLabelFormat(QStringLiteral("%g"));
         axis->setMinorTickCount(-1);

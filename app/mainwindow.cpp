@@ -435,7 +435,7 @@ void MainWindow::dropEvent(QDropEvent *event)
     QFile file(path);
     QByteArray head;
     if (file.open(QIODevice::ReadOnly))
-        head = file.read(64 * 1024);
+        head = file.read(qint64(64) * 1024);
     const bool isConfig =
         head.contains("\"model_type\"") && !head.contains("accel-explorer/scenario");
     if (isConfig)

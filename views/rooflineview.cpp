@@ -142,6 +142,10 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
         if (state)
             emit explainRequested(FigureId::Ridge);
     });
+    connect(m_limit, &QLineSeries::hovered, this, [this](const QPointF &, bool state) {
+        if (state)
+            emit explainRequested(FigureId::DecodeIntensityLimit);
+    });
     m_labels = std::make_unique<ChartLabels>(m_chart);
 
     m_chartView = new QChartView(m_chart, this);

@@ -225,7 +225,7 @@ bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList
             *error = tr("%1: cannot be opened: %2").arg(filePath, file.errorString());
         return false;
     }
-    if (file.size() > 64 * 1024 * 1024) {
+    if (file.size() > qint64(64) * 1024 * 1024) {
         if (error)
             *error = tr("%1: is larger than 64 MB: not a scenario file").arg(filePath);
         return false;
@@ -254,7 +254,7 @@ bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList
 bool ScenarioDocument::importModel(const QString &configPath, QString *error, QStringList *warnings)
 {
     QFile file(configPath);
-    if (!file.open(QIODevice::ReadOnly) || file.size() > 16 * 1024 * 1024) {
+    if (!file.open(QIODevice::ReadOnly) || file.size() > qint64(16) * 1024 * 1024) {
         if (error)
             *error = tr("%1: cannot be opened: %2").arg(configPath, file.errorString());
         return false;

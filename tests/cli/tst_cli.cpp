@@ -297,7 +297,7 @@ void Cli::presetsListsEveryKind()
     const QJsonArray presets = QJsonDocument::fromJson(run.out).array();
     QSet<QString> ids;
     QSet<QString> kinds;
-    for (const QJsonValue &v : presets) {
+    for (const auto &v : presets) {
         const QJsonObject o = v.toObject();
         QVERIFY(!o.value("name").toString().isEmpty());
         ids.insert(o.value("id").toString());

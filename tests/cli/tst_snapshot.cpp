@@ -1,0 +1,125 @@
+// accel-explorer --snapshot as a user runs it with no display: every view renders to PNG, SVG
+// and PDF at both sizes, bad input exits 2 with the reason, and nothing needs a window.
+
+#include <QFileInfo>
+#include <QImage>
+#include <QObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run explorer(const QStringList &arguments)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY")); // it must switch itself to the offscreen platform
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(ACCEL_EXPLORER), arguments);
+    process.waitForFinished(60000);
+    Run run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+} // namespace
+
+class Snapshot : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void listsTheViews();
+    void rendersEveryView_data();
+    void rendersEveryView();
+    void badInput_data();
+    void badInput();
+};
+
+void Snapshot::listsTheViews()
+{
+    const Run run = explorer({"--snapshot", "list"});
+    QCOMPARE(run.exitCode, 0);
+    const QList<QByteArray> names = run.out.trimmed().split('\n');
+    QVERIFY(names.contains("roofline"));
+    QVERIFY(names.contains("throughput"));
+}
+
+void Snapshot::rendersEveryView_data()
+{
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("suffix");
+    QTest::addColumn<QStringList>("extra");
+    for (const char *view : {"roofline", "throughput"}) {
+        for (const char *suffix : {"png", "svg", "pdf"})
+            QTest::addRow("%s.%s 1280x800", view, suffix) << view << suffix << QStringList{};
+        QTest::addRow("%s presenter 1920x1080", view)
+            << view << "png"
+            << QStringList{"--presenter", "--size", "1920x1080", "--units", "both"};
+    }
+    QTest::newRow("roofline of another scenario with --set")
+        << "roofline"
+        << "png" << QStringList{"support-assistant", "--set", "serving.batch=64"};
+}
+
+void Snapshot::rendersEveryView()
+{
+    QFETCH(QString, view);
+    QFETCH(QString, suffix);
+    QFETCH(QStringList, extra);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(view + QLatin1Char('.') + suffix);
+    const Run run = explorer(QStringList{"--snapshot", view, "-o", path} + extra);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(QFileInfo(path).size() > 2000);
+    if (suffix == QStringLiteral("png")) {
+        const QImage image(path);
+        const QSize expected =
+            extra.contains(QStringLiteral("1920x1080")) ? QSize(3840, 2160) : QSize(2560, 1600);
+        QCOMPARE(image.size(), expected); // rendered at full size, not a thumbnail
+    }
+}
+
+void Snapshot::badInput_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown view lists the valid ones")
+        << QStringList{"--snapshot", "nope", "-o", "/tmp/x.png"}
+        << "valid views: roofline, throughput";
+    QTest::newRow("no output") << QStringList{"--snapshot", "roofline"} << "needs -o";
+    QTest::newRow("bad size") << QStringList{"--snapshot", "roofline", "-o",
+                                             "/tmp/x.png", "--size",   "big"}
+                              << "--size needs WxH";
+    QTest::newRow("bad scenario value")
+        << QStringList{"--snapshot", "roofline", "-o", "/tmp/x.png", "--set", "serving.batch=0"}
+        << "/serving/batch: ";
+    QTest::newRow("missing scenario file")
+        << QStringList{"--snapshot", "roofline", "-o", "/tmp/x.png", "/no/such.json"}
+        << "cannot open";
+}
+
+void Snapshot::badInput()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = explorer(arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+QTEST_MAIN(Snapshot)
+#include "tst_snapshot.moc"

@@ -7,6 +7,8 @@
 #include "core/presets.h"
 #include "core/scenarioio.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <string_view>
 #include <vector>
@@ -18,6 +20,20 @@ namespace {
 std::string_view asText(const std::uint8_t *data, std::size_t size)
 {
     return {reinterpret_cast<const char *>(data), size};
+}
+
+/** True when any value in the document is null (NaN and infinity serialise as null). Text
+ *  inside strings does not count: a source may well mention the word. */
+bool holdsNull(const nlohmann::json &value)
+{
+    if (value.is_null())
+        return true;
+    if (value.is_structured()) {
+        for (const auto &child : value)
+            if (holdsNull(child))
+                return true;
+    }
+    return false;
 }
 
 /** Every downstream consumer of a valid scenario, with the invariants users rely on. */
@@ -35,7 +51,7 @@ std::string checkScenario(const core::Scenario &scenario)
             return "missing " + std::string(core::figureInfo(id).key);
     }
     const std::string json = core::evaluationToJson(scenario, e, true, -1);
-    if (json.find("null") != std::string::npos)
+    if (holdsNull(nlohmann::json::parse(json)))
         return "null in the evaluation JSON";
     for (const core::FigureInfo &info : core::figureTable()) {
         if (auto x = core::explain(scenario, e, info.id, core::MemoryUnits::Both);

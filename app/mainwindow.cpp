@@ -249,7 +249,7 @@ void MainWindow::updateStatus()
             tr("Fits: %1 of %2 (%3 headroom)")
                 .arg(used, capacity,
                      fromStd(core::formatFigure(e, FigureId::HeadroomBytes, units))));
-        m_fitStatus->setStyleSheet(QString());
+        views::style::setStyleSheetIfChanged(m_fitStatus, QString());
     } else {
         m_fitStatus->setText(
             tr("Does not fit: %1 needed, %2 available (short by %3)")

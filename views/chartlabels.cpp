@@ -6,8 +6,15 @@
 #include <QBrush>
 #include <QChart>
 #include <QGraphicsSimpleTextItem>
+#include <QXYSeries>
 
 namespace views {
+
+void replaceIfChanged(QXYSeries *series, const QList<QPointF> &points)
+{
+    if (series->points() != points)
+        series->replace(points);
+}
 
 ChartLabels::ChartLabels(QChart *chart)
     : m_chart(chart)
@@ -19,20 +26,28 @@ ChartLabels::~ChartLabels() = default; // the items belong to the chart's scene
 
 void ChartLabels::clear()
 {
-    for (const Label &label : m_labels)
-        delete label.item;
+    for (const Label &label : m_labels) {
+        label.item->hide();
+        m_spare.append(label.item);
+    }
     m_labels.clear();
 }
 
 void ChartLabels::add(const QString &text, QPointF value, QAbstractSeries *series,
                       const QColor &color, QPointF offset, bool bold, bool alignRight)
 {
-    auto *item = new QGraphicsSimpleTextItem(text, m_chart);
+    QGraphicsSimpleTextItem *item =
+        m_spare.isEmpty() ? new QGraphicsSimpleTextItem(m_chart) : m_spare.takeLast();
     QFont font = style::annotationFont(0.95);
     font.setBold(bold);
-    item->setFont(font);
-    item->setBrush(color);
+    if (item->font() != font)
+        item->setFont(font);
+    if (item->text() != text)
+        item->setText(text);
+    if (item->brush().color() != color)
+        item->setBrush(color);
     item->setZValue(20);
+    item->show();
     m_labels.append({item, value, series, offset * style::scale(), alignRight});
     reposition();
 }

@@ -12,7 +12,13 @@ class QChart;
 class QAbstractSeries;
 class QGraphicsSimpleTextItem;
 
+class QXYSeries;
+
 namespace views {
+
+/** Replaces a series' points only when they differ: an unchanged series costs Qt Charts nothing,
+ *  while replace() re-lays out the series and its axes. */
+void replaceIfChanged(QXYSeries *series, const QList<QPointF> &points);
 
 class ChartLabels
 {
@@ -20,6 +26,7 @@ public:
     explicit ChartLabels(QChart *chart);
     ~ChartLabels();
 
+    /** Hides every label (kept for reuse by the next add()). */
     void clear();
     /** A label at `value` (in the series' axis coordinates), offset in pixels. */
     /** With `alignRight` the text ends at the anchor (plus offset) instead of starting there. */
@@ -39,6 +46,7 @@ private:
     };
     QChart *m_chart;
     QList<Label> m_labels;
+    QList<QGraphicsSimpleTextItem *> m_spare; ///< hidden items kept for reuse: no churn per step
 };
 
 } // namespace views

@@ -19,7 +19,7 @@ ExplanationPanel::ExplanationPanel(ScenarioDocument *document, QWidget *parent)
 
 void ExplanationPanel::showFigure(core::FigureId id)
 {
-    if (id == m_id && !toPlainText().isEmpty())
+    if (id == m_id && !m_html.isEmpty())
         return;
     m_id = id;
     refresh();
@@ -32,7 +32,8 @@ void ExplanationPanel::refresh()
         core::explain(m_document->scenario(), m_document->evaluation(), m_id, m_document->units());
     const QString label = QString::fromUtf8(info.label.data(), qsizetype(info.label.size()));
     if (!x) {
-        setHtml(tr("<b>%1</b>: not applicable to this scenario.").arg(label.toHtmlEscaped()));
+        setHtmlIfChanged(
+            tr("<b>%1</b>: not applicable to this scenario.").arg(label.toHtmlEscaped()));
         return;
     }
     QString html = QStringLiteral("<div><b>%1</b> &nbsp; <code>%2</code></div>")
@@ -55,6 +56,14 @@ void ExplanationPanel::refresh()
     if (!x->note.empty())
         html += QStringLiteral("<div style=\"margin-top:4px; color:#8a4b00\">%1</div>")
                     .arg(QString::fromStdString(x->note).toHtmlEscaped());
+    setHtmlIfChanged(html);
+}
+
+void ExplanationPanel::setHtmlIfChanged(const QString &html)
+{
+    if (html == m_html)
+        return;
+    m_html = html;
     setHtml(html);
 }
 

@@ -23,9 +23,11 @@ public:
 
 private:
     void refresh();
+    void setHtmlIfChanged(const QString &html);
 
     ScenarioDocument *m_document;
     core::FigureId m_id = core::FigureId::DecodeStepSeconds;
+    QString m_html;
 };
 
 } // namespace views

@@ -2,17 +2,20 @@
 
 // A number on screen that explains itself: hovering or clicking it asks the explanation panel
 // for its formula. It shows the lesson's printed value beside it when the scenario is the
-// lesson's setting for that number.
+// lesson's setting for that number. Plain-text labels: a slider step updates a dozen of them,
+// and rich text would lay out a text document for each.
 
 #include "core/evaluation.h"
 
-#include <QLabel>
+#include <QWidget>
+
+class QLabel;
 
 namespace views {
 
 class ScenarioDocument;
 
-class FigureLabel : public QLabel
+class FigureLabel : public QWidget
 {
     Q_OBJECT
 
@@ -24,6 +27,8 @@ public:
     void update(const ScenarioDocument &document);
     /** Shows `text` instead of the formatted figure (e.g. "32.7x left of the ridge"). */
     void setCustomText(const QString &text, const ScenarioDocument &document);
+    QString text() const;
+    QString badgeText() const;
 
 signals:
     void activated(core::FigureId id);
@@ -33,9 +38,11 @@ protected:
     void mousePressEvent(QMouseEvent *event) override;
 
 private:
-    QString badge(const ScenarioDocument &document) const;
+    void show(const QString &value, const ScenarioDocument &document);
 
     core::FigureId m_id;
+    QLabel *m_value;
+    QLabel *m_badge;
 };
 
 } // namespace views

@@ -200,6 +200,12 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     controls->addWidget(new QLabel(tr("Compare with"), this));
     controls->addWidget(m_compare);
 
+    // A fixed-width readout: numbers changing width on every slider step would otherwise resize
+    // the chart, and a resized chart rebuilds every axis item (the slowest part of a step).
+    const QFontMetrics metrics(font());
+    readout->setFixedWidth(metrics.horizontalAdvance(QStringLiteral(
+                               "Intensity limit 26.08 FLOP/B   lesson: about 26 FLOP/B (l.125)")) +
+                           24);
     auto *top = new QHBoxLayout;
     top->addWidget(m_chartView, 1);
     top->addWidget(readout);
@@ -273,59 +279,70 @@ void RooflineView::refresh()
     xHigh = decadeAbove(xHigh) * 1.001;
     const double yLowT = decadeBelow(yLow / kTera) * 0.999;
     const double yHighT = decadeAbove(yHigh * 2 / kTera) * 1.001;
-    m_x->setRange(xLow, xHigh);
-    m_y->setRange(yLowT, yHighT);
+    if (m_x->min() != xLow || m_x->max() != xHigh)
+        m_x->setRange(xLow, xHigh);
+    if (m_y->min() != yLowT || m_y->max() != yHighT)
+        m_y->setRange(yLowT, yHighT);
 
-    // Roofs: the compute format's roof solid; every other format's ceiling thinner.
-    for (QLineSeries *series : m_roofs) {
+    // Roofs: the compute format's roof solid; every other format's ceiling thinner. The series
+    // are kept between refreshes (adding a series re-lays the chart out); only their points move.
+    std::vector<core::NumericFormat> formats = {e.computeFormat};
+    for (core::NumericFormat f : core::kAllFormats) {
+        if (f != e.computeFormat && core::isSet(s.device.peak(f)))
+            formats.push_back(f);
+    }
+    while (m_roofs.size() > qsizetype(formats.size())) {
+        QLineSeries *series = m_roofs.takeLast();
         m_chart->removeSeries(series);
         delete series;
     }
-    m_roofs.clear();
-    m_labels->clear();
-    auto addRoof = [&](core::NumericFormat f, bool main) {
-        const double formatPeak = s.device.peak(f) * kTera;
+    while (m_roofs.size() < qsizetype(formats.size())) {
         auto *series = new QLineSeries;
-        series->replace(roofPoints(bandwidth, formatPeak, xLow, xHigh));
-        series->setPen(
-            pen(style::currentDevice(), main ? 3.0 : 1.2, main ? Qt::SolidLine : Qt::DotLine));
         m_chart->addSeries(series);
         series->attachAxis(m_x);
         series->attachAxis(m_y);
         m_roofs << series;
+    }
+    m_labels->clear();
+    int roofIndex = 0;
+    auto addRoof = [&](core::NumericFormat f, bool main) {
+        const double formatPeak = s.device.peak(f) * kTera;
+        QLineSeries *series = m_roofs[roofIndex++];
+        replaceIfChanged(series, roofPoints(bandwidth, formatPeak, xLow, xHigh));
+        const QPen roofPen =
+            pen(style::currentDevice(), main ? 3.0 : 1.2, main ? Qt::SolidLine : Qt::DotLine);
+        if (series->pen() != roofPen)
+            series->setPen(roofPen);
         const QString text =
             tr("%1 %2 TFLOP/s%3")
                 .arg(QString::fromLatin1(core::formatLabel(f).data()),
                      number(formatPeak / kTera, 4), main ? tr(" (dense)") : QString());
         m_labels->add(text, QPointF(xHigh, formatPeak / kTera), series, style::currentDevice(),
-                      QPointF(-10, -20), main);
+                      QPointF(-10, -20), main, true);
     };
-    addRoof(e.computeFormat, true);
-    for (core::NumericFormat f : core::kAllFormats) {
-        if (f != e.computeFormat && core::isSet(s.device.peak(f)))
-            addRoof(f, false);
-    }
+    for (std::size_t i = 0; i < formats.size(); ++i)
+        addRoof(formats[i], i == 0);
     m_labels->add(tr("%1: memory bandwidth %2")
                       .arg(QString::fromStdString(s.device.name),
                            QString::fromStdString(core::formatBandwidth(bandwidth))),
                   QPointF(xLow * 3, core::rooflineAttainable(peak, bandwidth, xLow * 3) / kTera),
                   m_roofs.front(), style::currentDevice(), QPointF(14, 6));
 
-    m_ridge->replace({QPointF(ridge, peak / kTera)});
+    replaceIfChanged(m_ridge, {QPointF(ridge, peak / kTera)});
     m_labels->add(tr("ridge %1 FLOP/B").arg(number(ridge)), QPointF(ridge, peak / kTera), m_ridge,
                   style::currentDevice(), QPointF(8, 6));
 
     QList<QPointF> trailPoints;
     for (const core::BatchPoint &p : trail)
         trailPoints << QPointF(p.intensity, p.attainableFlops / kTera);
-    m_trailLine->replace(trailPoints);
-    m_trail->replace(trailPoints);
+    replaceIfChanged(m_trailLine, trailPoints);
+    replaceIfChanged(m_trail, trailPoints);
     m_labels->add(tr("batch 1"), trailPoints.front(), m_trail, style::trail(), QPointF(-20, 8));
     m_labels->add(tr("batch 1024"), trailPoints.back(), m_trail, style::trail(), QPointF(-8, -8),
                   false, true);
 
     const QPointF current(e[FigureId::DecodeIntensity], e[FigureId::DecodeAttainableFlops] / kTera);
-    m_point->replace({current});
+    replaceIfChanged(m_point, {current});
     const QColor boundColour =
         e.decodeBound == core::Bound::Compute ? style::computeBound() : style::memoryBound();
     m_point->setColor(boundColour);
@@ -334,23 +351,23 @@ void RooflineView::refresh()
                   current, m_point, boundColour, QPointF(14, 6), true);
 
     const double limit = e[FigureId::DecodeIntensityLimit];
-    m_limit->replace({QPointF(limit, yLowT), QPointF(limit, yHighT)});
+    replaceIfChanged(m_limit, {QPointF(limit, yLowT), QPointF(limit, yHighT)});
     m_labels->add(tr("limit %1 FLOP/B: every sequence adds its own KV read").arg(number(limit)),
                   QPointF(limit, yLowT * 3), m_limit, style::kvCache(), QPointF(6, -18));
 
     const QPointF prefill(e[FigureId::PrefillIntensity],
                           e[FigureId::PrefillAttainableFlops] / kTera);
-    m_prefill->replace({prefill});
+    replaceIfChanged(m_prefill, {prefill});
     m_labels->add(tr("prefill, %1-token prompt").arg(number(s.serving.promptTokens, 7)), prefill,
                   m_prefill, style::prefill(), QPointF(-60, 16));
 
     if (haveCompare) {
         const double otherBandwidth = compare[FigureId::Bandwidth];
         const double otherPeak = compare[FigureId::PeakFlops];
-        m_compareRoof->replace(roofPoints(otherBandwidth, otherPeak, xLow, xHigh));
+        replaceIfChanged(m_compareRoof, roofPoints(otherBandwidth, otherPeak, xLow, xHigh));
         const QPointF otherPoint(compare[FigureId::DecodeIntensity],
                                  compare[FigureId::DecodeAttainableFlops] / kTera);
-        m_comparePoint->replace({otherPoint});
+        replaceIfChanged(m_comparePoint, {otherPoint});
         auto device = core::devicePreset(m_compareId.toStdString());
         m_labels->add(tr("%1: %2 tokens/s")
                           .arg(QString::fromStdString(device->name),
@@ -365,7 +382,7 @@ void RooflineView::refresh()
         label->update(doc);
     m_bound->setCustomText(
         e.decodeBound == core::Bound::Compute ? tr("compute-bound") : tr("memory-bound"), doc);
-    m_bound->setStyleSheet(QStringLiteral("color: %1").arg(boundColour.name()));
+    style::setStyleSheetIfChanged(m_bound, QStringLiteral("color: %1").arg(boundColour.name()));
     m_ridgeDistance->setCustomText(
         e.decodeBound == core::Bound::Memory
             ? tr("%1x left of the ridge").arg(number(e[FigureId::DecodeRidgeDistance]))

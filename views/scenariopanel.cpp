@@ -96,7 +96,8 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
 
     m_refusal->setWordWrap(true);
     m_refusal->setObjectName(QStringLiteral("refusal"));
-    m_refusal->setStyleSheet(QStringLiteral("color: %1").arg(style::warning().name()));
+    style::setStyleSheetIfChanged(m_refusal,
+                                  QStringLiteral("color: %1").arg(style::warning().name()));
     m_refusal->hide();
     layout->addWidget(m_refusal);
     layout->addStretch(1);
@@ -201,6 +202,8 @@ void ScenarioPanel::refresh()
     auto select = [](QComboBox *combo, const std::string &presetId, const std::string &name) {
         const int index = combo->findData(QString::fromStdString(presetId));
         if (!presetId.empty() && index >= 0) {
+            if (combo->currentIndex() == index)
+                return; // nothing to do on the common path (a slider step)
             combo->setCurrentIndex(index);
             if (const int stale = combo->findData(QString()); stale >= 0)
                 combo->removeItem(stale); // back on a preset: drop the "(edited)" entry
@@ -221,10 +224,14 @@ void ScenarioPanel::refresh()
         if (combo->lineEdit())
             combo->lineEdit()->setCursorPosition(0); // the start of a long name is the telling part
     };
+    const int modelIndex = m_model->currentIndex();
+    const int deviceIndex = m_device->currentIndex();
     select(m_model, s.model.presetId, s.model.name);
     select(m_device, s.device.presetId, s.device.name);
-    showStart(m_model);
-    showStart(m_device);
+    if (m_model->currentIndex() != modelIndex)
+        showStart(m_model);
+    if (m_device->currentIndex() != deviceIndex)
+        showStart(m_device);
     m_weightFormat->setCurrentIndex(m_weightFormat->findData(int(s.serving.weightFormat)));
     m_kvFormat->setCurrentIndex(m_kvFormat->findData(int(s.serving.kvFormat)));
     for (auto it = m_editors.begin(); it != m_editors.end(); ++it) {

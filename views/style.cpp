@@ -2,6 +2,7 @@
 
 #include <QAbstractAxis>
 #include <QApplication>
+#include <QWidget>
 
 #include <algorithm>
 
@@ -39,6 +40,12 @@ QFont scaledFont(const QFont &base, double factor)
     else if (font.pixelSize() > 0)
         font.setPixelSize(std::max(1, int(font.pixelSize() * factor)));
     return font;
+}
+
+void setStyleSheetIfChanged(QWidget *widget, const QString &sheet)
+{
+    if (widget->styleSheet() != sheet)
+        widget->setStyleSheet(sheet);
 }
 
 void styleAxis(QAbstractAxis *axis)

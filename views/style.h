@@ -7,6 +7,7 @@
 #include <QFont>
 
 class QAbstractAxis;
+class QWidget;
 
 namespace views::style {
 
@@ -70,6 +71,9 @@ void setScale(double scale);
 QFont annotationFont(double relative = 1.0);
 /** `base` enlarged by `factor`, whether it is sized in points or in pixels. */
 QFont scaledFont(const QFont &base, double factor);
+/** Sets a widget's style sheet only when it differs: re-polishing costs milliseconds. */
+void setStyleSheetIfChanged(QWidget *widget, const QString &sheet);
+
 /** Axis labels and title in the annotation font, so presenter mode enlarges charts too. */
 void styleAxis(QAbstractAxis *axis);
 

@@ -136,21 +136,25 @@ void ThroughputView::refresh()
         totalBeyond.prepend(total.last());
         perSequenceBeyond.prepend(perSequence.last());
     }
-    m_total->replace(total);
-    m_totalBeyond->replace(totalBeyond);
-    m_perSequence->replace(perSequence);
-    m_perSequenceBeyond->replace(perSequenceBeyond);
+    replaceIfChanged(m_total, total);
+    replaceIfChanged(m_totalBeyond, totalBeyond);
+    replaceIfChanged(m_perSequence, perSequence);
+    replaceIfChanged(m_perSequenceBeyond, perSequenceBeyond);
 
     const double pacing = scenario.serving.pacingTargetTokensPerSecond;
     pMin = std::min(pMin, pacing);
     pMax = std::max(pMax, pacing);
-    m_x->setRange(0.9, kMaxBatch * 1.15);
     const double yLow = std::pow(10, std::floor(std::log10(yMin))) * 0.999;
     const double yHigh = std::pow(10, std::ceil(std::log10(yMax * 1.5))) * 1.001;
-    m_yTotal->setRange(yLow, yHigh);
-    m_yPerSequence->setRange(std::pow(10, std::floor(std::log10(pMin / 1.5))) * 0.999,
-                             std::pow(10, std::ceil(std::log10(pMax * 1.5))) * 1.001);
-    m_pacing->replace({QPointF(0.9, pacing), QPointF(kMaxBatch * 1.15, pacing)});
+    auto setRange = [](QLogValueAxis *axis, double low, double high) {
+        if (axis->min() != low || axis->max() != high)
+            axis->setRange(low, high); // an unchanged range must not rebuild the axis
+    };
+    setRange(m_x, 0.9, kMaxBatch * 1.15);
+    setRange(m_yTotal, yLow, yHigh);
+    setRange(m_yPerSequence, std::pow(10, std::floor(std::log10(pMin / 1.5))) * 0.999,
+             std::pow(10, std::ceil(std::log10(pMax * 1.5))) * 1.001);
+    replaceIfChanged(m_pacing, {QPointF(0.9, pacing), QPointF(kMaxBatch * 1.15, pacing)});
 
     m_labels->clear();
     // Direct labels near batch 2: below-right of the rising total, above the falling per-sequence.
@@ -167,12 +171,12 @@ void ThroughputView::refresh()
     const bool concurrencyFits = scenario.serving.concurrentSequences <= maximum;
     m_wallBatch = !concurrencyFits || maximum < 1 ? 0 : (maximum >= kMaxBatch ? -1 : maximum);
     if (m_wallBatch > 0) {
-        m_wall->replace({QPointF(m_wallBatch, yLow), QPointF(m_wallBatch, yHigh)});
+        replaceIfChanged(m_wall, {QPointF(m_wallBatch, yLow), QPointF(m_wallBatch, yHigh)});
         m_labels->add(tr("memory wall: past batch %1 it does not fit").arg(number(m_wallBatch, 7)),
                       QPointF(m_wallBatch, yHigh), m_wall, style::warning(), QPointF(-8, 4), true,
                       true);
     } else if (m_wallBatch == 0) {
-        m_wall->replace({QPointF(0.9, yLow), QPointF(0.9, yHigh)});
+        replaceIfChanged(m_wall, {QPointF(0.9, yLow), QPointF(0.9, yHigh)});
         m_labels->add(tr("does not fit at any batch: %1 concurrent sequences, at most %2")
                           .arg(number(scenario.serving.concurrentSequences, 7), number(maximum, 7)),
                       QPointF(1, yHigh), m_wall, style::warning(), QPointF(8, 4), true);
@@ -181,7 +185,7 @@ void ThroughputView::refresh()
     }
 
     const QPointF current(scenario.serving.batch, e[FigureId::DecodeTokensPerSecond]);
-    m_current->replace({current});
+    replaceIfChanged(m_current, {current});
     m_current->setColor(e.fits() ? style::kBlue : style::warning());
     m_labels->add(tr("batch %1: %2 tokens/s, %3 per sequence")
                       .arg(number(current.x(), 7), number(current.y()),

@@ -38,7 +38,8 @@ struct Registry
                             : id;
                     scenarios.emplace(id, file.text);
                     scenarioInfos.push_back({id, "scenario", name});
-                } else if (path == "models.json" || path == "devices.json") {
+                } else if (path.find('/') == std::string::npos &&
+                           (path.ends_with("models.json") || path.ends_with("devices.json"))) {
                     readList(path, file.text);
                 }
             } catch (const detail::ReadFailure &failure) {

@@ -599,8 +599,16 @@ Result<LoadedScenario> readScenario(std::string_view text, std::span<const std::
         json doc = detail::parseStrict(text);
         if (!doc.is_object())
             fail("", "a scenario must be a JSON object");
-        for (const std::string &assignment : overrides)
+        bool overheadSet = false;
+        bool partsSet = false;
+        for (const std::string &assignment : overrides) {
             applyOverride(doc, assignment);
+            overheadSet = overheadSet || assignment.starts_with("serving.overhead_gb=");
+            partsSet = partsSet || assignment.starts_with("serving.overhead_parts");
+        }
+        // A new overhead total makes the file's breakdown of the old one meaningless.
+        if (overheadSet && !partsSet && doc.contains("serving") && doc["serving"].is_object())
+            doc["serving"].erase("overhead_parts");
         LoadedScenario loaded;
         readDocument(doc, loaded.scenario, loaded.warnings);
         for (const std::string &assignment : overrides) {

@@ -515,6 +515,14 @@ void ScenarioIo::numericAccessByPath()
     QCOMPARE(s.serving.promptTokens, 1500.0); // the prompt follows a shorter context
     QVERIFY(!core::setNumberAt(s, "serving.prompt_tokens", 3000).ok());
     QVERIFY(!core::setNumberAt(s, "serving.overhead_gb", 81).ok());
+    QVERIFY(!s.serving.overheadParts.empty());
+    QVERIFY(core::setNumberAt(s, "serving.overhead_gb", 3).ok());
+    QVERIFY(s.serving.overheadParts.empty()); // a saved file must still read back
+    QVERIFY(core::readScenario(core::writeScenario(s)).ok());
+    QCOMPARE(
+        loadScenario(QStringLiteral("lesson-default"), {QStringLiteral("serving.overhead_gb=0.5")})
+            .serving.overheadGb,
+        0.5);
 }
 
 void ScenarioIo::presetFiles_data()

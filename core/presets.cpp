@@ -21,6 +21,7 @@ struct Registry
     std::map<std::string, ModelSpec, std::less<>> models;
     std::map<std::string, DeviceSpec, std::less<>> devices;
     std::map<std::string, std::string_view, std::less<>> scenarios;
+    std::map<std::string, LinkSpec, std::less<>> links;
     Diagnostics problems;
 
     Registry()
@@ -38,6 +39,8 @@ struct Registry
                             : id;
                     scenarios.emplace(id, file.text);
                     scenarioInfos.push_back({id, "scenario", name});
+                } else if (path == "links.json") {
+                    readLinks(path, file.text);
                 } else if (path.find('/') == std::string::npos &&
                            (path.ends_with("models.json") || path.ends_with("devices.json"))) {
                     readList(path, file.text);
@@ -49,7 +52,10 @@ struct Registry
         }
         list.insert(list.end(), scenarioInfos.begin(), scenarioInfos.end());
         auto rank = [](const PresetInfo &info) {
-            return info.kind == "model" ? 0 : info.kind == "device" ? 1 : 2;
+            return info.kind == "model"    ? 0
+                   : info.kind == "device" ? 1
+                   : info.kind == "link"   ? 2
+                                           : 3;
         };
         std::stable_sort(list.begin(), list.end(), [&](const PresetInfo &a, const PresetInfo &b) {
             return rank(a) < rank(b);
@@ -57,7 +63,41 @@ struct Registry
     }
 
     void readList(const std::string &path, std::string_view text);
+    void readLinks(const std::string &path, std::string_view text);
 };
+
+void Registry::readLinks(const std::string &path, std::string_view text)
+{
+    const json doc = detail::parseStrict(text);
+    if (!doc.is_object() || !doc.contains("links") || !doc["links"].is_array())
+        detail::fail("", R"(expected an object with an array "links")");
+    std::size_t index = 0;
+    for (const json &entry : doc["links"]) {
+        const std::string pointer = "/links/" + std::to_string(index++);
+        Diagnostics warnings;
+        detail::FieldReader r(entry, pointer, "link", warnings, nullptr);
+        r.warnUnknown({"id", "name", "kind", "per_direction_gb_s", "bidirectional_gb_s",
+                       "latency_s", "sources", "notes"});
+        LinkSpec link;
+        r.string("id", link.presetId);
+        r.string("name", link.name);
+        r.string("kind", link.kind);
+        r.number("per_direction_gb_s", link.perDirectionGbPerSecond);
+        r.number("bidirectional_gb_s", link.bidirectionalGbPerSecond);
+        r.number("latency_s", link.latencySeconds);
+        r.stringMap("sources", link.sources);
+        r.stringMap("notes", link.notes);
+        if (link.presetId.empty() || !isSet(link.perDirectionGbPerSecond) ||
+            !(link.perDirectionGbPerSecond > 0))
+            detail::fail(pointer, R"(a link needs an "id" and a positive "per_direction_gb_s")");
+        if (link.kind != "host" && link.kind != "device" && link.kind != "network")
+            detail::fail(pointer + "/kind", "one of host, device, network");
+        for (const Diagnostic &w : warnings)
+            problems.push_back({path + ":" + w.path, w.message});
+        list.push_back({link.presetId, "link", link.name});
+        links.emplace(link.presetId, std::move(link));
+    }
+}
 
 bool isKebabCase(const std::string &id)
 {
@@ -167,6 +207,16 @@ Result<DeviceSpec> devicePreset(std::string_view id)
         return Result<DeviceSpec>::failure(
             "", "unknown device preset \"" + std::string(id.substr(0, 80)) +
                     "\" (known: " + detail::knownPresetIds("device") + ")");
+    return it->second;
+}
+
+Result<LinkSpec> linkPreset(std::string_view id)
+{
+    const auto &links = registry().links;
+    auto it = links.find(id);
+    if (it == links.end())
+        return Result<LinkSpec>::failure("", "unknown link preset \"" +
+                                                 std::string(id.substr(0, 80)) + "\"");
     return it->second;
 }
 

@@ -16,15 +16,30 @@ namespace core {
 struct PresetInfo
 {
     std::string id;   ///< kebab-case, e.g. "lesson-accelerator-24gb"
-    std::string kind; ///< "model" | "device" | "scenario"
+    std::string kind; ///< "model" | "device" | "link" | "scenario"
     std::string name;
 };
 
-/** Every preset, models first, then devices, then scenarios. */
+/** Every preset, models first, then devices, links and scenarios. */
 const std::vector<PresetInfo> &presetList();
 
 Result<ModelSpec> modelPreset(std::string_view id);
 Result<DeviceSpec> devicePreset(std::string_view id);
+
+/** A link between devices or to the host: bandwidth per direction (what one transfer sees). */
+struct LinkSpec
+{
+    std::string presetId;
+    std::string name;
+    std::string kind; ///< "host" | "device" | "network"
+    double perDirectionGbPerSecond = kUnset;
+    double bidirectionalGbPerSecond = kUnset; ///< the vendor headline, both directions added
+    double latencySeconds = kUnset;
+    std::map<std::string, std::string> sources;
+    std::map<std::string, std::string> notes;
+};
+
+Result<LinkSpec> linkPreset(std::string_view id);
 
 /** The JSON text of a built-in scenario ("lesson-default", "oom-14th-request", ...). */
 std::optional<std::string_view> scenarioPresetText(std::string_view id);

@@ -306,7 +306,7 @@ void Cli::presetsListsEveryKind()
     for (const char *id : {"lesson-7b", "lesson-accelerator", "lesson-accelerator-24gb",
                            "lesson-accelerator-48gb", "lesson-default", "oom-14th-request"})
         QVERIFY2(ids.contains(QLatin1String(id)), id);
-    QCOMPARE(kinds, (QSet<QString>{"model", "device", "scenario"}));
+    QCOMPARE(kinds, (QSet<QString>{"model", "device", "link", "scenario"}));
 }
 
 void Cli::unknownKeysWarnOnStandardError()

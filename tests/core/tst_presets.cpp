@@ -21,6 +21,7 @@ private slots:
     void devices();
     void everyPresetCarriesItsSources();
     void edgeDevicesStateUsableMemory();
+    void links();
     void mixtralReadsOnlyTheExpertsItTouches_data();
     void mixtralReadsOnlyTheExpertsItTouches();
 };
@@ -151,6 +152,30 @@ void Presets::edgeDevicesStateUsableMemory()
         {QStringLiteral("model=llama-3-1-70b"), QStringLiteral("device=apple-m3-max"),
          QStringLiteral("serving.weight_format=bf16"), QStringLiteral("serving.overhead_gb=1")});
     QVERIFY(!e.fits());
+}
+
+// Links are per direction; a vendor's bidirectional headline is twice that.
+void Presets::links()
+{
+    int count = 0;
+    for (const core::PresetInfo &info : core::presetList()) {
+        if (info.kind != "link")
+            continue;
+        auto link = core::linkPreset(info.id);
+        QVERIFY2(link.ok() && link->sources.count("*"), info.id.c_str());
+        if (core::isSet(link->bidirectionalGbPerSecond))
+            ACCEL_COMPARE_NEAR(link->bidirectionalGbPerSecond, 2 * link->perDirectionGbPerSecond,
+                               1e-9);
+        ++count;
+    }
+    QVERIFY(count >= 12);
+    ACCEL_COMPARE_NEAR(core::linkPreset("pcie-5-x16")->perDirectionGbPerSecond,
+                       32.0 * 16 * 128 / 130 / 8, 0.05);
+    ACCEL_COMPARE_NEAR(core::linkPreset("pcie-4-x16")->perDirectionGbPerSecond,
+                       16.0 * 16 * 128 / 130 / 8, 0.05);
+    QCOMPARE(core::linkPreset("infiniband-ndr")->perDirectionGbPerSecond,
+             400.0 / 8);                                                         // bits to bytes
+    QCOMPARE(core::linkPreset("lesson-network")->perDirectionGbPerSecond, 12.5); // l.159
 }
 
 // Mixtral 8x7B: the shared weights plus E(1 - (1 - k/E)^batch) experts per layer are read per step.

@@ -447,6 +447,8 @@ void ScenarioIo::builtInPresetsAreValidAndSourced()
             QVERIFY(d.ok());
             QVERIFY2(!d->sources.empty(), info.id.c_str());
             ++devices;
+        } else if (info.kind == "link") {
+            QVERIFY(core::linkPreset(info.id).ok());
         } else {
             QCOMPARE(info.kind, std::string("scenario"));
             QVERIFY(core::scenarioPresetText(info.id));

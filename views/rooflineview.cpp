@@ -23,6 +23,7 @@
 #include <QScatterSeries>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace views {
@@ -286,17 +287,34 @@ void RooflineView::refresh()
 
     // Roofs: the compute format's roof solid; every other format's ceiling thinner. The series
     // are kept between refreshes (adding a series re-lays the chart out); only their points move.
-    std::vector<core::NumericFormat> formats = {e.computeFormat};
+    // One roof per distinct peak; formats sharing a peak share a line and a label ("BF16 / FP16").
+    struct Roof
+    {
+        double peak;
+        QStringList formats;
+    };
+    std::vector<Roof> roofs = {{s.device.peak(e.computeFormat), {}}};
     for (core::NumericFormat f : core::kAllFormats) {
-        if (f != e.computeFormat && core::isSet(s.device.peak(f)))
-            formats.push_back(f);
+        const double p = s.device.peak(f);
+        if (!core::isSet(p))
+            continue;
+        auto same =
+            std::find_if(roofs.begin(), roofs.end(), [&](const Roof &r) { return r.peak == p; });
+        const QString label = QString::fromLatin1(core::formatLabel(f).data());
+        if (same == roofs.end())
+            roofs.push_back({p, {label}});
+        else if (f == e.computeFormat)
+            same->formats.prepend(label);
+        else
+            same->formats.append(label);
     }
-    while (m_roofs.size() > qsizetype(formats.size())) {
+    const std::size_t roofCount = roofs.size();
+    while (m_roofs.size() > qsizetype(roofCount)) {
         QLineSeries *series = m_roofs.takeLast();
         m_chart->removeSeries(series);
         delete series;
     }
-    while (m_roofs.size() < qsizetype(formats.size())) {
+    while (m_roofs.size() < qsizetype(roofCount)) {
         auto *series = new QLineSeries;
         m_chart->addSeries(series);
         series->attachAxis(m_x);
@@ -305,8 +323,8 @@ void RooflineView::refresh()
     }
     m_labels->clear();
     int roofIndex = 0;
-    auto addRoof = [&](core::NumericFormat f, bool main) {
-        const double formatPeak = s.device.peak(f) * kTera;
+    auto addRoof = [&](const Roof &roof, bool main) {
+        const double formatPeak = roof.peak * kTera;
         QLineSeries *series = m_roofs[roofIndex++];
         replaceIfChanged(series, roofPoints(bandwidth, formatPeak, xLow, xHigh));
         const QPen roofPen =
@@ -315,13 +333,13 @@ void RooflineView::refresh()
             series->setPen(roofPen);
         const QString text =
             tr("%1 %2 TFLOP/s%3")
-                .arg(QString::fromLatin1(core::formatLabel(f).data()),
-                     number(formatPeak / kTera, 4), main ? tr(" (dense)") : QString());
+                .arg(roof.formats.join(QStringLiteral(" / ")), number(formatPeak / kTera, 4),
+                     main ? tr(" (dense)") : QString());
         m_labels->add(text, QPointF(xHigh, formatPeak / kTera), series, style::currentDevice(),
                       QPointF(-10, -20), main, true);
     };
-    for (std::size_t i = 0; i < formats.size(); ++i)
-        addRoof(formats[i], i == 0);
+    for (std::size_t i = 0; i < roofs.size(); ++i)
+        addRoof(roofs[i], i == 0);
     m_labels->add(tr("%1: memory bandwidth %2")
                       .arg(QString::fromStdString(s.device.name),
                            QString::fromStdString(core::formatBandwidth(bandwidth))),

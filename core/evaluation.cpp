@@ -214,10 +214,18 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.effectiveBytesPerParameter = totalWeightBytes / m.parameters;
     b.weightsBytes = totalWeightBytes / b.tensorParallel;
 
-    b.kvPerToken = kvBytesPerToken(m.layers, m.kvHeads, m.headDim, nominalBytes(sv.kvFormat));
+    // K and V per KV head per layer; with multi-head latent attention one latent per layer.
+    b.kvPerToken = isSet(m.kvLatentDim)
+                       ? m.layers * m.kvLatentDim * nominalBytes(sv.kvFormat)
+                       : kvBytesPerToken(m.layers, m.kvHeads, m.headDim, nominalBytes(sv.kvFormat));
+    // A windowed layer holds at most the window; the others hold the whole context.
+    double windowedShare = 0.0;
     double heldTokens = sv.contextTokens;
-    if (isSet(m.slidingWindow))
-        heldTokens = std::min(heldTokens, m.slidingWindow);
+    if (isSet(m.slidingWindow)) {
+        windowedShare = isSet(m.slidingWindowLayers) ? m.slidingWindowLayers / m.layers : 1.0;
+        heldTokens = windowedShare * std::min(sv.contextTokens, m.slidingWindow) +
+                     (1.0 - windowedShare) * sv.contextTokens;
+    }
     b.kvPerSequence = b.kvPerToken * heldTokens;
 
     b.computeFormat = chooseComputeFormat(s, b.computeFallback);
@@ -337,8 +345,19 @@ void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
     const double kvPerTokenCharged = b.kvPerToken * (1.0 + b.fragmentation) / b.tensorParallel;
     e[F::MaxContextTokens] =
         resident > 0.0 ? maxSequences(freeForKv, kvPerTokenCharged * resident) : kNaN;
-    if (isSet(s.model.slidingWindow) && e[F::MaxContextTokens] >= s.model.slidingWindow)
-        e[F::MaxContextTokens] = kNaN; // a window caps the KV: any context fits
+    if (isSet(s.model.slidingWindow) && e[F::MaxContextTokens] >= s.model.slidingWindow) {
+        const bool everyLayer =
+            !isSet(s.model.slidingWindowLayers) || s.model.slidingWindowLayers >= s.model.layers;
+        if (everyLayer) {
+            e[F::MaxContextTokens] = kNaN; // a window on every layer caps the KV: any context fits
+        } else {
+            // windowed layers hold the window; the global ones grow with the context
+            const double share = s.model.slidingWindowLayers / s.model.layers;
+            const double perTokenGlobal = kvPerTokenCharged * resident * (1.0 - share);
+            const double windowBytes = kvPerTokenCharged * resident * share * s.model.slidingWindow;
+            e[F::MaxContextTokens] = maxSequences(freeForKv - windowBytes, perTokenGlobal);
+        }
+    }
     e[F::Devices] = b.tensorParallel;
     if (isSet(s.model.maxContext) && sv.contextTokens > s.model.maxContext)
         warn(e, EvalWarning::ContextExceedsMaxContext);

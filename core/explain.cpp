@@ -64,21 +64,27 @@ std::string provenanceOf(const Scenario &s, std::string_view path)
         return it->second == InputOrigin::CommandLine ? "set on the command line" : "scenario file";
     auto fromSpec = [&](const std::string &presetId,
                         const std::map<std::string, std::string> &sources,
-                        std::string_view section) {
+                        const std::map<std::string, std::string> &notes, std::string_view section) {
         std::string field = key.substr(section.size() + 1);
+        if (field.starts_with("peak_tflops"))
+            field = "peak_tflops";
         std::string source = sourceFor(sources, field);
         std::string origin =
             presetId.empty() ? "inline " + std::string(section) : "preset " + presetId;
-        return source.empty() ? origin : origin + ": " + source;
+        std::string text = source.empty() ? origin : origin + ": " + source;
+        // a doubt recorded with the value is shown with it
+        if (auto note = notes.find(field); note != notes.end())
+            text += " (note: " + note->second + ")";
+        return text;
     };
     if (key.starts_with("model."))
-        return fromSpec(s.model.presetId, s.model.sources, "model");
+        return fromSpec(s.model.presetId, s.model.sources, s.model.notes, "model");
     if (key.starts_with("device."))
-        return fromSpec(s.device.presetId, s.device.sources, "device");
+        return fromSpec(s.device.presetId, s.device.sources, s.device.notes, "device");
     if (key == "cost.price_per_hour_usd" && isSet(s.device.pricePerHourUsd))
-        return "device's price: " + fromSpec(s.device.presetId, s.device.sources, "device");
+        return "device's price: " + provenanceOf(s, "device.price_per_hour_usd");
     if (key == "power.device_w" && isSet(s.device.powerW))
-        return "device's power: " + fromSpec(s.device.presetId, s.device.sources, "device");
+        return "device's power: " + provenanceOf(s, "device.power_w");
     return "default: the lesson's running example";
 }
 
@@ -150,6 +156,17 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
             "precision, and the allocator adds its own overhead. Treat it as a lower bound.";
         break;
     case F::KvBytesPerToken:
+        if (isSet(m.kvLatentDim)) {
+            x.formula = "KV per token = layers x latent width x bytes per element (multi-head "
+                        "latent attention)";
+            x.substituted = "= " + count(m.layers) + " x " + count(m.kvLatentDim) + " x " +
+                            formatNumber(nominalBytes(sv.kvFormat), 3) +
+                            " B = " + b.fig(F::KvBytesPerToken);
+            b.input("latent width", count(m.kvLatentDim), "model.kv_latent_dim");
+            x.note = "MLA caches one compressed latent per token and layer instead of a K and a V "
+                     "per head.";
+            break;
+        }
         x.formula = "KV per token = 2 (K and V) x layers x KV heads x head dim x bytes per element";
         x.substituted = "= 2 x " + count(m.layers) + " x " + count(m.kvHeads) + " x " +
                         count(m.headDim) + " x " + formatNumber(nominalBytes(sv.kvFormat), 3) +
@@ -165,7 +182,11 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                         b.fig(F::KvBytesPerSequence);
         b.derived("KV per token", F::KvBytesPerToken);
         b.input("context", count(sv.contextTokens), "serving.context_tokens");
-        if (isSet(m.slidingWindow))
+        if (isSet(m.slidingWindow) && isSet(m.slidingWindowLayers))
+            x.note = count(m.slidingWindowLayers) + " of " + count(m.layers) + " layers use a " +
+                     count(m.slidingWindow) +
+                     "-token window and hold at most that; the others hold the whole context.";
+        else if (isSet(m.slidingWindow))
             x.note = "With a sliding window each layer holds at most " + count(m.slidingWindow) +
                      " tokens (modelled as every layer windowed).";
         break;

@@ -184,19 +184,19 @@ HfImport import(const json &root)
             fail("/num_experts_per_tok", "more experts per token than experts");
     }
     // Sliding windows: Mistral-style on every layer; Qwen2 only when use_sliding_window is on;
-    // Gemma 2 alternates windowed and global layers, which the memory model does not split.
+    // Gemma 2 alternates local (windowed) and global layers: half of them hold the window.
     const double window = c.count({"sliding_window"}, false, m, "sliding_window");
     if (isSet(window)) {
         if (f == Family::Mistral || f == Family::Mixtral ||
             (f == Family::Qwen2 && c.flag("use_sliding_window", false))) {
             m.slidingWindow = window;
+        } else if (f == Family::Gemma2) {
+            m.slidingWindow = window;
+            m.slidingWindowLayers = std::floor(m.layers / 2);
+            m.sources["sliding_window_layers"] =
+                "Gemma 2 alternates local and global attention layers";
         } else {
             m.sources.erase("sliding_window");
-            if (f == Family::Gemma2)
-                out.warnings.push_back({"/sliding_window",
-                                        "Gemma 2 alternates windowed and global "
-                                        "layers: the KV cache is sized as if every "
-                                        "layer were global (an upper bound)"});
         }
     }
 

@@ -385,10 +385,26 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
                           std::map<std::string, InputOrigin> *given)
 {
     FieldReader r(object, pointer, "model", warnings, given);
-    r.warnUnknown({"id", "name", "parameters", "active_parameters", "layers", "hidden_size",
-                   "attention_heads", "kv_heads", "head_dim", "intermediate_size", "vocab_size",
-                   "tie_embeddings", "experts", "experts_per_token", "max_context",
-                   "sliding_window", "sources", "notes"});
+    r.warnUnknown({"id",
+                   "name",
+                   "parameters",
+                   "active_parameters",
+                   "layers",
+                   "hidden_size",
+                   "attention_heads",
+                   "kv_heads",
+                   "head_dim",
+                   "intermediate_size",
+                   "vocab_size",
+                   "tie_embeddings",
+                   "experts",
+                   "experts_per_token",
+                   "max_context",
+                   "sliding_window",
+                   "sliding_window_layers",
+                   "kv_latent_dim",
+                   "sources",
+                   "notes"});
     ModelSpec m;
     r.string("id", m.presetId);
     m.presetId.clear(); // an inline object is not a preset reference, even if it carries an id
@@ -407,6 +423,8 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
     r.number("experts_per_token", m.expertsPerToken);
     r.number("max_context", m.maxContext);
     r.number("sliding_window", m.slidingWindow);
+    r.number("sliding_window_layers", m.slidingWindowLayers);
+    r.number("kv_latent_dim", m.kvLatentDim);
     r.stringMap("sources", m.sources);
     r.stringMap("notes", m.notes);
 
@@ -432,6 +450,10 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
                                           plainNumber(m.attentionHeads) + ")");
     if (isSet(m.activeParameters) && m.activeParameters > m.parameters)
         fail(r.pointerOf("active_parameters"), "active_parameters must not exceed parameters");
+    if (isSet(m.slidingWindowLayers) &&
+        (!isSet(m.slidingWindow) || m.slidingWindowLayers > m.layers))
+        fail(r.pointerOf("sliding_window_layers"),
+             "sliding_window_layers needs sliding_window and must not exceed layers");
     if (isSet(m.expertsPerToken) && (!isSet(m.experts) || m.expertsPerToken > m.experts))
         fail(r.pointerOf("experts_per_token"), "experts_per_token needs experts and must not "
                                                "exceed it");
@@ -563,6 +585,8 @@ json modelToJson(const ModelSpec &m)
     putIfSet(out, "experts_per_token", m.expertsPerToken);
     putIfSet(out, "max_context", m.maxContext);
     putIfSet(out, "sliding_window", m.slidingWindow);
+    putIfSet(out, "sliding_window_layers", m.slidingWindowLayers);
+    putIfSet(out, "kv_latent_dim", m.kvLatentDim);
     if (!m.sources.empty())
         out["sources"] = stringMapToJson(m.sources);
     if (!m.notes.empty())

@@ -26,6 +26,8 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"model.experts_per_token", "Experts per token", "", 1, 4096, false, true, kNone, "MoE experts each token is routed to.", "Roofline and decode"},
     {"model.max_context", "Maximum context", "tokens", 1, 1e8, false, true, kNone, "Longest context the model was trained for.", "KV cache"},
     {"model.sliding_window", "Sliding window", "tokens", 1, 1e8, false, true, kNone, "Attention window: a layer with a window holds at most this many tokens of KV.", "KV cache"},
+    {"model.sliding_window_layers", "Windowed layers", "layers", 0, 4096, false, true, kNone, "Layers that use the sliding window (the rest attend globally); default: all.", "KV cache"},
+    {"model.kv_latent_dim", "KV latent width", "", 1, 1e6, false, true, kNone, "Multi-head latent attention: elements cached per token and layer (replaces 2 x KV heads x head dim).", "KV cache"},
     // device
     {"device.memory_gb", "Device memory", "GB", 0.001, 1e6, false, false, kNone, "Nominal device memory in decimal GB (1e9 bytes).", "What occupies device memory"},
     {"device.usable_memory_gb", "Usable memory", "GB", 0.001, 1e6, false, false, kNone, "Memory a model can really use (shared memory beside the OS, reserved space).", "What occupies device memory"},
@@ -142,6 +144,13 @@ constexpr std::array kRecipes = std::to_array<TrainingRecipe>({
      "SGD keeps one FP32 momentum per parameter instead of Adam's two moments."},
     {"mixed-bf16-adam-8bit", "Mixed precision + 8-bit Adam (10 B/param)", 2, 2, 4, 2,
      "8-bit Adam (Dettmers et al. 2022) stores both moments in one byte each (block scales ignored)."},
+    {"mixed-bf16-adamw", "Mixed precision BF16 + AdamW (16 B/param)", 2, 2, 4, 8,
+     "AdamW (Loshchilov and Hutter 2019) decouples weight decay; its state is Adam's: two FP32 moments."},
+    {"mixed-bf16-no-master-adam", "BF16 + Adam, no FP32 master copy (12 B/param)", 2, 2, 0, 8,
+     "Pure-BF16 recipes update the BF16 weights directly (with stochastic rounding or Kahan summation)."},
+    {"mixed-bf16-adafactor", "Mixed precision + Adafactor, approximation (about 8 B/param)", 2, 2, 4, 0,
+     "APPROXIMATION: Adafactor (Shazeer and Stern 2018) without momentum keeps only factored second-moment "
+     "row and column sums, O(rows + columns) per matrix: negligible beside the 8 bytes of the other parts."},
 });
 // clang-format on
 

@@ -42,6 +42,11 @@ struct ModelSpec
     double expertsPerToken = kUnset;
     double maxContext = kUnset;
     double slidingWindow = kUnset;
+    /// Layers that use the window (Gemma 2 alternates: half); unset = every layer.
+    double slidingWindowLayers = kUnset;
+    /// Multi-head latent attention (DeepSeek-V3): the cache holds one latent of this width per
+    /// token and layer instead of K and V per KV head; unset = ordinary attention.
+    double kvLatentDim = kUnset;
     std::map<std::string, std::string> sources; ///< field key -> where the value comes from
     std::map<std::string, std::string> notes;   ///< field key -> a doubt or caveat
 

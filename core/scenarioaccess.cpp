@@ -33,6 +33,8 @@ const std::array kAccessors = {
     ACCEL_FIELD("model.experts_per_token", model.expertsPerToken),
     ACCEL_FIELD("model.max_context", model.maxContext),
     ACCEL_FIELD("model.sliding_window", model.slidingWindow),
+    ACCEL_FIELD("model.sliding_window_layers", model.slidingWindowLayers),
+    ACCEL_FIELD("model.kv_latent_dim", model.kvLatentDim),
     ACCEL_FIELD("device.memory_gb", device.memoryGb),
     ACCEL_FIELD("device.usable_memory_gb", device.usableMemoryGb),
     ACCEL_FIELD("device.bandwidth_gb_s", device.bandwidthGbPerSecond),

@@ -87,14 +87,13 @@ def device(ref):
 
 
 def model(ref):
-    if ref.get("mla"):
-        return None  # multi-head latent attention: the KV cache is a latent, not modelled
     out = {"id": kebab(ref["id"]), "name": ref["display_name"], "parameters": ref["params_computed"]}
     if ref["active_params_computed"] != ref["params_computed"]:
         out["active_parameters"] = ref["active_params_computed"]
     out.update({"layers": ref["num_hidden_layers"], "hidden_size": ref["hidden_size"],
                 "attention_heads": ref["num_attention_heads"], "kv_heads": ref["num_key_value_heads"],
-                "head_dim": ref["head_dim"], "intermediate_size": ref["intermediate_size"],
+                "head_dim": ref["head_dim"] or (ref["mla"] or {}).get("v_head_dim"),
+                "intermediate_size": ref["intermediate_size"],
                 "vocab_size": ref["vocab_size"], "tie_embeddings": ref["tie_word_embeddings"]})
     if ref.get("num_experts"):
         out["experts"] = ref["num_experts"]
@@ -103,10 +102,20 @@ def model(ref):
         out["max_context"] = ref["max_position_embeddings"]
     if ref.get("sliding_window") and ref["model_type"] in ("mistral", "mixtral"):
         out["sliding_window"] = ref["sliding_window"]
+    if ref.get("sliding_window") and ref["model_type"] == "gemma2":
+        out["sliding_window"] = ref["sliding_window"]
+        out["sliding_window_layers"] = ref["num_hidden_layers"] // 2  # alternating local and global
+    if ref.get("mla"):
+        # one latent (kv_lora_rank) plus one shared RoPE key per token and layer
+        out["kv_latent_dim"] = ref["mla"]["kv_lora_rank"] + ref["mla"]["qk_rope_head_dim"]
     notes = {"parameters": (f'Counted from the architecture; the size label says {ref["params_published_b"]} B '
                             f'({ref.get("params_published_note") or ""})').strip()}
     if ref.get("kv_note"):
         notes["kv_heads"] = ref["kv_note"]
+    if ref.get("mla"):
+        notes["kv_latent_dim"] = ref.get("kv_note") or "multi-head latent attention"
+        notes["experts"] = (f'{ref.get("num_shared_experts") or 0} shared expert(s) and the first dense layers '
+                            "are counted as shared weights by the app's MoE read model (an approximation).")
     if ref.get("sliding_window") and "sliding_window" not in out:
         notes["sliding_window"] = (f'The config lists a {ref["sliding_window"]}-token window that does not apply '
                                    "to every layer (or is switched off); the KV cache is sized for global attention.")

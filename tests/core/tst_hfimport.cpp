@@ -171,8 +171,15 @@ void HfImport::slidingWindows()
     QVERIFY(!core::isSet(importFixture(QStringLiteral("qwen2.5-7b.json"))
                              ->model.slidingWindow)); // use_sliding_window false
     auto gemma = importFixture(QStringLiteral("gemma-2-9b.json"));
-    QVERIFY(!core::isSet(gemma->model.slidingWindow)); // alternating layers: sized as global
-    QCOMPARE(gemma->warnings.size(), std::size_t(1));
+    QCOMPARE(gemma->model.slidingWindow, 4096.0);
+    QCOMPARE(gemma->model.slidingWindowLayers, 21.0); // alternating: half the layers are local
+    // models.json kv_note: 21 global layers x full length + 21 local layers x 4096 tokens
+    core::Scenario s = core::lessonDefaultScenario();
+    s.model = gemma->model;
+    s.serving.contextTokens = s.serving.promptTokens = 8192;
+    const double perLayerToken = 2 * 8 * 256 * 2; // K and V x 8 KV heads x head_dim 256 x BF16
+    QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence],
+             perLayerToken * (21 * 8192 + 21 * 4096));
 }
 
 QTEST_GUILESS_MAIN(HfImport)

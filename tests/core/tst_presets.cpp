@@ -7,6 +7,7 @@
 #include "testsupport.h"
 
 #include "core/calc.h"
+#include "core/explain.h"
 
 #include <QObject>
 
@@ -46,6 +47,7 @@ void Presets::models_data()
     QTest::newRow("qwen2-5-72b") << "qwen2-5-72b" << 72706203648.0 << 72706203648.0 << 327680.0;
     QTest::newRow("gemma-2-9b") << "gemma-2-9b" << 9241705984.0 << 9241705984.0 << 344064.0;
     QTest::newRow("phi-3-mini-4k") << "phi-3-mini-4k" << 3821079552.0 << 3821079552.0 << 393216.0;
+    QTest::newRow("deepseek-v3") << "deepseek-v3" << 671026419200.0 << 37552297472.0 << 70272.0;
     QTest::newRow("falcon-7b") << "falcon-7b" << 6921720704.0 << 6921720704.0 << 8192.0;
     QTest::newRow("gpt2-small") << "gpt2-small" << 124439808.0 << 124439808.0 << 36864.0;
     QTest::newRow("gpt2-xl") << "gpt2-xl" << 1557611200.0 << 1557611200.0 << 307200.0;
@@ -62,8 +64,10 @@ void Presets::models()
     QVERIFY2(model.ok(), qPrintable(id));
     QCOMPARE(model->parameters, parameters);
     QCOMPARE(model->active(), active);
-    QCOMPARE(core::kvBytesPerToken(model->layers, model->kvHeads, model->headDim, 2),
-             kvBytesPerTokenBf16);
+    const double kv = core::isSet(model->kvLatentDim)
+                          ? model->layers * model->kvLatentDim * 2 // MLA: one latent per layer
+                          : core::kvBytesPerToken(model->layers, model->kvHeads, model->headDim, 2);
+    QCOMPARE(kv, kvBytesPerTokenBf16);
     // and the scenario evaluates with it
     const core::Evaluation e = testsupport::evaluateScenario(QStringLiteral("lesson-default"),
                                                              {QStringLiteral("model=") + id});
@@ -134,7 +138,12 @@ void Presets::everyPresetCarriesItsSources()
             QVERIFY2(m->sources.count("*") && m->sources.count("parameters"), info.id.c_str());
         }
     }
-    QCOMPARE(devices, 26);
+    QCOMPARE(devices, 28); // the 26 researched accelerators and two CPUs
+    // and the doubt travels with the number into the explanation
+    core::Scenario h100 = testsupport::loadScenario(QStringLiteral("lesson-default"),
+                                                    {QStringLiteral("device=nvidia-h100-sxm")});
+    QVERIFY(core::provenanceOf(h100, "device.peak_tflops.bf16").find("2:4 sparsity") !=
+            std::string::npos);
 }
 
 void Presets::edgeDevicesStateUsableMemory()

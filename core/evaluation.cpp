@@ -42,6 +42,10 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
     {F::TrainingBytesPerParameter, "training.bytes_per_parameter", Q::Bytes, "Training bytes per parameter"},
     {F::TrainingStateBytes, "training.state_bytes", Q::Bytes, "Training state"},
     {F::TrainingStateBytesPerDevice, "training.state_bytes_per_device", Q::Bytes, "Training state per device"},
+    {F::TrainingWeightsBytesPerDevice, "training.weights_bytes_per_device", Q::Bytes, "Working weights"},
+    {F::TrainingGradsBytesPerDevice, "training.grads_bytes_per_device", Q::Bytes, "Gradients"},
+    {F::TrainingMasterBytesPerDevice, "training.master_bytes_per_device", Q::Bytes, "FP32 master copy"},
+    {F::TrainingOptimizerBytesPerDevice, "training.optimizer_bytes_per_device", Q::Bytes, "Optimiser moments"},
     {F::TrainingActivationBytes, "training.activation_bytes", Q::Bytes, "Activations"},
     {F::TrainingTotalBytesPerDevice, "training.total_bytes_per_device", Q::Bytes, "Training memory per device"},
     {F::TrainingFits, "training.fits", Q::Boolean, "Training fits"},
@@ -381,15 +385,22 @@ void evaluateTraining(const Scenario &s, const Base &b, Evaluation &e)
     // copy counts as optimiser state), stage 2 also gradients, stage 3 also weights.
     double weights = p * t.weightsBytes;
     double grads = p * t.gradsBytes;
-    double optimiser = p * (t.masterBytes + t.optimizerBytes);
+    double master = p * t.masterBytes;
+    double moments = p * t.optimizerBytes;
     const double dp = std::max(1.0, t.dpDegree);
-    if (t.zeroStage >= 1)
-        optimiser /= dp;
+    if (t.zeroStage >= 1) {
+        master /= dp;
+        moments /= dp;
+    }
     if (t.zeroStage >= 2)
         grads /= dp;
     if (t.zeroStage >= 3)
         weights /= dp;
-    e[F::TrainingStateBytesPerDevice] = weights + grads + optimiser;
+    e[F::TrainingStateBytesPerDevice] = weights + grads + master + moments;
+    e[F::TrainingWeightsBytesPerDevice] = weights;
+    e[F::TrainingGradsBytesPerDevice] = grads;
+    e[F::TrainingMasterBytesPerDevice] = master;
+    e[F::TrainingOptimizerBytesPerDevice] = moments;
     const ModelSpec &m = s.model;
     if (isSet(m.hiddenSize) && isSet(m.attentionHeads)) {
         e[F::TrainingActivationBytes] =

@@ -299,6 +299,10 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         break;
     }
     case F::TrainingStateBytesPerDevice:
+    case F::TrainingWeightsBytesPerDevice:
+    case F::TrainingGradsBytesPerDevice:
+    case F::TrainingMasterBytesPerDevice:
+    case F::TrainingOptimizerBytesPerDevice:
         x.formula =
             "per device with ZeRO: stage 1 divides optimiser state (master copy included) by "
             "the data-parallel degree, stage 2 also gradients, stage 3 also weights";

@@ -1,5 +1,6 @@
 #include "viewregistry.h"
 
+#include "memoryview.h"
 #include "rooflineview.h"
 #include "throughputview.h"
 
@@ -12,6 +13,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new RooflineView(d, p); }},
         {QStringLiteral("throughput"), QStringLiteral("Roofline"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ThroughputView(d, p); }},
+        {QStringLiteral("memory"), QStringLiteral("Memory"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new MemoryView(d, p); }},
     };
     return entries;
 }

@@ -56,6 +56,7 @@ void Snapshot::listsTheViews()
     const QList<QByteArray> names = run.out.trimmed().split('\n');
     QVERIFY(names.contains("roofline"));
     QVERIFY(names.contains("throughput"));
+    QVERIFY(names.contains("memory"));
 }
 
 void Snapshot::rendersEveryView_data()
@@ -63,7 +64,7 @@ void Snapshot::rendersEveryView_data()
     QTest::addColumn<QString>("view");
     QTest::addColumn<QString>("suffix");
     QTest::addColumn<QStringList>("extra");
-    for (const char *view : {"roofline", "throughput"}) {
+    for (const char *view : {"roofline", "throughput", "memory"}) {
         for (const char *suffix : {"png", "svg", "pdf"})
             QTest::addRow("%s.%s 1280x800", view, suffix) << view << suffix << QStringList{};
         QTest::addRow("%s presenter 1920x1080", view)
@@ -99,7 +100,7 @@ void Snapshot::badInput_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("unknown view lists the valid ones")
         << QStringList{"--snapshot", "nope", "-o", "/tmp/x.png"}
-        << "valid views: roofline, throughput";
+        << "valid views: roofline, throughput, memory";
     QTest::newRow("no output") << QStringList{"--snapshot", "roofline"} << "needs -o";
     QTest::newRow("bad size") << QStringList{"--snapshot", "roofline", "-o",
                                              "/tmp/x.png", "--size",   "big"}

@@ -5,6 +5,7 @@
 #include "app/mainwindow.h"
 #include "views/batchcontrol.h"
 #include "views/explanationpanel.h"
+#include "views/memoryview.h"
 #include "views/rooflineview.h"
 #include "views/scenariodocument.h"
 #include "views/scenariopanel.h"
@@ -55,6 +56,7 @@ private slots:
     void mainWindowVerdictsAndTitle();
     void editorsRefuseWithAReason();
     void hoverExplainsAFigure();
+    void memoryBarsMatchTheCore();
 };
 
 void ViewsTest::initTestCase()
@@ -215,6 +217,40 @@ void ViewsTest::hoverExplainsAFigure()
     QVERIFY2(text.contains(QStringLiteral("200 TFLOP/s / 1,000 GB/s = 200 FLOP/B")),
              qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("lesson l.93")), qPrintable(text));
+}
+
+// The lesson's 7B: 112 GB of training state (l.63), 14 GB BF16 and 7 GB 1-byte weights (l.45-46),
+// a KV cache of 17.18 GB at 32 x 4096 (l.84), against the 80 GB lesson device.
+void ViewsTest::memoryBarsMatchTheCore()
+{
+    views::ScenarioDocument doc;
+    views::MemoryView view(&doc);
+    showOffscreen(view);
+    QCOMPARE(view.categories().size(), 3);
+    const QList<double> weights = view.segment(QStringLiteral("Weights"));
+    QCOMPARE(weights, (QList<double>{14e9, 14e9, 7e9}));
+    double state = 0;
+    for (const char *part : {"Weights", "Gradients", "FP32 master copy", "Optimiser moments"})
+        state += view.segment(QLatin1String(part))[0];
+    QCOMPARE(state, 112e9);
+    QVERIFY(view.segment(QStringLiteral("Activations"))[0] >
+            0); // its own segment, outside the 112 GB
+    QCOMPARE(view.segment(QStringLiteral("KV cache"))[1], 17179869184.0);
+    QCOMPARE(view.segment(QStringLiteral("Runtime context"))[1], 1.5e9);
+    QCOMPARE(view.segment(QStringLiteral("Workspace"))[1], 1.0e9);
+    QCOMPARE(view.capacityDrawn(), 80e9);
+    QVERIFY2(view.headroomTexts()[1].contains(QStringLiteral("46.32 GB headroom")),
+             qPrintable(view.headroomTexts()[1]));
+    QVERIFY2(view.headroomTexts()[0].contains(QStringLiteral("short by")),
+             qPrintable(view.headroomTexts()[0]));
+    // the 18 B/param convention is one click away; ZeRO-3 over 8 devices divides the state by 8
+    QVERIFY(doc.setNumber(QStringLiteral("training.zero_stage"), 3));
+    QVERIFY(doc.setNumber(QStringLiteral("training.dp_degree"), 8));
+    doc.flush();
+    double sharded = 0;
+    for (const char *part : {"Weights", "Gradients", "FP32 master copy", "Optimiser moments"})
+        sharded += view.segment(QLatin1String(part))[0];
+    QCOMPARE(sharded, 14e9);
 }
 
 QTEST_MAIN(ViewsTest)

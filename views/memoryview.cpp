@@ -173,7 +173,7 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     form->addRow(tr("Micro-batch"), m_microBatch);
     form->addRow(tr("Sequence length"), m_sequenceLength);
     form->addRow(tr("Recompute"), m_recompute);
-    editor->setFixedWidth(330);
+    editor->setFixedWidth(int(330 * style::scale()));
 
     connect(m_recipe, &QComboBox::activated, this, [this](int index) {
         const auto *recipe =

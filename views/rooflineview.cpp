@@ -30,13 +30,10 @@ namespace views {
 
 namespace {
 
+using style::number;
+
 using core::FigureId;
 constexpr double kTera = 1e12;
-
-QString number(double value, int significant = 3)
-{
-    return QString::fromStdString(core::formatNumber(value, significant));
-}
 
 QPen pen(const QColor &color, double width, Qt::PenStyle penStyle = Qt::SolidLine)
 {

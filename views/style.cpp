@@ -1,5 +1,7 @@
 #include "style.h"
 
+#include "core/units.h"
+
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QWidget>
@@ -40,6 +42,11 @@ QFont scaledFont(const QFont &base, double factor)
     else if (font.pixelSize() > 0)
         font.setPixelSize(std::max(1, int(font.pixelSize() * factor)));
     return font;
+}
+
+QString number(double value, int significant)
+{
+    return QString::fromStdString(core::formatNumber(value, significant));
 }
 
 void setStyleSheetIfChanged(QWidget *widget, const QString &sheet)

@@ -5,6 +5,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QString>
 
 class QAbstractAxis;
 class QWidget;
@@ -71,6 +72,9 @@ void setScale(double scale);
 QFont annotationFont(double relative = 1.0);
 /** `base` enlarged by `factor`, whether it is sized in points or in pixels. */
 QFont scaledFont(const QFont &base, double factor);
+/** A number as the core formats it (significant figures, thousands separators). */
+QString number(double value, int significant = 3);
+
 /** Sets a widget's style sheet only when it differs: re-polishing costs milliseconds. */
 void setStyleSheetIfChanged(QWidget *widget, const QString &sheet);
 

@@ -22,13 +22,10 @@ namespace views {
 
 namespace {
 
+using style::number;
+
 using core::FigureId;
 constexpr double kMaxBatch = 1024;
-
-QString number(double value, int significant = 3)
-{
-    return QString::fromStdString(core::formatNumber(value, significant));
-}
 
 } // namespace
 

@@ -36,6 +36,8 @@ OomDiagnosis diagnoseOom(const Scenario &scenario)
     d.reservedBytes = d.tensorBytes + workspace + e[FigureId::FragmentationBytes];
     d.deviceBytes = e[FigureId::ServingBytesTotal];
     d.capacityBytes = e[FigureId::CapacityBytes];
+    d.weightsBytes = e[FigureId::WeightsBytes];
+    d.overheadBytes = e[FigureId::OverheadBytes];
     d.freeForKvBytes = e[FigureId::KvBudgetBytes];
     d.kvBytesPerSequence = e[FigureId::KvBytesPerSequence];
     d.sequencesExact =

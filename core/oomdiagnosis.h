@@ -27,6 +27,8 @@ struct OomDiagnosis
     double deviceBytes = 0;   ///< reserved + runtime (driver) context
     // The accounting.
     double capacityBytes = 0;
+    double weightsBytes = 0;
+    double overheadBytes = 0; ///< runtime (driver) context + workspace
     double freeForKvBytes = 0;
     double kvBytesPerSequence = 0;
     double sequencesExact = 0; ///< free / KV per sequence, before rounding down (13.97)

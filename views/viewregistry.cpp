@@ -1,6 +1,7 @@
 #include "viewregistry.h"
 
 #include "memoryview.h"
+#include "oomview.h"
 #include "rooflineview.h"
 #include "throughputview.h"
 
@@ -15,6 +16,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ThroughputView(d, p); }},
         {QStringLiteral("memory"), QStringLiteral("Memory"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new MemoryView(d, p); }},
+        {QStringLiteral("oom"), QStringLiteral("Memory"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new OomView(d, p); }},
     };
     return entries;
 }

@@ -6,6 +6,10 @@
 #include "views/batchcontrol.h"
 #include "views/explanationpanel.h"
 #include "views/memoryview.h"
+#include "views/oomview.h"
+
+#include "core/presets.h"
+#include "core/scenarioio.h"
 #include "views/rooflineview.h"
 #include "views/scenariodocument.h"
 #include "views/scenariopanel.h"
@@ -57,6 +61,7 @@ private slots:
     void editorsRefuseWithAReason();
     void hoverExplainsAFigure();
     void memoryBarsMatchTheCore();
+    void oomDiagnosisShowsTheLessonsNumbers();
 };
 
 void ViewsTest::initTestCase()
@@ -251,6 +256,25 @@ void ViewsTest::memoryBarsMatchTheCore()
     for (const char *part : {"Weights", "Gradients", "FP32 master copy", "Optimiser moments"})
         sharded += view.segment(QLatin1String(part))[0];
     QCOMPARE(sharded, 14e9);
+}
+
+// l.255-265: 7.5 GB for KV, 13 sequences, the 14th fails; 27 with 1-byte weights, 24 guarded.
+void ViewsTest::oomDiagnosisShowsTheLessonsNumbers()
+{
+    views::ScenarioDocument doc;
+    auto text = core::scenarioPresetText("oom-14th-request");
+    doc.reset(core::readScenario(*text).value().scenario);
+    views::OomView view(&doc);
+    showOffscreen(view);
+    QString shown = view.text();
+    for (const char *expected :
+         {"7.5 GB for the KV cache", "13.97", "13 sequences fit", "14th request fails",
+          "Use 1-byte weights (INT8 or FP8): 27 sequences", "could never have been served"})
+        QVERIFY2(shown.contains(QLatin1String(expected)), expected);
+    doc.setWeightFormat(core::NumericFormat::Int8);
+    doc.flush();
+    shown = view.text();
+    QVERIFY2(shown.contains(QStringLiteral("24 of a theoretical 27")), qPrintable(shown));
 }
 
 QTEST_MAIN(ViewsTest)

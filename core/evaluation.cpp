@@ -595,6 +595,16 @@ Evaluation evaluate(const Scenario &scenario)
     return e;
 }
 
+double servingBytesAt(const Scenario &scenario, double residentSequences)
+{
+    Evaluation scratch;
+    Base base = makeBase(scenario, scratch);
+    base.concurrent = std::max(0.0, residentSequences);
+    return base.weightsBytes +
+           base.kvPerSequence * base.concurrent / base.tensorParallel * (1.0 + base.fragmentation) +
+           base.overhead;
+}
+
 std::vector<BatchPoint> sweepBatch(const Scenario &scenario, std::span<const double> batches)
 {
     Evaluation scratch;

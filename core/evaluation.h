@@ -199,6 +199,10 @@ struct BatchPoint
     Bound bound = Bound::Memory;
 };
 
+/** Device memory in use with `residentSequences` sequences' KV cache resident (weights +
+ *  overhead + KV with fragmentation), per device: the KV-against-concurrency line. */
+double servingBytesAt(const Scenario &scenario, double residentSequences);
+
 /** Evaluates the decode step at each batch size, everything else unchanged. */
 std::vector<BatchPoint> sweepBatch(const Scenario &scenario, std::span<const double> batches);
 

@@ -1,5 +1,6 @@
 #include "viewregistry.h"
 
+#include "kvview.h"
 #include "memoryview.h"
 #include "oomview.h"
 #include "rooflineview.h"
@@ -16,6 +17,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ThroughputView(d, p); }},
         {QStringLiteral("memory"), QStringLiteral("Memory"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new MemoryView(d, p); }},
+        {QStringLiteral("kv"), QStringLiteral("Memory"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new KvView(d, p); }},
         {QStringLiteral("oom"), QStringLiteral("Memory"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new OomView(d, p); }},
     };

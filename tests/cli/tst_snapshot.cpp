@@ -64,7 +64,7 @@ void Snapshot::rendersEveryView_data()
     QTest::addColumn<QString>("view");
     QTest::addColumn<QString>("suffix");
     QTest::addColumn<QStringList>("extra");
-    for (const char *view : {"roofline", "throughput", "memory", "oom"}) {
+    for (const char *view : {"roofline", "throughput", "memory", "kv", "oom"}) {
         for (const char *suffix : {"png", "svg", "pdf"})
             QTest::addRow("%s.%s 1280x800", view, suffix) << view << suffix << QStringList{};
         QTest::addRow("%s presenter 1920x1080", view)
@@ -100,7 +100,7 @@ void Snapshot::badInput_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("unknown view lists the valid ones")
         << QStringList{"--snapshot", "nope", "-o", "/tmp/x.png"}
-        << "valid views: roofline, throughput, memory, oom";
+        << "valid views: roofline, throughput, memory, kv, oom";
     QTest::newRow("no output") << QStringList{"--snapshot", "roofline"} << "needs -o";
     QTest::newRow("bad size") << QStringList{"--snapshot", "roofline", "-o",
                                              "/tmp/x.png", "--size",   "big"}

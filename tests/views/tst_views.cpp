@@ -5,6 +5,7 @@
 #include "app/mainwindow.h"
 #include "views/batchcontrol.h"
 #include "views/explanationpanel.h"
+#include "views/kvview.h"
 #include "views/memoryview.h"
 #include "views/oomview.h"
 
@@ -18,6 +19,7 @@
 #include "core/evaluation.h"
 
 #include <QAbstractSpinBox>
+#include <QCheckBox>
 #include <QImage>
 #include <QSlider>
 #include <QSpinBox>
@@ -62,6 +64,7 @@ private slots:
     void hoverExplainsAFigure();
     void memoryBarsMatchTheCore();
     void oomDiagnosisShowsTheLessonsNumbers();
+    void kvViewMarksTheFailingRequest();
 };
 
 void ViewsTest::initTestCase()
@@ -275,6 +278,23 @@ void ViewsTest::oomDiagnosisShowsTheLessonsNumbers()
     doc.flush();
     shown = view.text();
     QVERIFY2(shown.contains(QStringLiteral("24 of a theoretical 27")), qPrintable(shown));
+}
+
+// l.255: the 14th request fails; cutting the context budget moves the limit (l.89-91).
+void ViewsTest::kvViewMarksTheFailingRequest()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("oom-14th-request")).value().scenario);
+    views::KvView view(&doc);
+    showOffscreen(view);
+    QCOMPARE(view.firstFailingDrawn(), 14.0);
+    QCOMPARE(view.admissionLimitDrawn(), 11.0);
+    QVERIFY(doc.setNumber(QStringLiteral("serving.context_tokens"), 2048));
+    doc.flush();
+    QCOMPARE(view.firstFailingDrawn(), 28.0); // floor(7.5e9 / 268,435,456) = 27 fit
+    view.gqaToggle()->setChecked(true);       // an overlay only: the scenario is unchanged
+    QCOMPARE(doc.scenario().model.kvHeads, 8.0);
+    QVERIFY(!view.csv().isEmpty());
 }
 
 QTEST_MAIN(ViewsTest)

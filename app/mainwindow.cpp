@@ -58,26 +58,23 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->setDocumentMode(true);
 
     // The Roofline tab: the roofline above, throughput against batch below, one slider.
-    QHash<QString, QSplitter *> tabPages;
+    // One page per tab. A tab's views are built when it is first shown: a hidden tab costs
+    // nothing at start-up (see docs/benchmarks.md).
     for (const views::ViewEntry &entry : views::viewRegistry()) {
-        QSplitter *page = tabPages.value(entry.tab);
-        if (!page) {
-            page = new QSplitter(Qt::Vertical, m_tabs);
+        int index = -1;
+        for (int i = 0; i < m_tabs->count(); ++i) {
+            if (m_tabs->widget(i)->objectName() == entry.tab + QStringLiteral("Page"))
+                index = i;
+        }
+        if (index < 0) {
+            auto *page = new QSplitter(Qt::Vertical, m_tabs);
             page->setObjectName(entry.tab + QStringLiteral("Page"));
             page->setChildrenCollapsible(false);
-            tabPages.insert(entry.tab, page);
-            m_tabs->addTab(page, tr(entry.tab.toUtf8().constData()));
+            index = m_tabs->addTab(page, tr(entry.tab.toUtf8().constData()));
         }
-        views::View *view = entry.create(m_document, page);
-        page->addWidget(view);
-        m_views << view;
-        connect(view, &views::View::explainRequested, m_explanation,
-                &views::ExplanationPanel::showFigure);
-        if (auto *roofline = qobject_cast<views::RooflineView *>(view))
-            m_roofline = roofline;
+        m_pendingViews[index].append(&entry);
     }
-    if (QSplitter *page = tabPages.value(QStringLiteral("Roofline")))
-        page->setSizes({560, 300});
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::buildTab);
 
     auto *panelScroll = new QScrollArea(this);
     panelScroll->setWidget(m_panel);
@@ -118,6 +115,26 @@ MainWindow::MainWindow(QWidget *parent)
     updateStatus();
     updateTitle();
     readSettings();
+    buildTab(m_tabs->currentIndex());
+}
+
+void MainWindow::buildTab(int index)
+{
+    const QList<const views::ViewEntry *> entries = m_pendingViews.take(index);
+    if (entries.isEmpty())
+        return;
+    auto *page = qobject_cast<QSplitter *>(m_tabs->widget(index));
+    for (const views::ViewEntry *entry : entries) {
+        views::View *view = entry->create(m_document, page);
+        page->addWidget(view);
+        m_views << view;
+        connect(view, &views::View::explainRequested, m_explanation,
+                &views::ExplanationPanel::showFigure);
+        if (auto *roofline = qobject_cast<views::RooflineView *>(view))
+            m_roofline = roofline;
+    }
+    if (page->objectName() == QStringLiteral("RooflinePage"))
+        page->setSizes({560, 300});
 }
 
 MainWindow::~MainWindow() = default;
@@ -203,14 +220,25 @@ void MainWindow::createActions()
         auto *shortcut = new QShortcut(QKeySequence(entry.first), this);
         const int direction = entry.second;
         connect(shortcut, &QShortcut::activated, this, [this, direction] {
-            if (m_roofline)
-                m_roofline->batchControl()->step(direction);
+            if (auto *roofline =
+                    qobject_cast<views::RooflineView *>(this->view(QStringLiteral("roofline"))))
+                roofline->batchControl()->step(direction);
         });
     }
 }
 
-views::View *MainWindow::view(const QString &snapshotName) const
+views::View *MainWindow::view(const QString &snapshotName)
 {
+    // build the view's tab if it has not been shown yet
+    int pendingTab = -1;
+    for (auto it = m_pendingViews.cbegin(); it != m_pendingViews.cend() && pendingTab < 0; ++it) {
+        for (const views::ViewEntry *entry : it.value()) {
+            if (entry->name == snapshotName)
+                pendingTab = it.key();
+        }
+    }
+    if (pendingTab >= 0)
+        buildTab(pendingTab);
     for (views::View *view : m_views) {
         if (view->snapshotName() == snapshotName)
             return view;

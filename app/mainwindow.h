@@ -4,6 +4,7 @@
 // explanation panel below them and the three verdicts in the status bar. All of it reads one
 // ScenarioDocument.
 
+#include <QHash>
 #include <QMainWindow>
 
 class QComboBox;
@@ -13,6 +14,7 @@ class QSplitter;
 class QTabWidget;
 
 namespace views {
+struct ViewEntry;
 class ExplanationPanel;
 class RooflineView;
 class ScenarioDocument;
@@ -32,7 +34,8 @@ public:
     views::ScenarioPanel *scenarioPanel() const { return m_panel; }
     views::ExplanationPanel *explanationPanel() const { return m_explanation; }
     QTabWidget *tabs() const { return m_tabs; }
-    views::View *view(const QString &snapshotName) const;
+    /** A view by its snapshot name, building its tab if it has not been shown yet. */
+    views::View *view(const QString &snapshotName);
     /** The status bar's three verdicts, as shown. */
     QStringList verdicts() const;
 
@@ -48,6 +51,7 @@ protected:
 
 private:
     void createActions();
+    void buildTab(int index);
     void newScenario();
     void open();
     bool save();
@@ -69,6 +73,7 @@ private:
     QSplitter *m_mainSplitter;
     QSplitter *m_centreSplitter;
     QList<views::View *> m_views;
+    QHash<int, QList<const views::ViewEntry *>> m_pendingViews; ///< tabs not built yet
     views::RooflineView *m_roofline = nullptr;
     QComboBox *m_units;
     QLabel *m_fitStatus;

@@ -21,6 +21,7 @@
 #include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QImage>
+#include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -65,6 +66,7 @@ private slots:
     void memoryBarsMatchTheCore();
     void oomDiagnosisShowsTheLessonsNumbers();
     void kvViewMarksTheFailingRequest();
+    void hiddenTabsAreBuiltWhenFirstShown();
 };
 
 void ViewsTest::initTestCase()
@@ -295,6 +297,23 @@ void ViewsTest::kvViewMarksTheFailingRequest()
     view.gqaToggle()->setChecked(true);       // an overlay only: the scenario is unchanged
     QCOMPARE(doc.scenario().model.kvHeads, 8.0);
     QVERIFY(!view.csv().isEmpty());
+}
+
+void ViewsTest::hiddenTabsAreBuiltWhenFirstShown()
+{
+    QSettings().setValue(QStringLiteral("window/tab"), 0);
+    MainWindow window;
+    showOffscreen(window);
+    QCOMPARE(window.tabs()->count(), 2);
+    QVERIFY(!window.findChild<views::MemoryView *>()); // not built at start-up
+    QVERIFY(window.document()->setDevicePreset(QStringLiteral("lesson-accelerator-24gb")));
+    window.document()->flush();
+    window.tabs()->setCurrentIndex(1); // a tab opened after edits shows current values
+    QCoreApplication::processEvents();
+    auto *memory = window.findChild<views::MemoryView *>();
+    QVERIFY(memory);
+    QCOMPARE(memory->capacityDrawn(), 24e9);
+    QVERIFY(window.view(QStringLiteral("kv")));
 }
 
 QTEST_MAIN(ViewsTest)

@@ -27,18 +27,7 @@ namespace {
 
 using core::FigureId;
 using style::number;
-
-QString ordinal(double n)
-{
-    const long v = long(n);
-    const long lastTwo = v % 100;
-    const char *suffix = (lastTwo >= 11 && lastTwo <= 13) ? "th"
-                         : v % 10 == 1                    ? "st"
-                         : v % 10 == 2                    ? "nd"
-                         : v % 10 == 3                    ? "rd"
-                                                          : "th";
-    return QString::number(v) + QLatin1String(suffix);
-}
+using style::ordinal;
 
 } // namespace
 

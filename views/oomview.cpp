@@ -14,21 +14,11 @@ namespace views {
 
 namespace {
 
+using style::ordinal;
+
 QString bytes(double value, core::MemoryUnits units)
 {
     return QString::fromStdString(core::formatBytes(value, units)).toHtmlEscaped();
-}
-
-QString ordinal(double n)
-{
-    const long v = long(n);
-    const long lastTwo = v % 100;
-    const char *suffix = (lastTwo >= 11 && lastTwo <= 13) ? "th"
-                         : v % 10 == 1                    ? "st"
-                         : v % 10 == 2                    ? "nd"
-                         : v % 10 == 3                    ? "rd"
-                                                          : "th";
-    return QString::number(v) + QLatin1String(suffix);
 }
 
 } // namespace

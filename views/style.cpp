@@ -49,6 +49,18 @@ QString number(double value, int significant)
     return QString::fromStdString(core::formatNumber(value, significant));
 }
 
+QString ordinal(double n)
+{
+    const long v = long(n);
+    const long lastTwo = v % 100;
+    const char *suffix = (lastTwo >= 11 && lastTwo <= 13) ? "th"
+                         : v % 10 == 1                    ? "st"
+                         : v % 10 == 2                    ? "nd"
+                         : v % 10 == 3                    ? "rd"
+                                                          : "th";
+    return QString::number(v) + QLatin1String(suffix);
+}
+
 void setStyleSheetIfChanged(QWidget *widget, const QString &sheet)
 {
     if (widget->styleSheet() != sheet)

@@ -75,6 +75,9 @@ QFont scaledFont(const QFont &base, double factor);
 /** A number as the core formats it (significant figures, thousands separators). */
 QString number(double value, int significant = 3);
 
+/** "1st", "2nd", "14th": for "the 14th request fails". */
+QString ordinal(double n);
+
 /** Sets a widget's style sheet only when it differs: re-polishing costs milliseconds. */
 void setStyleSheetIfChanged(QWidget *widget, const QString &sheet);
 

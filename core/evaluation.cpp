@@ -595,6 +595,20 @@ Evaluation evaluate(const Scenario &scenario)
     return e;
 }
 
+OverheadSplit overheadSplit(const Scenario &scenario)
+{
+    OverheadSplit split;
+    const double overhead = scenario.serving.overheadGb * kGB;
+    split.runtimeContextBytes = overhead;
+    if (auto it = scenario.serving.overheadParts.find("workspace");
+        it != scenario.serving.overheadParts.end()) {
+        split.workspaceBytes = std::min(overhead, it->second * kGB);
+        split.runtimeContextBytes = overhead - split.workspaceBytes;
+        split.known = true;
+    }
+    return split;
+}
+
 double servingBytesAt(const Scenario &scenario, double residentSequences)
 {
     Evaluation scratch;

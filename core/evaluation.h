@@ -199,6 +199,17 @@ struct BatchPoint
     Bound bound = Bound::Memory;
 };
 
+/** The runtime overhead split as the lesson splits it (l.255): the runtime (driver) context and
+ *  the framework's workspace, from `serving.overhead_parts`. Without a "workspace" part the
+ *  split is unknown: `known` is false and the whole overhead is reported as runtime context. */
+struct OverheadSplit
+{
+    double runtimeContextBytes = 0;
+    double workspaceBytes = 0;
+    bool known = false;
+};
+OverheadSplit overheadSplit(const Scenario &scenario);
+
 /** Device memory in use with `residentSequences` sequences' KV cache resident (weights +
  *  overhead + KV with fragmentation), per device: the KV-against-concurrency line. */
 double servingBytesAt(const Scenario &scenario, double residentSequences);

@@ -11,14 +11,6 @@ namespace core {
 
 namespace {
 
-double workspaceGb(const Scenario &s)
-{
-    // The lesson splits the overhead into a runtime (driver) context and a workspace; without a
-    // breakdown the whole overhead is treated as reserved by the framework.
-    auto it = s.serving.overheadParts.find("workspace");
-    return it != s.serving.overheadParts.end() ? it->second : s.serving.overheadGb;
-}
-
 double maxSequencesWith(Scenario s, void (*change)(Scenario &))
 {
     change(s);
@@ -31,7 +23,9 @@ OomDiagnosis diagnoseOom(const Scenario &scenario)
 {
     const Evaluation e = evaluate(scenario);
     OomDiagnosis d;
-    const double workspace = workspaceGb(scenario) * kGB;
+    // Without a breakdown the whole overhead is treated as reserved by the framework.
+    const OverheadSplit split = overheadSplit(scenario);
+    const double workspace = split.known ? split.workspaceBytes : split.runtimeContextBytes;
     d.tensorBytes = e[FigureId::WeightsBytes] + e[FigureId::KvBytesTotal];
     d.reservedBytes = d.tensorBytes + workspace + e[FigureId::FragmentationBytes];
     d.deviceBytes = e[FigureId::ServingBytesTotal];
@@ -79,11 +73,11 @@ OomDiagnosis diagnoseOom(const Scenario &scenario)
                             " for the configured " + formatNumber(d.configured, 9) + " sequences",
                         d.configured, "a higher price per hour"});
     if (isSet(scenario.model.hiddenSize) && isSet(scenario.device.deviceLinkGbPerSecond)) {
-        Scenario split = scenario;
-        split.serving.tensorParallel = std::max(2.0, scenario.serving.tensorParallel * 2);
+        Scenario sharded = scenario;
+        sharded.serving.tensorParallel = std::max(2.0, scenario.serving.tensorParallel * 2);
         d.levers.push_back(
-            {"Shard the model across " + formatNumber(split.serving.tensorParallel, 3) + " devices",
-             evaluate(split)[FigureId::MaxConcurrentSequences],
+            {"Shard the model across " + formatNumber(sharded.serving.tensorParallel, 3) + " devices",
+             evaluate(sharded)[FigureId::MaxConcurrentSequences],
              "twice the devices, and collectives on every step (latency)"});
     }
     return d;

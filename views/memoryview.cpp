@@ -243,18 +243,11 @@ QList<MemoryView::Bar> MemoryView::bars() const
         Bar bar;
         bar.category = tr("Serving\n%1 weights")
                            .arg(fromView(core::formatLabel(scenario.serving.weightFormat)));
-        const double overhead = ev[FigureId::OverheadBytes];
-        double runtime = overhead;
-        double workspace = 0;
-        if (auto it = scenario.serving.overheadParts.find("workspace");
-            it != scenario.serving.overheadParts.end()) {
-            workspace = it->second * core::kGB;
-            runtime = overhead - workspace;
-        }
+        const core::OverheadSplit split = core::overheadSplit(scenario);
         bar.segments = {{QStringLiteral("Weights"), ev[FigureId::WeightsBytes]},
                         {QStringLiteral("KV cache"), ev[FigureId::KvBytesTotal]},
-                        {QStringLiteral("Runtime context"), runtime},
-                        {QStringLiteral("Workspace"), workspace},
+                        {QStringLiteral("Runtime context"), split.runtimeContextBytes},
+                        {QStringLiteral("Workspace"), split.workspaceBytes},
                         {QStringLiteral("Fragmentation"), ev[FigureId::FragmentationBytes]}};
         return bar;
     };

@@ -14,6 +14,7 @@ private slots:
     void lessonCase();
     void levers();
     void configuredConcurrencyThatFits();
+    void overheadSplitFollowsTheBreakdown();
 };
 
 // l.255: "Weights 14 + context 1.5 + workspace 1.0 leaves 7.5 GB for KV ... 13 sequences (13.97
@@ -62,6 +63,21 @@ void OomDiagnosis::configuredConcurrencyThatFits()
         core::diagnoseOom(testsupport::loadScenario(QStringLiteral("lesson-default")));
     QVERIFY(d.configuredFits);
     QCOMPARE(d.sequencesFit, 118.0);
+}
+
+// l.255: "context 1.5 + workspace 1.0"; without a breakdown the split is unknown.
+void OomDiagnosis::overheadSplitFollowsTheBreakdown()
+{
+    const core::OverheadSplit lesson =
+        core::overheadSplit(testsupport::loadScenario(QStringLiteral("oom-14th-request")));
+    QVERIFY(lesson.known);
+    ACCEL_COMPARE_NEAR(lesson.runtimeContextBytes, 1.5e9, 1);
+    ACCEL_COMPARE_NEAR(lesson.workspaceBytes, 1.0e9, 1);
+    const core::OverheadSplit plain =
+        core::overheadSplit(testsupport::loadScenario(QStringLiteral("support-assistant")));
+    QVERIFY(!plain.known);
+    ACCEL_COMPARE_NEAR(plain.runtimeContextBytes, 3.0e9, 1);
+    QCOMPARE(plain.workspaceBytes, 0.0);
 }
 
 QTEST_GUILESS_MAIN(OomDiagnosis)

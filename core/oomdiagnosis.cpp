@@ -75,10 +75,10 @@ OomDiagnosis diagnoseOom(const Scenario &scenario)
     if (isSet(scenario.model.hiddenSize) && isSet(scenario.device.deviceLinkGbPerSecond)) {
         Scenario sharded = scenario;
         sharded.serving.tensorParallel = std::max(2.0, scenario.serving.tensorParallel * 2);
-        d.levers.push_back(
-            {"Shard the model across " + formatNumber(sharded.serving.tensorParallel, 3) + " devices",
-             evaluate(sharded)[FigureId::MaxConcurrentSequences],
-             "twice the devices, and collectives on every step (latency)"});
+        d.levers.push_back({"Shard the model across " +
+                                formatNumber(sharded.serving.tensorParallel, 3) + " devices",
+                            evaluate(sharded)[FigureId::MaxConcurrentSequences],
+                            "twice the devices, and collectives on every step (latency)"});
     }
     return d;
 }

@@ -5,8 +5,13 @@
 #include <QAbstractSeries>
 #include <QBrush>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QXYSeries>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace views {
 
@@ -31,10 +36,16 @@ void ChartLabels::clear()
         m_spare.append(label.item);
     }
     m_labels.clear();
+    m_obstacles.clear();
+}
+
+void ChartLabels::addObstacle(QPointF corner, QPointF oppositeCorner, QAbstractSeries *series)
+{
+    m_obstacles.append({corner, oppositeCorner, series});
 }
 
 void ChartLabels::add(const QString &text, QPointF value, QAbstractSeries *series,
-                      const QColor &color, QPointF offset, bool bold, bool alignRight)
+                      const QColor &color, QPointF offset, bool bold, Align align)
 {
     QGraphicsSimpleTextItem *item =
         m_spare.isEmpty() ? new QGraphicsSimpleTextItem(m_chart) : m_spare.takeLast();
@@ -48,22 +59,82 @@ void ChartLabels::add(const QString &text, QPointF value, QAbstractSeries *serie
         item->setBrush(color);
     item->setZValue(20);
     item->show();
-    m_labels.append({item, value, series, offset * style::scale(), alignRight});
+    m_labels.append({item, value, series, offset * style::scale(), align, text, {}, 0});
+    reposition();
+}
+
+void ChartLabels::setNarrowText(const QString &narrowText, double width)
+{
+    Q_ASSERT(!m_labels.isEmpty());
+    m_labels.last().narrowText = narrowText;
+    m_labels.last().narrowWidth = width;
     reposition();
 }
 
 void ChartLabels::reposition()
 {
     const QRectF area = m_chart->plotArea();
+    QList<QRectF> placed;
+    placed.reserve(m_labels.size() + m_obstacles.size());
+    for (const Obstacle &obstacle : m_obstacles)
+        placed.append(QRectF(m_chart->mapToPosition(obstacle.corner, obstacle.series),
+                             m_chart->mapToPosition(obstacle.oppositeCorner, obstacle.series))
+                          .normalized());
     for (const Label &label : m_labels) {
         QPointF position = m_chart->mapToPosition(label.value, label.series) + label.offset;
+        if (!label.narrowText.isEmpty()) {
+            const double room =
+                m_chart->mapToPosition(label.value + QPointF(label.narrowWidth, 0), label.series)
+                    .x() -
+                position.x();
+            const QFontMetricsF metrics(label.item->font());
+            double wide = 0;
+            for (const QString &line : label.text.split(QLatin1Char('\n')))
+                wide = std::max(wide, metrics.horizontalAdvance(line));
+            const QString &text = wide <= room ? label.text : label.narrowText;
+            if (label.item->text() != text)
+                label.item->setText(text);
+        }
         const QRectF bounds = label.item->boundingRect();
-        if (label.alignRight)
+        if (label.align == Align::End)
             position.rx() -= bounds.width();
+        else if (label.align == Align::Centre)
+            position.rx() -= bounds.width() / 2;
         // keep the text inside the plot area so it is never clipped
-        position.setX(std::clamp(position.x(), area.left() + 2, area.right() - bounds.width() - 2));
-        position.setY(
-            std::clamp(position.y(), area.top() + 2, area.bottom() - bounds.height() - 2));
+        const double top = area.top() + 2;
+        const double bottom = area.bottom() - bounds.height() - 2;
+        position.setX(
+            std::max(area.left() + 2, std::min(position.x(), area.right() - bounds.width() - 2)));
+        position.setY(std::clamp(position.y(), top, std::max(top, bottom)));
+        // Obstacles and earlier labels keep their place; a later label that would cover one moves
+        // just above or below it, whichever is nearer and still inside the plot (at presenter
+        // size and with both units shown, labels are wide enough to meet).
+        const QRectF wanted(position, bounds.size());
+        auto collides = [&](const QRectF &rect) {
+            return std::any_of(placed.cbegin(), placed.cend(), [&](const QRectF &other) {
+                return other.intersects(rect.adjusted(0, 1, 0, -1));
+            });
+        };
+        if (collides(wanted)) {
+            // the nearest free height: just above or just below something in the way
+            double bestY = wanted.top();
+            double bestDistance = std::numeric_limits<double>::infinity();
+            for (const QRectF &other : placed) {
+                if (other.right() < wanted.left() || other.left() > wanted.right())
+                    continue;
+                for (const double y : {other.top() - bounds.height() - 1, other.bottom() + 1}) {
+                    const double distance = std::abs(y - wanted.top());
+                    if (y < top || y > bottom || distance >= bestDistance ||
+                        collides(wanted.translated(0, y - wanted.top())))
+                        continue;
+                    bestY = y;
+                    bestDistance = distance;
+                }
+            }
+            position.setY(bestY); // nowhere free: better overlapping than clipped
+        }
+        const QRectF rect(position, bounds.size());
+        placed.append(rect);
         label.item->setPos(position);
     }
 }

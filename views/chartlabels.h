@@ -26,12 +26,20 @@ public:
     explicit ChartLabels(QChart *chart);
     ~ChartLabels();
 
-    /** Hides every label (kept for reuse by the next add()). */
+    enum class Align { Start, End, Centre };
+
+    /** Hides every label (kept for reuse by the next add()) and forgets the obstacles. */
     void clear();
-    /** A label at `value` (in the series' axis coordinates), offset in pixels. */
-    /** With `alignRight` the text ends at the anchor (plus offset) instead of starting there. */
+    /** A label at `value` (in the series' axis coordinates), offset in pixels. With `align` End
+     *  the text ends at the anchor (plus offset); with Centre it is centred on it. */
     void add(const QString &text, QPointF value, QAbstractSeries *series, const QColor &color,
-             QPointF offset = {6, -18}, bool bold = false, bool alignRight = false);
+             QPointF offset = {6, -18}, bool bold = false, Align align = Align::Start);
+    /** The last label added switches to `narrowText` (say, broken over two lines) whenever its
+     *  text is wider than `width` in the x axis' units (say, the gap beside a bar). */
+    void setNarrowText(const QString &narrowText, double width);
+    /** A rectangle of the plot (corners in the series' axis coordinates) that labels keep off,
+     *  such as a bar: a label placed on it moves above or below it. */
+    void addObstacle(QPointF corner, QPointF oppositeCorner, QAbstractSeries *series);
     /** Re-places every label; call after the plot area or the axes change. */
     void reposition();
 
@@ -42,10 +50,20 @@ private:
         QPointF value;
         QAbstractSeries *series;
         QPointF offset;
-        bool alignRight;
+        Align align;
+        QString text;
+        QString narrowText;
+        double narrowWidth = 0;
+    };
+    struct Obstacle
+    {
+        QPointF corner;
+        QPointF oppositeCorner;
+        QAbstractSeries *series;
     };
     QChart *m_chart;
     QList<Label> m_labels;
+    QList<Obstacle> m_obstacles;
     QList<QGraphicsSimpleTextItem *> m_spare; ///< hidden items kept for reuse: no churn per step
 };
 

@@ -161,18 +161,18 @@ void KvView::refresh()
     m_labels->add(tr("%1: %2").arg(QString::fromStdString(s.device.name),
                                    QString::fromStdString(core::formatBytes(capacity, units))),
                   QPointF(xMax, capacity / unit), m_capacity, style::currentDevice(),
-                  QPointF(-8, -22), false, true);
+                  QPointF(-8, -22), false, ChartLabels::Align::End);
     m_labels->add(tr("weights + runtime overhead: %1")
                       .arg(QString::fromStdString(core::formatBytes(used[0].y() * unit, units))),
                   QPointF(xMax, used[0].y()), m_floor, style::overhead(), QPointF(-8, 4), false,
-                  true);
+                  ChartLabels::Align::End);
     m_labels->add(
         tr("%1 weights: + %2 per %3-token sequence")
             .arg(QString::fromLatin1(core::formatLabel(s.serving.weightFormat).data()),
                  QString::fromStdString(core::formatBytes(e[FigureId::KvBytesPerSequence], units)),
                  number(s.serving.contextTokens, 9)),
         QPointF(xMax * 0.85, core::servingBytesAt(s, xMax * 0.85) / unit), m_used, style::kvCache(),
-        QPointF(-12, -26), true, true); // above-left of a rising line is free
+        QPointF(-12, -26), true, ChartLabels::Align::End); // above-left of a rising line is free
     const QString otherText =
         m_withoutGqa->isChecked()
             ? tr("without GQA (%1 KV heads): %2 per sequence, %3 fit")
@@ -191,7 +191,7 @@ void KvView::refresh()
     m_labels->add(tr("guarded limit %1 (%2 % margin)")
                       .arg(number(m_admission, 9), number(s.serving.admissionMargin * 100, 3)),
                   QPointF(m_admission, m_y->max()), m_admissionLine, style::kGreen, QPointF(-8, 6),
-                  false, true);
+                  false, ChartLabels::Align::End);
 
     m_maxSequences->update(doc);
     m_maxContext->update(doc);

@@ -102,7 +102,7 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
         m_sets << set;
         m_series->append(set);
     }
-    m_series->setBarWidth(0.42);
+    m_series->setBarWidth(0.36);
     m_chart->addSeries(m_series);
     style::styleAxis(m_categories);
     style::styleAxis(m_y);
@@ -324,6 +324,10 @@ void MemoryView::refresh()
         auto lesson = core::lessonBadge(variant, id);
         return lesson ? tr("\nlesson: %1").arg(QString::fromStdString(lesson->printed)) : QString();
     };
+    const double halfBar = m_series->barWidth() / 2;
+    for (int i = 0; i < m_drawn.size(); ++i) // labels keep off the bars
+        m_labels->addObstacle(QPointF(i - halfBar, 0),
+                              QPointF(i + halfBar, m_drawn[i].total / unit), m_capacity);
     for (int i = 0; i < m_drawn.size(); ++i) {
         const Bar &bar = m_drawn[i];
         const bool trainingBar = i == 0;
@@ -332,16 +336,25 @@ void MemoryView::refresh()
         double base = 0;
         for (const auto &segment : bar.segments) {
             if (segment.second / unit >= yMax * 0.025) {
-                QString text = tr("%1 %2").arg(
-                    tr(segment.first.toUtf8().constData()),
-                    QString::fromStdString(core::formatBytes(segment.second, doc.units())));
+                const QString name = tr(segment.first.toUtf8().constData());
+                const QString value =
+                    QString::fromStdString(core::formatBytes(segment.second, doc.units()));
+                QString badgeText;
                 if (!trainingBar && segment.first == QStringLiteral("Weights"))
-                    text += badge(FigureId::WeightsBytes, format);
+                    badgeText = badge(FigureId::WeightsBytes, format);
                 if (!trainingBar && segment.first == QStringLiteral("KV cache"))
-                    text += badge(FigureId::KvBytesTotal, format);
+                    badgeText = badge(FigureId::KvBytesTotal, format);
                 // beside the bar, in the segment's colour family: readable whatever the fill
-                m_labels->add(text, QPointF(i + 0.22, (base + segment.second / 2) / unit),
-                              m_capacity, style::currentDevice(), QPointF(4, -8), false);
+                m_labels->add(tr("%1 %2").arg(name, value) + badgeText,
+                              QPointF(i + halfBar, (base + segment.second / 2) / unit), m_capacity,
+                              style::currentDevice(), QPointF(4, -8), false);
+                // in a narrow column (presenter size, both units) the value goes under the name
+                QString narrowValue = value;
+                m_labels->setNarrowText(
+                    tr("%1\n%2").arg(
+                        name, narrowValue.replace(QStringLiteral(" ("), QStringLiteral("\n("))) +
+                        badgeText,
+                    1 - 2 * halfBar);
             }
             base += segment.second;
         }
@@ -352,7 +365,7 @@ void MemoryView::refresh()
                       .arg(QString::fromStdString(core::formatBytes(headroom, doc.units())))
                 : tr("short by %1")
                       .arg(QString::fromStdString(core::formatBytes(-headroom, doc.units())));
-        text = tr("%1 in all; %2")
+        text = tr("%1 in all\n%2")
                    .arg(QString::fromStdString(core::formatBytes(bar.total, doc.units())), text);
         if (trainingBar && core::lessonBadge(s, FigureId::TrainingStateBytes))
             text += tr("\nstate %1 (lesson: 112 GB, l.63)")
@@ -360,14 +373,14 @@ void MemoryView::refresh()
                             core::formatBytes(e[FigureId::TrainingStateBytes], doc.units())));
         m_headroomTexts << text;
         m_labels->add(text, QPointF(i, bar.total / unit), m_capacity,
-                      headroom >= 0 ? style::currentDevice() : style::warning(), QPointF(-110, -40),
-                      true);
+                      headroom >= 0 ? style::currentDevice() : style::warning(), QPointF(0, -44),
+                      true, ChartLabels::Align::Centre);
     }
     m_labels->add(
         tr("%1: %2").arg(QString::fromStdString(s.device.name),
                          QString::fromStdString(core::formatBytes(m_capacityBytes, doc.units()))),
         QPointF(n - 0.5, m_capacityBytes / unit), m_capacity, style::currentDevice(),
-        QPointF(-8, -22), false, true);
+        QPointF(-8, -22), false, ChartLabels::Align::End);
 
     // The recipe editor shows the scenario.
     m_updating = true;

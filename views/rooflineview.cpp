@@ -333,7 +333,7 @@ void RooflineView::refresh()
                 .arg(roof.formats.join(QStringLiteral(" / ")), number(formatPeak / kTera, 4),
                      main ? tr(" (dense)") : QString());
         m_labels->add(text, QPointF(xHigh, formatPeak / kTera), series, style::currentDevice(),
-                      QPointF(-10, -20), main, true);
+                      QPointF(-10, -20), main, ChartLabels::Align::End);
     };
     for (std::size_t i = 0; i < roofs.size(); ++i)
         addRoof(roofs[i], i == 0);
@@ -354,7 +354,7 @@ void RooflineView::refresh()
     replaceIfChanged(m_trail, trailPoints);
     m_labels->add(tr("batch 1"), trailPoints.front(), m_trail, style::trail(), QPointF(-20, 8));
     m_labels->add(tr("batch 1024"), trailPoints.back(), m_trail, style::trail(), QPointF(-8, -8),
-                  false, true);
+                  false, ChartLabels::Align::End);
 
     const QPointF current(e[FigureId::DecodeIntensity], e[FigureId::DecodeAttainableFlops] / kTera);
     replaceIfChanged(m_point, {current});

@@ -162,7 +162,7 @@ void ThroughputView::refresh()
                   QPointF(early.batch, early.tokensPerSecondPerSequence), m_perSequence,
                   style::kOrange, QPointF(0, -28), true);
     m_labels->add(tr("pacing target %1 tokens/s").arg(number(pacing)), QPointF(kMaxBatch, pacing),
-                  m_pacing, style::kOrange, QPointF(-8, 4), false, true);
+                  m_pacing, style::kOrange, QPointF(-8, 4), false, ChartLabels::Align::End);
 
     // The wall: the largest batch whose sequences are all resident in memory.
     const bool concurrencyFits = scenario.serving.concurrentSequences <= maximum;
@@ -171,7 +171,7 @@ void ThroughputView::refresh()
         replaceIfChanged(m_wall, {QPointF(m_wallBatch, yLow), QPointF(m_wallBatch, yHigh)});
         m_labels->add(tr("memory wall: past batch %1 it does not fit").arg(number(m_wallBatch, 7)),
                       QPointF(m_wallBatch, yHigh), m_wall, style::warning(), QPointF(-8, 4), true,
-                      true);
+                      ChartLabels::Align::End);
     } else if (m_wallBatch == 0) {
         replaceIfChanged(m_wall, {QPointF(0.9, yLow), QPointF(0.9, yHigh)});
         m_labels->add(tr("does not fit at any batch: %1 concurrent sequences, at most %2")

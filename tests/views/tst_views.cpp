@@ -18,8 +18,16 @@
 
 #include "core/evaluation.h"
 
+#include "views/style.h"
+#include "views/viewregistry.h"
+
 #include <QAbstractSpinBox>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QCheckBox>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QImage>
 #include <QSettings>
 #include <QSlider>
@@ -67,6 +75,8 @@ private slots:
     void oomDiagnosisShowsTheLessonsNumbers();
     void kvViewMarksTheFailingRequest();
     void hiddenTabsAreBuiltWhenFirstShown();
+    void chartLabelsNeverOverlap_data();
+    void chartLabelsNeverOverlap();
 };
 
 void ViewsTest::initTestCase()
@@ -317,4 +327,59 @@ void ViewsTest::hiddenTabsAreBuiltWhenFirstShown()
 }
 
 QTEST_MAIN(ViewsTest)
+// Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity
+// line), both units (the longest texts) and presenter size (the largest fonts).
+void ViewsTest::chartLabelsNeverOverlap_data()
+{
+    QTest::addColumn<QString>("viewName");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("presenter");
+    for (const char *name : {"roofline", "throughput", "memory", "kv"}) {
+        QTest::addRow("%s 1280x800", name)
+            << QString::fromLatin1(name) << QSize(1280, 800) << false;
+        QTest::addRow("%s presenter 1920x1080", name)
+            << QString::fromLatin1(name) << QSize(1920, 1080) << true;
+    }
+}
+
+void ViewsTest::chartLabelsNeverOverlap()
+{
+    QFETCH(QString, viewName);
+    QFETCH(QSize, size);
+    QFETCH(bool, presenter);
+    const QFont appFont = QApplication::font();
+    if (presenter) {
+        views::style::setScale(1.6);
+        QApplication::setFont(views::style::scaledFont(appFont, 1.6));
+    }
+    {
+        views::ScenarioDocument doc;
+        doc.reset(
+            core::readScenario(*core::scenarioPresetText("oom-14th-request")).value().scenario);
+        doc.setUnits(core::MemoryUnits::Both);
+        doc.flush();
+        std::unique_ptr<views::View> view(views::findView(viewName)->create(&doc, nullptr));
+        showOffscreen(*view, size);
+        QCoreApplication::processEvents();
+        auto *chartView = view->findChild<QChartView *>();
+        QVERIFY(chartView);
+        const QRectF plot = chartView->chart()->plotArea();
+        QList<QRectF> labels;
+        for (QGraphicsItem *item : chartView->scene()->items()) {
+            auto *text = dynamic_cast<QGraphicsSimpleTextItem *>(item);
+            if (text && text->isVisible() && text->zValue() == 20)
+                labels << text->sceneBoundingRect();
+        }
+        QVERIFY(labels.size() >= 4);
+        for (int i = 0; i < labels.size(); ++i) {
+            QVERIFY2(plot.adjusted(-1, -1, 1, 1).contains(labels[i]), "a label is clipped");
+            for (int j = i + 1; j < labels.size(); ++j)
+                QVERIFY2(!labels[i].adjusted(0, 1, 0, -1).intersects(labels[j]),
+                         "two labels overlap");
+        }
+    }
+    views::style::setScale(1.0);
+    QApplication::setFont(appFont);
+}
+
 #include "tst_views.moc"

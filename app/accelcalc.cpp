@@ -6,6 +6,7 @@
 #include "core/hfimport.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
+#include "core/selection.h"
 
 #include <exception>
 #include <fstream>
@@ -22,6 +23,7 @@ const char *const kUsage =
     "usage:\n"
     "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain]\n"
     "  accel-calc sweep SCENARIO --param PATH --values V1,V2,... [--set PATH=VALUE ...]\n"
+    "  accel-calc check SCENARIO [--devices ID,...] [--formats F,...] [--set PATH=VALUE ...]\n"
     "  accel-calc import-hf CONFIG.json\n"
     "  accel-calc presets\n"
     "  accel-calc --version\n"
@@ -157,7 +159,7 @@ int run(const std::vector<std::string> &args)
         std::cout << core::modelToJson(imported->model) << "\n";
         return 0;
     }
-    if (command != "evaluate" && command != "sweep")
+    if (command != "evaluate" && command != "sweep" && command != "check")
         return usageError("unknown command \"" + command + "\"");
 
     std::string scenarioArgument;
@@ -166,6 +168,8 @@ int run(const std::vector<std::string> &args)
     std::string param;
     std::string values;
     bool haveValues = false;
+    std::string devices;
+    std::string formats;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string &arg = args[i];
         auto next = [&](const char *option) -> const std::string * {
@@ -194,6 +198,16 @@ int run(const std::vector<std::string> &args)
                 return usageError("--values needs V1,V2,...");
             values = *value;
             haveValues = true;
+        } else if (arg == "--devices" && command == "check") {
+            const std::string *value = next("--devices");
+            if (!value)
+                return usageError("--devices needs ID,...");
+            devices = *value;
+        } else if (arg == "--formats" && command == "check") {
+            const std::string *value = next("--formats");
+            if (!value)
+                return usageError("--formats needs F,... (bf16, fp16, fp8, int8, int4, fp32)");
+            formats = *value;
         } else if (arg.starts_with("--") && arg != "-") {
             return usageError("unknown option \"" + arg + "\" for " + command);
         } else if (scenarioArgument.empty()) {
@@ -215,6 +229,34 @@ int run(const std::vector<std::string> &args)
             return kBadInput;
         const core::Evaluation evaluation = core::evaluate(scenario);
         std::cout << core::evaluationToJson(scenario, evaluation, explain) << "\n";
+        return 0;
+    }
+
+    if (command == "check") {
+        core::Scenario scenario;
+        if (!load(input, overrides, scenario))
+            return kBadInput;
+        std::vector<core::NumericFormat> formatList = core::defaultFormats(scenario);
+        if (!formats.empty()) {
+            formatList.clear();
+            for (const std::string &key : splitValues(formats)) {
+                const auto format = core::parseFormat(key);
+                if (!format || *format == core::NumericFormat::Tf32)
+                    return usageError("--formats: unknown weight format \"" + key +
+                                      "\" (one of fp32, bf16, fp16, fp8, int8, int4)");
+                formatList.push_back(*format);
+            }
+        }
+        core::Diagnostics problems;
+        const auto candidates = devices.empty()
+                                    ? core::defaultCandidates(scenario, problems)
+                                    : core::resolveCandidates(splitValues(devices), problems);
+        for (const core::Diagnostic &problem : problems) // reported, and the rest still checked
+            std::cerr << (devices.empty() ? input.label : std::string("--devices")) << ": "
+                      << displayPath(problem.path) << ": warning: " << problem.message << "\n";
+        core::Selection selection = core::selectDevice(scenario, candidates, formatList);
+        selection.problems = problems;
+        std::cout << core::selectionToJson(selection) << "\n";
         return 0;
     }
 

@@ -82,6 +82,8 @@ private slots:
     void presetsListsEveryKind();
     void unknownKeysWarnOnStandardError();
     void importHfPrintsAnInlineModel();
+    void checkRecommendsTheLessonsDevice();
+    void checkReportsUnknownDevices();
     void badInput_data();
     void badInput();
     void badCommandLines_data();
@@ -336,6 +338,51 @@ void Cli::importHfPrintsAnInlineModel()
     QVERIFY2(refused.err.contains("deepseek-v3.json: /model_type: "), refused.err.constData());
 }
 
+// l.215-237: the device-selection checks for the support assistant.
+void Cli::checkRecommendsTheLessonsDevice()
+{
+    const Run run = accelCalc({"check", scenarioFile("support-assistant")});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject root = parseObject(run.out);
+    const QJsonArray candidates = root.value("candidates").toArray();
+    QCOMPARE(candidates.size(), 6); // three devices x BF16 and INT8
+    for (const auto &value : candidates) {
+        const QJsonObject candidate = value.toObject();
+        const QJsonArray checks = candidate.value("checks").toArray();
+        QCOMPARE(checks.size(), 6);
+        QStringList names;
+        for (const auto &check : checks) {
+            names << check.toObject().value("name").toString();
+            QVERIFY(QStringList({"pass", "warn", "fail", "n/a"})
+                        .contains(check.toObject().value("status").toString()));
+        }
+        QCOMPARE(names, QStringList({"compatibility", "memory", "latency", "availability", "effort",
+                                     "cost"}));
+    }
+    const QJsonObject recommendation = root.value("recommendation").toObject();
+    QCOMPARE(recommendation.value("device").toString(), QStringLiteral("lesson-accelerator-48gb"));
+    QCOMPARE(recommendation.value("weight_format").toString(), QStringLiteral("bf16"));
+    QCOMPARE(recommendation.value("replicas").toDouble(), 2.0);
+    // restricted to the 24 GB device: everything fails, and that is still a valid answer
+    const Run small = accelCalc({"check", scenarioFile("support-assistant"), "--devices",
+                                 "lesson-accelerator-24gb", "--formats", "int8"});
+    QCOMPARE(small.exitCode, 0);
+    const QJsonObject none = parseObject(small.out).value("recommendation").toObject();
+    QVERIFY(none.value("device").isNull());
+    QVERIFY(none.value("reason").toString().contains("No candidate passes"));
+}
+
+void Cli::checkReportsUnknownDevices()
+{
+    const Run run = accelCalc({"check", scenarioFile("support-assistant"), "--devices",
+                               "no-such-device,lesson-accelerator"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains("--devices: /wizard/candidates/0: warning: "), run.err.constData());
+    const QJsonObject root = parseObject(run.out);
+    QCOMPARE(root.value("problems").toArray().size(), 1);
+    QCOMPARE(root.value("candidates").toArray().size(), 2); // the known one, BF16 and INT8
+}
+
 void Cli::badInput_data()
 {
     QTest::addColumn<QString>("file");
@@ -404,6 +451,8 @@ void Cli::badCommandLines_data()
         << QStringList{"evaluate", lesson, "--set", "batch"} << "expected PATH=VALUE";
     QTest::newRow("--set out of range")
         << QStringList{"evaluate", lesson, "--set", "serving.utilisation=2"} << "warning";
+    QTest::newRow("check with an unknown format")
+        << QStringList{"check", lesson, "--formats", "bf17"} << "unknown weight format";
     QTest::newRow("sweep without values")
         << QStringList{"sweep", lesson, "--param", "serving.batch"} << "--values";
 }

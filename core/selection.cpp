@@ -1,0 +1,860 @@
+#include "selection.h"
+
+#include "evaluation.h"
+#include "presets.h"
+#include "units.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace core {
+
+namespace {
+
+using F = FigureId;
+constexpr double kHoursPerMonth = 730.0;
+constexpr double kLowHeadroomFraction = 0.10; // l.215: "headroom"; the wizard warns below 10 %
+
+std::string gb(double bytes)
+{
+    return formatBytes(bytes, MemoryUnits::GB);
+}
+std::string num(double value, int significant = 3)
+{
+    return formatNumber(value, significant);
+}
+std::string pct(double fraction)
+{
+    return formatNumber(fraction * 100.0, 3) + " %";
+}
+std::string label(NumericFormat format)
+{
+    return std::string(formatLabel(format));
+}
+
+std::string deviceLabel(const Candidate &c)
+{
+    return c.device.name.empty() ? c.deviceId : c.device.name;
+}
+
+void add(CheckResult &r, std::string key, double value)
+{
+    if (std::isfinite(value))
+        r.figures.emplace_back(std::move(key), value);
+}
+
+enum class Support { Yes, Unknown, No };
+
+bool contains(const std::vector<NumericFormat> &list, NumericFormat format)
+{
+    return std::find(list.begin(), list.end(), format) != list.end();
+}
+
+/** Fast kernels for a format: native arithmetic, or (for weights) a weight-only kernel that
+ *  dequantises on the fly. Unknown when the preset does not say. */
+Support support(const DeviceSpec &d, NumericFormat format, bool weights)
+{
+    if (d.nativeFormats && contains(*d.nativeFormats, format))
+        return Support::Yes;
+    if (weights && d.weightOnlyFormats && contains(*d.weightOnlyFormats, format))
+        return Support::Yes;
+    if (!d.nativeFormats || (weights && !d.weightOnlyFormats))
+        return Support::Unknown;
+    return Support::No;
+}
+
+// ---- the six checks ----------------------------------------------------------------------------
+
+CheckResult compatibility(const Candidate &c, const Evaluation &e)
+{
+    CheckResult r{CheckKind::Compatibility, CheckStatus::Pass, {}, {}};
+    const Scenario &s = c.scenario;
+    const bool training = s.wizard.regime == Regime::Training;
+    const NumericFormat weights = training ? NumericFormat::Bf16 : c.weightFormat;
+    const Support w = support(c.device, weights, !training);
+    const Support kv = support(c.device, s.serving.kvFormat, false);
+    std::string text;
+    if (w == Support::No) {
+        r.status = CheckStatus::Fail;
+        text = "No fast kernel for " + label(weights) + (training ? " training" : " weights") +
+               " on this device (its preset lists the formats it runs).";
+    } else if (w == Support::Unknown) {
+        r.status = CheckStatus::Warn;
+        text = "Unknown whether " + label(weights) +
+               " weights have a fast kernel here: the preset does not say; validate the "
+               "format on the serving engine before relying on it.";
+    } else {
+        text = label(weights) + (training ? " training" : " weights") + " run on fast kernels.";
+    }
+    if (!training && kv != Support::Yes) {
+        if (r.status == CheckStatus::Pass)
+            r.status = CheckStatus::Warn;
+        text += " KV cache in " + label(s.serving.kvFormat) +
+                (kv == Support::No ? ": no fast attention kernel listed."
+                                   : ": kernel support unknown.");
+    }
+    const double capacity = e[F::CapacityBytes];
+    const double weightBytes = e[F::WeightsBytes];
+    add(r, "weights_bytes", weightBytes);
+    add(r, "capacity_bytes", capacity);
+    if (!training && std::isfinite(capacity) && weightBytes + e[F::OverheadBytes] > capacity) {
+        const double split = std::ceil((weightBytes + e[F::OverheadBytes]) / capacity);
+        add(r, "devices_for_weights", split);
+        if (r.status == CheckStatus::Pass)
+            r.status = CheckStatus::Warn;
+        text += " The weights (" + gb(weightBytes) + ") do not fit one device's " + gb(capacity) +
+                ": a tensor-parallel split needs at least " + num(split) + " devices.";
+    }
+    text += " Confirm the engine supports this architecture and attention variant (l.210).";
+    r.summary = text;
+    return r;
+}
+
+CheckResult servingMemory(const Candidate &c, const Evaluation &e)
+{
+    CheckResult r{CheckKind::Memory, CheckStatus::Pass, {}, {}};
+    const Scenario &s = c.scenario;
+    const double capacity = e[F::CapacityBytes];
+    const double total = e[F::ServingBytesTotal];
+    const double headroom = e[F::HeadroomBytes];
+    add(r, "kv_bytes_per_sequence", e[F::KvBytesPerSequence]);
+    add(r, "kv_bytes_total", e[F::KvBytesTotal]);
+    add(r, "weights_bytes", e[F::WeightsBytes]);
+    add(r, "overhead_bytes", e[F::OverheadBytes]);
+    add(r, "serving_bytes_total", total);
+    add(r, "capacity_bytes", capacity);
+    add(r, "headroom_bytes", headroom);
+    add(r, "max_concurrent_sequences", e[F::MaxConcurrentSequences]);
+    if (!std::isfinite(capacity) || capacity <= 0) {
+        r.status = CheckStatus::NotApplicable;
+        r.summary = "The device has no memory size: capacity cannot be checked.";
+        return r;
+    }
+    const std::string need =
+        gb(total) + " for " + num(s.serving.concurrentSequences, 9) +
+        (s.serving.concurrentSequences == 1 ? " sequence of " : " sequences of ") +
+        num(s.serving.contextTokens, 9) + " tokens (" + gb(e[F::WeightsBytes]) + " weights + " +
+        gb(e[F::KvBytesTotal]) + " KV + " + gb(e[F::OverheadBytes]) + " runtime and workspace)";
+    const std::string where =
+        isSet(c.device.usableMemoryGb) ? " usable beside the operating system" : "";
+    if (!e.fits()) {
+        r.status = CheckStatus::Fail;
+        r.summary = "Needs " + need + "; the device has " + gb(capacity) + where + ": short by " +
+                    gb(-headroom) + ". At most " + num(e[F::MaxConcurrentSequences], 9) +
+                    " such sequences fit.";
+    } else if (headroom < kLowHeadroomFraction * capacity) {
+        r.status = CheckStatus::Warn;
+        r.summary = "Fits, but only just: " + need + " of " + gb(capacity) + where + ", " +
+                    gb(headroom) + " headroom (" + pct(headroom / capacity) +
+                    ", under 10 %): a longer prompt or a burst can fail.";
+    } else {
+        r.summary = "Fits: " + need + " of " + gb(capacity) + where + ", leaving " + gb(headroom) +
+                    " headroom; up to " + num(e[F::MaxConcurrentSequences], 9) +
+                    " sequences of this length.";
+    }
+    return r;
+}
+
+CheckResult trainingMemory(Candidate &c, const Evaluation &e)
+{
+    CheckResult r{CheckKind::Memory, CheckStatus::Pass, {}, {}};
+    const Scenario &s = c.scenario;
+    const double capacity = e[F::CapacityBytes];
+    add(r, "state_bytes", e[F::TrainingStateBytes]);
+    add(r, "activation_bytes", e[F::TrainingActivationBytes]);
+    add(r, "bytes_per_device", e[F::TrainingTotalBytesPerDevice]);
+    add(r, "capacity_bytes", capacity);
+    c.replicas = s.training.dpDegree;
+    if (e[F::TrainingFits] != 0.0) {
+        r.summary = "The training state (" + gb(e[F::TrainingStateBytes]) + ", " +
+                    num(e[F::TrainingBytesPerParameter]) +
+                    " B/param) and activations fit: " + gb(e[F::TrainingTotalBytesPerDevice]) +
+                    " of " + gb(capacity) + " per device with ZeRO-" + num(s.training.zeroStage) +
+                    " over " + num(s.training.dpDegree, 9) + " device(s).";
+        add(r, "devices_needed", s.training.dpDegree);
+        return r;
+    }
+    // The fewest devices that fit: data-parallel degree in powers of two, lowest ZeRO stage first.
+    for (double devices = 1; devices <= 4096; devices *= 2) {
+        for (double stage = 0; stage <= 3; ++stage) {
+            Scenario variant = s;
+            variant.training.dpDegree = devices;
+            variant.training.zeroStage = stage;
+            const Evaluation v = evaluate(variant);
+            if (v[F::TrainingFits] != 0.0) {
+                r.status = CheckStatus::Warn;
+                c.replicas = devices;
+                add(r, "devices_needed", devices);
+                add(r, "zero_stage_needed", stage);
+                r.summary = "As configured it needs " + gb(e[F::TrainingTotalBytesPerDevice]) +
+                            " per device of " + gb(capacity) + "; it fits on " + num(devices, 9) +
+                            " devices with ZeRO-" + num(stage) + " (" +
+                            gb(v[F::TrainingTotalBytesPerDevice]) + " each).";
+                return r;
+            }
+        }
+    }
+    r.status = CheckStatus::Fail;
+    r.summary = "Does not fit even on 4,096 devices with ZeRO-3: the activations alone (" +
+                gb(e[F::TrainingActivationBytes]) +
+                ") need recomputation or a smaller micro-batch or sequence.";
+    return r;
+}
+
+CheckResult servingLatency(const Candidate &c, const Evaluation &e)
+{
+    CheckResult r{CheckKind::Latency, CheckStatus::Pass, {}, {}};
+    const Scenario &s = c.scenario;
+    if (!isSet(c.device.bandwidthGbPerSecond) || !std::isfinite(e[F::DecodeStepSeconds])) {
+        r.status = CheckStatus::NotApplicable;
+        r.summary = "No memory bandwidth or peak for this device: step time cannot be estimated.";
+        return r;
+    }
+    const double perUser = e[F::DecodeTokensPerSecondPerSequence];
+    const double pacing = s.serving.pacingTargetTokensPerSecond;
+    const double ttft = e[F::PrefillTtftSeconds];
+    const double target = s.serving.ttftTargetSeconds;
+    const double burst = e[F::PrefillBurstSeconds];
+    add(r, "batch", e[F::DecodeBatch]);
+    add(r, "bytes_per_step", e[F::DecodeBytesPerStep]);
+    add(r, "step_seconds", e[F::DecodeStepSeconds]);
+    add(r, "tokens_per_second_per_sequence", perUser);
+    add(r, "tokens_per_second", e[F::DecodeTokensPerSecond]);
+    add(r, "pacing_target_tokens_per_second", pacing);
+    add(r, "prefill_seconds", e[F::PrefillSeconds]);
+    add(r, "ttft_seconds", ttft);
+    add(r, "ttft_target_seconds", target);
+    add(r, "burst_seconds", burst);
+    std::string text =
+        "At batch " + num(e[F::DecodeBatch], 9) + " a step reads " + gb(e[F::DecodeBytesPerStep]) +
+        ": " + formatSeconds(e[F::DecodeStepSeconds]) + ", " + num(perUser) +
+        " tokens/s per user against a pacing target of " + num(pacing) + ". First token of a " +
+        num(s.serving.promptTokens, 9) + "-token prompt: " + formatSeconds(ttft) + " against " +
+        formatSeconds(target) + " (one request alone: the floor).";
+    if (perUser < pacing) {
+        r.status = CheckStatus::Fail;
+        text += " Too slow per user.";
+    }
+    if (ttft > target) {
+        r.status = CheckStatus::Fail;
+        text += " The first token misses its target even for a single request.";
+    } else if (burst > target && s.serving.concurrentSequences > 1) {
+        if (r.status == CheckStatus::Pass)
+            r.status = CheckStatus::Warn;
+        text += " If all " + num(s.serving.concurrentSequences, 9) +
+                " prompts arrived at once the last would wait " + formatSeconds(burst) + ".";
+    }
+    text += " A toy-model ceiling (l.220): a load test under the real mix must confirm the p95.";
+    r.summary = text;
+    return r;
+}
+
+CheckResult trainingLatency(const Candidate &c, const Evaluation &e)
+{
+    CheckResult r{CheckKind::Latency, CheckStatus::Pass, {}, {}};
+    const Scenario &s = c.scenario;
+    const double peak = e[F::PeakFlops];
+    if (!std::isfinite(peak) || peak <= 0) {
+        r.status = CheckStatus::NotApplicable;
+        r.summary = "No arithmetic peak for this device: step time cannot be estimated.";
+        return r;
+    }
+    // 6 FLOP per parameter per token (forward 2, backward 4) over one device's micro-batch; full
+    // recomputation runs the forward pass twice (8).
+    const double tokens = s.training.microBatch * s.training.sequenceLength;
+    const double perToken = s.training.recompute == RecomputeMode::Full ? 8.0 : 6.0;
+    const double flops = perToken * s.model.active() * tokens;
+    const double efficiency = s.serving.computeEfficiency;
+    const double compute = flops / (peak * efficiency);
+    add(r, "tokens_per_device_step", tokens);
+    add(r, "flops_per_device_step", flops);
+    add(r, "compute_seconds", compute);
+    add(r, "compute_efficiency", efficiency);
+    std::string text =
+        "A step of " + num(tokens, 9) + " tokens per device is " + formatFlops(flops) + ": " +
+        formatSeconds(compute) + " at " + pct(efficiency) + " of the " + formatFlopRate(peak) +
+        " peak" + (efficiency >= 1.0 ? " (the toy's perfect use; measured runs reach less)" : "") +
+        ".";
+    if (c.replicas > 1) {
+        Scenario variant = s;
+        variant.interconnect.devices = c.replicas;
+        variant.interconnect.messageBytes = kUnset; // one full gradient
+        if (isSet(c.device.deviceLinkGbPerSecond))
+            variant.interconnect.intraLinkGbPerSecond = c.device.deviceLinkGbPerSecond;
+        const Evaluation v = evaluate(variant);
+        const double sync = v[F::InterconnectSeconds];
+        add(r, "gradient_sync_seconds", sync);
+        text += " Synchronising the " + gb(v[F::InterconnectMessageBytes]) + " gradient over " +
+                num(c.replicas, 9) + " devices takes " + formatSeconds(sync) + " per step";
+        if (sync > compute) {
+            r.status = CheckStatus::Warn;
+            text += ", longer than the arithmetic: the links, not the chips, set the pace.";
+        } else {
+            text += ", which can overlap the backward pass.";
+        }
+    }
+    r.summary = text;
+    return r;
+}
+
+CheckResult availability(Candidate &c, const Evaluation &e)
+{
+    CheckResult r{CheckKind::Availability, CheckStatus::Pass, {}, {}};
+    const Scenario &s = c.scenario;
+    if (s.wizard.regime == Regime::Edge) {
+        r.status = CheckStatus::NotApplicable;
+        r.summary = "Runs on the user's own device: no replicas to keep, and it works without a "
+                    "connection.";
+        return r;
+    }
+    if (s.wizard.regime == Regime::Training) {
+        add(r, "checkpoint_bytes", e[F::TrainingStateBytes]);
+        r.summary = "Over many device-hours something fails (l.287): the job resumes from its "
+                    "last checkpoint of " +
+                    gb(e[F::TrainingStateBytes]) +
+                    " of training state. Checkpoint often enough that the work lost is "
+                    "acceptable, seldom enough that saving does not dominate.";
+        return r;
+    }
+    double replicas = std::max(1.0, std::ceil(s.wizard.minReplicas));
+    if (e.available(F::TrafficReplicasForPeak))
+        replicas = std::max(replicas, e[F::TrafficReplicasForPeak]);
+    c.replicas = replicas;
+    add(r, "replicas", replicas);
+    const double perReplica = std::min(e[F::MaxConcurrentSequences], e[F::AdmissionLimit]);
+    const double peak = s.serving.concurrentSequences;
+    const double degraded = (replicas - 1.0) * perReplica;
+    add(r, "sequences_with_one_replica_down", degraded);
+    std::string text;
+    if (replicas < 2) {
+        r.status = CheckStatus::Warn;
+        text = "One replica is a single point of failure: a device fault or an update takes the "
+               "service down (l.225).";
+    } else {
+        text = num(replicas, 9) + " replicas: with one down the rest hold " + num(degraded, 9) +
+               " sequences (guarded limit " + num(perReplica, 9) + " each) against a peak of " +
+               num(peak, 9) + ".";
+        if (degraded < peak) {
+            r.status = CheckStatus::Warn;
+            text += " Degraded service during a failure or a rolling update.";
+        }
+    }
+    const double weights = e[F::WeightsBytes];
+    if (isSet(c.device.hostLinkGbPerSecond)) {
+        const double load = weights / (c.device.hostLinkGbPerSecond * 1e9);
+        add(r, "cold_start_host_link_seconds", load);
+        text += " Cold start: " + gb(weights) + " over the " + num(c.device.hostLinkGbPerSecond) +
+                " GB/s host link takes at least " + formatSeconds(load) +
+                "; from storage and network it takes tens of seconds to minutes (l.33).";
+    } else {
+        text += " Cold start: " + gb(weights) +
+                " must come from storage over the network and the host link first, tens of "
+                "seconds to minutes (l.33); the preset has no host-link figure.";
+    }
+    r.summary = text;
+    return r;
+}
+
+CheckResult effort(const Candidate &c)
+{
+    CheckResult r{CheckKind::Effort, CheckStatus::Pass, {}, {}};
+    std::string text;
+    switch (c.device.family) {
+    case DeviceFamily::Gpu:
+        text = "GPU: a deep software ecosystem (kernel libraries, framework backends, profilers) "
+               "that most research code targets first (l.141).";
+        break;
+    case DeviceFamily::Cpu:
+        text = "CPU: every framework runs here, without an accelerator's stack to maintain.";
+        break;
+    case DeviceFamily::Tpu:
+        r.status = CheckStatus::Warn;
+        text = "TPU: compiled ahead of time, which rewards static shapes and well-supported "
+               "operations and needs a framework path to the compiler (l.143).";
+        break;
+    case DeviceFamily::Npu:
+        r.status = CheckStatus::Warn;
+        text = "NPU: a vendor-specific toolchain with narrower operator coverage; check every "
+               "operator of this model (l.145, l.200).";
+        break;
+    case DeviceFamily::Asic:
+        r.status = CheckStatus::Warn;
+        text = "Custom ASIC: a narrower, provider-specific software path; ask whether the serving "
+               "framework supports it and what portability you give up (l.147).";
+        break;
+    case DeviceFamily::Unknown:
+        r.status = CheckStatus::Warn;
+        text = "Unknown family: its software stack must be assessed by hand.";
+        break;
+    }
+    if (support(c.device, c.weightFormat, true) != Support::Yes &&
+        c.scenario.wizard.regime != Regime::Training) {
+        r.status = CheckStatus::Warn;
+        text += " " + label(c.weightFormat) +
+                " weights need a validated kernel and a quality check before production.";
+    }
+    text += " Price the engineering time, and record what a migration would involve: "
+            "re-validating kernels, quantisation and the engine's configuration (l.230).";
+    r.summary = text;
+    return r;
+}
+
+CheckResult cost(const Candidate &c, const Evaluation &e, bool devicePriced)
+{
+    CheckResult r{CheckKind::Cost, CheckStatus::Pass, {}, {}};
+    const Scenario &s = c.scenario;
+    const double price = s.cost.pricePerHourUsd;
+    const std::string priceNote =
+        "$" + num(price) + "/h per device (" +
+        (devicePriced ? std::string("the device's price")
+                      : std::string("the scenario's price: the device has none")) +
+        ")";
+    add(r, "price_per_hour_usd", price);
+    const double monthly = c.replicas * price * kHoursPerMonth;
+    add(r, "monthly_cost_usd", monthly);
+    if (s.wizard.regime == Regime::Training) {
+        r.summary = num(c.replicas, 9) + " devices at " + priceNote + ": " +
+                    formatUsd(c.replicas * price) + " per hour, " + formatUsd(monthly) +
+                    " for a month of training.";
+        return r;
+    }
+    if (s.wizard.regime == Regime::Edge) {
+        const double generated = std::max(1.0, s.serving.contextTokens - s.serving.promptTokens);
+        const double perToken = s.power.deviceW / e[F::DecodeTokensPerSecond];
+        add(r, "joules_per_token", perToken);
+        add(r, "joules_per_inference", perToken * generated);
+        if (!std::isfinite(perToken)) {
+            r.status = CheckStatus::NotApplicable;
+            r.summary = "No power or speed figure: energy per inference cannot be estimated.";
+            return r;
+        }
+        r.summary = "About " + num(perToken * generated) + " J per " + num(generated, 9) +
+                    "-token answer at " + num(s.power.deviceW) + " W (" + num(perToken) +
+                    " J per token), paid in the user's battery rather than in device-hours.";
+        return r;
+    }
+    const double utilisation =
+        e.available(F::TrafficUtilisation) ? e[F::TrafficUtilisation] : s.cost.utilisation;
+    add(r, "utilisation", utilisation);
+    add(r, "usd_per_million_tokens", e[F::CostUsdPerMillionTokens]);
+    add(r, "joules_per_token", e[F::CostJoulesPerToken]);
+    add(r, "self_hosted_usd_per_request", e[F::CostSelfHostedUsdPerRequest] / utilisation);
+    add(r, "api_usd_per_request", e[F::CostApiUsdPerRequest]);
+    add(r, "break_even_utilisation", e[F::CostBreakEvenUtilisation]);
+    std::string text = formatUsd(e[F::CostUsdPerMillionTokens]) + " per million tokens at " +
+                       pct(utilisation) + " utilisation, " + num(e[F::CostJoulesPerToken]) +
+                       " J per token; " + num(c.replicas, 9) + " replica(s) at " + priceNote +
+                       ": " + formatUsd(monthly) + " a month.";
+    if (e.available(F::CostApiUsdPerRequest)) {
+        const double breakEven = e[F::CostBreakEvenUtilisation];
+        text += " A hosted API costs " + formatUsd(e[F::CostApiUsdPerRequest]) +
+                " per request (input and output priced apart); self-hosting breaks even at " +
+                pct(breakEven) + " utilisation.";
+        if (utilisation < breakEven) {
+            r.status = CheckStatus::Warn;
+            text += " Below that the API is cheaper";
+            text += s.wizard.dataOnPremises ? ", but the data must stay on our network."
+                                            : ": consider it until traffic grows (l.234).";
+        }
+    } else {
+        text += " Set API prices to compare with a hosted API.";
+    }
+    r.summary = text;
+    return r;
+}
+
+std::string verdictOf(const Candidate &c)
+{
+    std::vector<std::string> failing;
+    std::vector<std::string> warning;
+    for (const CheckResult &check : c.checks) {
+        if (check.status == CheckStatus::Fail)
+            failing.emplace_back(checkKey(check.kind));
+        else if (check.status == CheckStatus::Warn)
+            warning.emplace_back(checkKey(check.kind));
+    }
+    auto join = [](const std::vector<std::string> &names) {
+        std::string out;
+        for (const std::string &name : names)
+            out += (out.empty() ? "" : ", ") + name;
+        return out;
+    };
+    if (!failing.empty())
+        return "fails: " + join(failing);
+    if (!warning.empty())
+        return "passes, with warnings: " + join(warning);
+    return "passes";
+}
+
+Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, NumericFormat format)
+{
+    Candidate c;
+    c.deviceId = device.id.empty() ? device.device.name : device.id;
+    c.device = device.device;
+    c.weightFormat = format;
+    Scenario &s = c.scenario;
+    s = base;
+    s.device = device.device;
+    s.serving.weightFormat = format;
+    s.serving.tensorParallel = 1; // one device per replica, as the lesson's walkthrough
+    s.serving.batch = std::max(1.0, s.serving.concurrentSequences); // the peak batch
+    const bool devicePriced = isSet(device.device.pricePerHourUsd);
+    if (devicePriced)
+        s.cost.pricePerHourUsd = device.device.pricePerHourUsd;
+    if (isSet(device.device.powerW))
+        s.power.deviceW = device.device.powerW;
+    const Evaluation e = evaluate(s);
+    c.capacityBytes = e[F::CapacityBytes];
+    c.replicas = 1;
+    c.checks.resize(kCheckCount);
+    c.checks[0] = compatibility(c, e);
+    if (s.wizard.regime == Regime::Training) {
+        c.checks[1] = trainingMemory(c, e);
+        c.checks[2] = trainingLatency(c, e);
+    } else {
+        c.checks[1] = servingMemory(c, e);
+        c.checks[2] = servingLatency(c, e);
+    }
+    c.checks[3] = availability(c, e); // sets the replicas for an online service
+    c.checks[4] = effort(c);
+    c.checks[5] = cost(c, e, devicePriced);
+    c.monthlyCostUsd = c.replicas * s.cost.pricePerHourUsd * kHoursPerMonth;
+    c.passes = std::none_of(c.checks.begin(), c.checks.end(),
+                            [](const CheckResult &r) { return r.status == CheckStatus::Fail; });
+    c.verdict = verdictOf(c);
+    return c;
+}
+
+std::string optionName(const Candidate &c)
+{
+    return deviceLabel(c) + ", " + label(c.weightFormat) + " weights";
+}
+
+std::string firstFailure(const Candidate &c)
+{
+    for (const CheckResult &check : c.checks) {
+        if (check.status == CheckStatus::Fail)
+            return std::string(checkTitle(check.kind)) + ": " + check.summary;
+    }
+    return {};
+}
+
+void recommend(Selection &selection)
+{
+    Recommendation &rec = selection.recommendation;
+    std::vector<const Candidate *> passing;
+    for (const Candidate &c : selection.candidates) {
+        if (c.passes)
+            passing.push_back(&c);
+    }
+    const Regime regime = selection.regime;
+    // Online: the smallest capacity that passes, then the cheapest, then the more precise format
+    // (it needs no quality validation). Training: the fewest devices, then the cheapest. Edge: the
+    // least energy per answer.
+    std::stable_sort(
+        passing.begin(), passing.end(), [regime](const Candidate *a, const Candidate *b) {
+            if (regime == Regime::Training) {
+                if (a->replicas != b->replicas)
+                    return a->replicas < b->replicas;
+                return a->monthlyCostUsd < b->monthlyCostUsd;
+            }
+            if (regime == Regime::Edge) {
+                const double ea = a->check(CheckKind::Cost).figure("joules_per_inference");
+                const double eb = b->check(CheckKind::Cost).figure("joules_per_inference");
+                if (ea != eb && std::isfinite(ea) && std::isfinite(eb))
+                    return ea < eb;
+            }
+            if (a->capacityBytes != b->capacityBytes)
+                return a->capacityBytes < b->capacityBytes;
+            if (a->monthlyCostUsd != b->monthlyCostUsd)
+                return a->monthlyCostUsd < b->monthlyCostUsd;
+            return nominalBytes(a->weightFormat) > nominalBytes(b->weightFormat);
+        });
+    if (passing.empty()) {
+        rec.found = false;
+        rec.reason = "No candidate passes every check.";
+        for (const Candidate &c : selection.candidates)
+            rec.rejected.push_back(optionName(c) + " - " + firstFailure(c));
+        rec.flip = "Add a larger or faster device, a 1-byte weight format, or lower the peak "
+                   "concurrency or context budget.";
+        return;
+    }
+    const Candidate &best = *passing.front();
+    const Scenario &s = best.scenario;
+    const Evaluation e = evaluate(s);
+    rec.found = true;
+    rec.deviceId = best.deviceId;
+    rec.weightFormat = best.weightFormat;
+    rec.replicas = best.replicas;
+    if (regime == Regime::Training) {
+        rec.reason = deviceLabel(best) + ": the fewest devices that hold the training state (" +
+                     num(best.replicas, 9) +
+                     "), then the cheapest: " + formatUsd(best.monthlyCostUsd) + " a month.";
+        rec.flip = "A longer sequence or a larger micro-batch grows the activations on every "
+                   "device, and a lower ZeRO stage the state: either can raise the device count; "
+                   "recomputation lowers it at the price of a second forward pass.";
+    } else if (regime == Regime::Edge) {
+        rec.reason = deviceLabel(best) + " with " + label(best.weightFormat) +
+                     " weights: it fits beside everything else and uses the least energy per "
+                     "answer.";
+    } else {
+        rec.reason = deviceLabel(best) + " with " + label(best.weightFormat) + " weights and " +
+                     num(best.replicas, 9) +
+                     " replicas: the smallest capacity that passes every "
+                     "check (" +
+                     gb(best.capacityBytes) + ", " + gb(e[F::HeadroomBytes]) +
+                     " headroom), then the cheapest (" + formatUsd(best.monthlyCostUsd) +
+                     " a month; " + formatSeconds(e[F::DecodeStepSeconds]) + " per step, " +
+                     num(e[F::DecodeTokensPerSecondPerSequence]) + " tokens/s per user).";
+        for (const Candidate *other : passing) {
+            if (other != &best && other->deviceId == best.deviceId) {
+                const double headroom = other->check(CheckKind::Memory).figure("headroom_bytes");
+                rec.reason += " " + label(other->weightFormat) +
+                              " weights also pass on it once validated, leaving " + gb(headroom) +
+                              " for more KV (l.237).";
+            }
+        }
+    }
+    for (const Candidate &c : selection.candidates) {
+        if (&c == &best)
+            continue;
+        if (!c.passes)
+            rec.rejected.push_back(optionName(c) + " - " + firstFailure(c));
+        else if (regime == Regime::Online && c.capacityBytes > best.capacityBytes)
+            rec.rejected.push_back(optionName(c) + " - passes, with more capacity (" +
+                                   gb(c.capacityBytes) + ") than the workload needs.");
+        else if (regime == Regime::Online && c.deviceId == best.deviceId)
+            rec.rejected.push_back(optionName(c) + " - passes once validated; " +
+                                   label(best.weightFormat) +
+                                   " needs no quality validation, so it comes first.");
+        else
+            rec.rejected.push_back(
+                optionName(c) + " - passes; ranked lower on " +
+                (regime == Regime::Training ? "devices and price" : "capacity and price") + ".");
+    }
+    if (regime != Regime::Online) {
+        rec.apiFallback = regime == Regime::Edge ? "None needed: it runs on the user's device."
+                                                 : "Not applicable to training.";
+        return;
+    }
+    const CheckResult &costCheck = best.check(CheckKind::Cost);
+    if (costCheck.status == CheckStatus::Warn && !s.wizard.dataOnPremises)
+        rec.reason += " But at " + pct(costCheck.figure("utilisation")) +
+                      " utilisation a hosted API is cheaper (break-even " +
+                      pct(costCheck.figure("break_even_utilisation")) +
+                      "): start there, and self-host when sustained traffic justifies it (l.234).";
+    const double admission = e[F::AdmissionLimit];
+    if (s.wizard.dataOnPremises)
+        rec.apiFallback = "None: the data must stay on our network, so a hosted API cannot take "
+                          "overflow or a failed replica's traffic.";
+    else if (e.available(F::CostApiUsdPerRequest))
+        rec.apiFallback = "A hosted API at " + formatUsd(e[F::CostApiUsdPerRequest]) +
+                          " per request takes overflow beyond " +
+                          num(admission * best.replicas, 9) + " concurrent sequences (l.237).";
+    else
+        rec.apiFallback = "A hosted API takes overflow beyond " +
+                          num(admission * best.replicas, 9) +
+                          " concurrent sequences (l.237); set API prices to cost it.";
+    // What would flip it: the memory limits, the pacing target and the break-even utilisation.
+    rec.flip = "Memory: more than " + num(e[F::MaxConcurrentSequences], 9) + " sequences of " +
+               num(s.serving.contextTokens, 9) + " tokens, or a context longer than " +
+               num(e[F::MaxContextTokens], 9) + " tokens at " +
+               num(s.serving.concurrentSequences, 9) + " sequences, no longer fit. Latency: a " +
+               "pacing target above " + num(e[F::DecodeTokensPerSecondPerSequence]) +
+               " tokens/s per user or a TTFT target under " +
+               formatSeconds(e[F::PrefillTtftSeconds]) + " fails.";
+    if (e.available(F::CostBreakEvenUtilisation))
+        rec.flip += " Cost: below " + pct(e[F::CostBreakEvenUtilisation]) +
+                    " utilisation a hosted API is cheaper.";
+    const double kvBudget = e[F::KvBudgetBytes];
+    rec.engineSettings = {
+        "Maximum concurrent sequences per replica: " + num(admission, 9) +
+            " (the guarded admission limit, " + pct(s.serving.admissionMargin) + " below the " +
+            num(e[F::MaxConcurrentSequences], 9) + " that fit; vLLM's max_num_seqs, for example).",
+        "Maximum context length: " + num(s.serving.contextTokens, 9) +
+            " tokens (vLLM's max_model_len, for example).",
+        "KV-cache budget: " + gb(kvBudget) + " per replica (capacity less weights and overhead).",
+        "Replicas: " + num(best.replicas, 9) + ", behind a router with health checks.",
+    };
+}
+
+} // namespace
+
+std::string_view checkStatusKey(CheckStatus status)
+{
+    switch (status) {
+    case CheckStatus::Pass:
+        return "pass";
+    case CheckStatus::Warn:
+        return "warn";
+    case CheckStatus::Fail:
+        return "fail";
+    case CheckStatus::NotApplicable:
+        break;
+    }
+    return "n/a";
+}
+
+std::string_view checkKey(CheckKind kind)
+{
+    switch (kind) {
+    case CheckKind::Compatibility:
+        return "compatibility";
+    case CheckKind::Memory:
+        return "memory";
+    case CheckKind::Latency:
+        return "latency";
+    case CheckKind::Availability:
+        return "availability";
+    case CheckKind::Effort:
+        return "effort";
+    case CheckKind::Cost:
+        break;
+    }
+    return "cost";
+}
+
+std::string_view checkTitle(CheckKind kind)
+{
+    switch (kind) {
+    case CheckKind::Compatibility:
+        return "Compatibility";
+    case CheckKind::Memory:
+        return "Memory headroom";
+    case CheckKind::Latency:
+        return "Throughput and latency";
+    case CheckKind::Availability:
+        return "Availability and recovery";
+    case CheckKind::Effort:
+        return "Developer effort and lock-in";
+    case CheckKind::Cost:
+        break;
+    }
+    return "Energy, cost and the API";
+}
+
+double CheckResult::figure(std::string_view key) const
+{
+    for (const auto &[name, value] : figures) {
+        if (name == key)
+            return value;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+std::vector<CandidateDevice> resolveCandidates(const std::vector<std::string> &ids,
+                                               Diagnostics &problems)
+{
+    std::vector<CandidateDevice> devices;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        auto device = devicePreset(ids[i]);
+        if (!device) {
+            problems.push_back({"/wizard/candidates/" + std::to_string(i), device.error().message});
+            continue;
+        }
+        devices.push_back({ids[i], device.value()});
+    }
+    return devices;
+}
+
+Selection selectDevice(const Scenario &scenario, const std::vector<CandidateDevice> &devices,
+                       const std::vector<NumericFormat> &formats)
+{
+    Selection selection;
+    selection.regime = scenario.wizard.regime;
+    const std::vector<NumericFormat> used = selection.regime == Regime::Training
+                                                ? std::vector<NumericFormat>{NumericFormat::Bf16}
+                                                : formats;
+    for (const CandidateDevice &device : devices) {
+        for (const NumericFormat format : used)
+            selection.candidates.push_back(checkCandidate(scenario, device, format));
+    }
+    recommend(selection);
+    return selection;
+}
+
+std::vector<CandidateDevice> defaultCandidates(const Scenario &scenario, Diagnostics &problems)
+{
+    auto devices = resolveCandidates(scenario.wizard.candidates, problems);
+    const bool listed = std::any_of(devices.begin(), devices.end(), [&](const CandidateDevice &d) {
+        return !scenario.device.presetId.empty() && d.id == scenario.device.presetId;
+    });
+    if (!listed)
+        devices.insert(devices.begin(), {scenario.device.presetId, scenario.device});
+    return devices;
+}
+
+std::vector<NumericFormat> defaultFormats(const Scenario &scenario)
+{
+    std::vector<NumericFormat> formats = scenario.wizard.formats;
+    if (!contains(formats, scenario.serving.weightFormat))
+        formats.insert(formats.begin(), scenario.serving.weightFormat);
+    return formats;
+}
+
+Selection selectDevice(const Scenario &scenario)
+{
+    Diagnostics problems;
+    const auto devices = defaultCandidates(scenario, problems);
+    Selection selection = selectDevice(scenario, devices, defaultFormats(scenario));
+    selection.problems = std::move(problems);
+    return selection;
+}
+
+std::string selectionToJson(const Selection &selection)
+{
+    using json = nlohmann::ordered_json; // the contract's order: device, format, checks, verdict
+    auto number = [](double value) -> json {
+        if (!std::isfinite(value))
+            return nullptr;
+        if (std::fabs(value) < 9.007199254740992e15 && std::floor(value) == value)
+            return static_cast<std::int64_t>(value);
+        return value;
+    };
+    json out = json::object();
+    out["regime"] = selection.regime == Regime::Online     ? "online"
+                    : selection.regime == Regime::Training ? "training"
+                                                           : "edge";
+    json candidates = json::array();
+    for (const Candidate &c : selection.candidates) {
+        json checks = json::array();
+        for (const CheckResult &check : c.checks) {
+            json figures = json::object();
+            for (const auto &[key, value] : check.figures)
+                figures[key] = number(value);
+            checks.push_back({{"name", checkKey(check.kind)},
+                              {"status", checkStatusKey(check.status)},
+                              {"summary", check.summary},
+                              {"figures", figures}});
+        }
+        candidates.push_back({{"device", c.deviceId},
+                              {"device_name", c.device.name},
+                              {"weight_format", formatKey(c.weightFormat)},
+                              {"checks", checks},
+                              {"verdict", c.verdict},
+                              {"replicas", number(c.replicas)},
+                              {"monthly_cost_usd", number(c.monthlyCostUsd)}});
+    }
+    out["candidates"] = candidates;
+    const Recommendation &r = selection.recommendation;
+    json rec = json::object();
+    rec["device"] = r.found ? json(r.deviceId) : json(nullptr);
+    rec["weight_format"] = r.found ? json(formatKey(r.weightFormat)) : json(nullptr);
+    rec["replicas"] = r.found ? number(r.replicas) : json(nullptr);
+    rec["reason"] = r.reason;
+    rec["api_fallback"] = r.apiFallback;
+    rec["flip"] = r.flip;
+    rec["rejected"] = r.rejected;
+    rec["engine_settings"] = r.engineSettings;
+    out["recommendation"] = rec;
+    json problems = json::array();
+    for (const Diagnostic &d : selection.problems)
+        problems.push_back({{"path", d.path}, {"message", d.message}});
+    out["problems"] = problems;
+    return out.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+} // namespace core

@@ -1,0 +1,301 @@
+// The device-selection checks (lesson l.204-237): the lesson's walkthrough row by row, the
+// recommendation rule, the three regimes, and candidates with missing data.
+
+#include "testsupport.h"
+
+#include "core/selection.h"
+#include "core/units.h"
+
+#include <QObject>
+
+using core::CheckKind;
+using core::CheckStatus;
+
+namespace {
+
+const core::Candidate *find(const core::Selection &s, const std::string &device,
+                            core::NumericFormat format)
+{
+    for (const core::Candidate &c : s.candidates) {
+        if (c.deviceId == device && c.weightFormat == format)
+            return &c;
+    }
+    return nullptr;
+}
+
+core::DeviceSpec customDevice(const char *name, double memoryGb, double bandwidth, double price)
+{
+    auto device = core::devicePreset("lesson-accelerator").value();
+    device.presetId.clear();
+    device.name = name;
+    device.memoryGb = memoryGb;
+    device.bandwidthGbPerSecond = bandwidth;
+    device.pricePerHourUsd = price;
+    return device;
+}
+
+} // namespace
+
+class Selection : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void lessonWalkthrough_data();
+    void lessonWalkthrough();
+    void lessonOutcome();
+    void memoryFailureFailsWhateverTheLatency();
+    void recommendationFollowsPrice();
+    void lowUtilisationPointsToTheApi();
+    void dataOnPremisesRemovesTheApiFallback();
+    void candidatesWithMissingData();
+    void trainingFindsTheFewestDevices();
+    void edgeUsesTheMemoryBesideTheOs();
+    void jsonFollowsTheContract();
+};
+
+// l.215 and l.220, for the support assistant: 40 sequences x 3,000 tokens, 3 GB runtime.
+void Selection::lessonWalkthrough_data()
+{
+    QTest::addColumn<QString>("device");
+    QTest::addColumn<int>("format");
+    QTest::addColumn<int>("check");
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<double>("expected");
+    QTest::addColumn<double>("tolerance");
+    QTest::addColumn<int>("status");
+    const int bf16 = int(core::NumericFormat::Bf16);
+    const int int8 = int(core::NumericFormat::Int8);
+    const int memory = int(CheckKind::Memory);
+    const int latency = int(CheckKind::Latency);
+    const int fail = int(CheckStatus::Fail);
+    const int pass = int(CheckStatus::Pass);
+    const int any = -1;
+    // l.215: "131,072 x 3,000 = 0.393 GB" (exact: 393,216,000 B)
+    QTest::newRow("l215 KV per sequence 0.393 GB")
+        << "lesson-accelerator-48gb" << bf16 << memory << "kv_bytes_per_sequence" << 0.393216e9
+        << 1.0 << pass;
+    QTest::newRow("l215 KV for 40 sequences 15.73 GB")
+        << "lesson-accelerator-48gb" << bf16 << memory << "kv_bytes_total" << 15.73e9 << 0.005e9
+        << pass;
+    QTest::newRow("l215 in all 32.7 GB") << "lesson-accelerator-48gb" << bf16 << memory
+                                         << "serving_bytes_total" << 32.7e9 << 0.05e9 << pass;
+    QTest::newRow("l215 24 GB fails outright") << "lesson-accelerator-24gb" << bf16 << memory
+                                               << "serving_bytes_total" << 32.7e9 << 0.05e9 << fail;
+    QTest::newRow("l215 24 GB fails with 1-byte weights: 25.7 GB")
+        << "lesson-accelerator-24gb" << int8 << memory << "serving_bytes_total" << 25.7e9 << 0.05e9
+        << fail;
+    QTest::newRow("l215 48 GB leaves 15.3 GB") << "lesson-accelerator-48gb" << bf16 << memory
+                                               << "headroom_bytes" << 15.3e9 << 0.05e9 << pass;
+    QTest::newRow("l215 80 GB leaves 47.3 GB")
+        << "lesson-accelerator" << bf16 << memory << "headroom_bytes" << 47.3e9 << 0.05e9 << pass;
+    QTest::newRow("l220 a step at batch 40 reads 29.7 GB")
+        << "lesson-accelerator-48gb" << bf16 << latency << "bytes_per_step" << 29.7e9 << 0.05e9
+        << any;
+    QTest::newRow("l220 roughly 30 ms per step")
+        << "lesson-accelerator-48gb" << bf16 << latency << "step_seconds" << 0.030 << 0.0005 << any;
+    QTest::newRow("l220 about 34 tokens/s per user")
+        << "lesson-accelerator-48gb" << bf16 << latency << "tokens_per_second_per_sequence" << 34.0
+        << 0.5 << any;
+}
+
+void Selection::lessonWalkthrough()
+{
+    QFETCH(QString, device);
+    QFETCH(int, format);
+    QFETCH(int, check);
+    QFETCH(QString, figure);
+    QFETCH(double, expected);
+    QFETCH(double, tolerance);
+    QFETCH(int, status);
+    const core::Selection s =
+        core::selectDevice(testsupport::loadScenario(QStringLiteral("support-assistant")));
+    const core::Candidate *c = find(s, device.toStdString(), core::NumericFormat(format));
+    QVERIFY(c);
+    const core::CheckResult &result = c->check(CheckKind(check));
+    ACCEL_COMPARE_NEAR(result.figure(figure.toStdString()), expected, tolerance);
+    if (status >= 0)
+        QCOMPARE(int(result.status), status);
+    QVERIFY(!result.summary.empty());
+}
+
+// l.237: "a 48 GB-class device (or larger) with two replicas, BF16 or validated 1-byte weights
+// to create extra KV room, and a hosted-API fallback for overflow".
+void Selection::lessonOutcome()
+{
+    const core::Selection s =
+        core::selectDevice(testsupport::loadScenario(QStringLiteral("support-assistant")));
+    const core::Recommendation &r = s.recommendation;
+    QVERIFY(r.found);
+    QCOMPARE(r.deviceId, std::string("lesson-accelerator-48gb"));
+    QCOMPARE(r.weightFormat, core::NumericFormat::Bf16);
+    QCOMPARE(r.replicas, 2.0);
+    QVERIFY2(r.reason.find("INT8 weights also pass") != std::string::npos, r.reason.c_str());
+    QVERIFY2(r.apiFallback.find("hosted API takes overflow") != std::string::npos,
+             r.apiFallback.c_str());
+    QVERIFY(!r.flip.empty());
+    QVERIFY(r.rejected.size() == s.candidates.size() - 1);
+    // the serving-engine settings enforce the guarded limit and the context
+    const core::Evaluation e = core::evaluate(find(s, r.deviceId, r.weightFormat)->scenario);
+    const std::string limit = core::formatNumber(e[core::FigureId::AdmissionLimit], 9);
+    QVERIFY2(r.engineSettings.at(0).find(limit) != std::string::npos, r.engineSettings[0].c_str());
+    QVERIFY(r.engineSettings.at(1).find("3,000 tokens") != std::string::npos);
+}
+
+// A device that is fast enough but too small fails, and says it is memory.
+void Selection::memoryFailureFailsWhateverTheLatency()
+{
+    const core::Selection s =
+        core::selectDevice(testsupport::loadScenario(QStringLiteral("support-assistant")));
+    const core::Candidate *small = find(s, "lesson-accelerator-24gb", core::NumericFormat::Bf16);
+    QVERIFY(small);
+    QVERIFY(small->check(CheckKind::Latency).status != CheckStatus::Fail);
+    QCOMPARE(small->check(CheckKind::Memory).status, CheckStatus::Fail);
+    QVERIFY(!small->passes);
+    QCOMPARE(small->verdict, std::string("fails: memory"));
+    bool named = false;
+    for (const std::string &line : s.recommendation.rejected)
+        named |= line.find("24 GB") != std::string::npos &&
+                 line.find("Memory headroom: Needs 32.73 GB") != std::string::npos;
+    QVERIFY(named);
+}
+
+// Same capacity: the cheaper one wins; swap the prices and the other does.
+void Selection::recommendationFollowsPrice()
+{
+    const core::Scenario scenario = testsupport::loadScenario(QStringLiteral("support-assistant"));
+    const std::vector<core::NumericFormat> bf16{core::NumericFormat::Bf16};
+    auto pick = [&](double priceA, double priceB) {
+        return core::selectDevice(scenario,
+                                  {{"", customDevice("A", 48, 1000, priceA)},
+                                   {"", customDevice("B", 48, 1000, priceB)}},
+                                  bf16)
+            .recommendation.deviceId;
+    };
+    QCOMPARE(pick(3.0, 5.0), std::string("A"));
+    QCOMPARE(pick(5.0, 3.0), std::string("B"));
+    // a device's own price is used; without one, the scenario's
+    const core::Selection s = core::selectDevice(
+        scenario,
+        {{"", customDevice("A", 48, 1000, 3.0)}, {"", customDevice("B", 48, 1000, core::kUnset)}},
+        bf16);
+    QCOMPARE(s.candidates[0].check(CheckKind::Cost).figure("price_per_hour_usd"), 3.0);
+    QCOMPARE(s.candidates[1].check(CheckKind::Cost).figure("price_per_hour_usd"),
+             scenario.cost.pricePerHourUsd);
+    QVERIFY(s.candidates[1].check(CheckKind::Cost).summary.find("the device has none") !=
+            std::string::npos);
+}
+
+// l.234: at 10 % utilisation a hosted API may be cheaper.
+void Selection::lowUtilisationPointsToTheApi()
+{
+    const QStringList api{QStringLiteral("wizard.data_on_premises=false"),
+                          QStringLiteral("cost.api_usd_per_million_input=0.5"),
+                          QStringLiteral("cost.api_usd_per_million_output=1.5")};
+    const core::Selection busy =
+        core::selectDevice(testsupport::loadScenario(QStringLiteral("support-assistant"), api));
+    const core::Candidate *chosen =
+        find(busy, busy.recommendation.deviceId, busy.recommendation.weightFormat);
+    const double breakEven = chosen->check(CheckKind::Cost).figure("break_even_utilisation");
+    QVERIFY(std::isfinite(breakEven) && breakEven > 0.0 && breakEven < 1.0);
+    QCOMPARE(chosen->check(CheckKind::Cost).status, CheckStatus::Pass); // 70 % is above it
+
+    QStringList quiet = api;
+    quiet << QStringLiteral("cost.utilisation=%1").arg(breakEven / 2);
+    const core::Selection idle =
+        core::selectDevice(testsupport::loadScenario(QStringLiteral("support-assistant"), quiet));
+    const core::Candidate *idleChoice =
+        find(idle, idle.recommendation.deviceId, idle.recommendation.weightFormat);
+    QCOMPARE(idleChoice->check(CheckKind::Cost).status, CheckStatus::Warn);
+    QVERIFY2(idle.recommendation.reason.find("a hosted API is cheaper") != std::string::npos,
+             idle.recommendation.reason.c_str());
+}
+
+void Selection::dataOnPremisesRemovesTheApiFallback()
+{
+    const core::Selection s = core::selectDevice(testsupport::loadScenario(
+        QStringLiteral("support-assistant"), {QStringLiteral("wizard.data_on_premises=true")}));
+    QVERIFY2(s.recommendation.apiFallback.find("must stay on our network") != std::string::npos,
+             s.recommendation.apiFallback.c_str());
+}
+
+// No bandwidth, no price, an unknown id: reported, never a crash or a NaN in the output.
+void Selection::candidatesWithMissingData()
+{
+    const core::Scenario scenario = testsupport::loadScenario(QStringLiteral("support-assistant"));
+    core::Diagnostics problems;
+    auto devices = core::resolveCandidates({"no-such-device", "lesson-accelerator"}, problems);
+    QCOMPARE(problems.size(), std::size_t(1));
+    QCOMPARE(problems[0].path, std::string("/wizard/candidates/0"));
+    QCOMPARE(devices.size(), std::size_t(1));
+    devices.push_back({"", customDevice("No bandwidth", 80, core::kUnset, core::kUnset)});
+    const core::Selection s = core::selectDevice(scenario, devices, {core::NumericFormat::Bf16});
+    const core::Candidate &blind = s.candidates.back();
+    QCOMPARE(blind.check(CheckKind::Latency).status, CheckStatus::NotApplicable);
+    for (const core::CheckResult &check : blind.checks) {
+        for (const auto &[key, value] : check.figures)
+            QVERIFY2(std::isfinite(value), key.c_str());
+    }
+    const std::string json = core::selectionToJson(s);
+    QVERIFY(json.find("NaN") == std::string::npos && json.find("inf") == std::string::npos);
+}
+
+// The fewest devices that hold the state: that many fit, and half as many do not at any stage.
+void Selection::trainingFindsTheFewestDevices()
+{
+    const core::Scenario scenario = testsupport::loadScenario(
+        QStringLiteral("lesson-default"), {QStringLiteral("wizard.regime=\"training\""),
+                                           QStringLiteral("training.recompute=\"full\"")});
+    const core::Selection s = core::selectDevice(scenario);
+    QVERIFY(s.recommendation.found);
+    for (const core::Candidate &c : s.candidates) {
+        const double devices = c.check(CheckKind::Memory).figure("devices_needed");
+        QVERIFY2(std::isfinite(devices), c.deviceId.c_str());
+        core::Scenario fits = c.scenario;
+        fits.training.dpDegree = devices;
+        fits.training.zeroStage = c.check(CheckKind::Memory).figure("zero_stage_needed");
+        QVERIFY(core::evaluate(fits)[core::FigureId::TrainingFits] != 0.0);
+        if (devices > 1) {
+            core::Scenario fewer = c.scenario;
+            fewer.training.dpDegree = devices / 2;
+            fewer.training.zeroStage = 3;
+            QVERIFY(core::evaluate(fewer)[core::FigureId::TrainingFits] == 0.0);
+        }
+        QVERIFY(c.check(CheckKind::Latency).figure("gradient_sync_seconds") > 0 || devices == 1);
+    }
+    // the 80 GB device needs the fewest: 112 GB of state does not fit one device (l.63)
+    QCOMPARE(s.recommendation.deviceId, std::string("lesson-accelerator"));
+}
+
+// l.200: a 4-bit 3B model needs 1.5 GB of raw weights and may fit a laptop NPU.
+void Selection::edgeUsesTheMemoryBesideTheOs()
+{
+    const core::Selection s =
+        core::selectDevice(testsupport::loadScenario(QStringLiteral("edge-3b")));
+    QCOMPARE(s.regime, core::Regime::Edge);
+    const core::Candidate &npu = s.candidates.front(); // the scenario's own device comes first
+    QCOMPARE(npu.weightFormat, core::NumericFormat::Int4);
+    ACCEL_COMPARE_NEAR(npu.check(CheckKind::Memory).figure("weights_bytes"), 1.5e9, 1.0);
+    ACCEL_COMPARE_NEAR(npu.check(CheckKind::Memory).figure("capacity_bytes"), 8e9, 1.0);
+    QCOMPARE(npu.check(CheckKind::Availability).status, CheckStatus::NotApplicable);
+    QVERIFY(npu.check(CheckKind::Cost).figure("joules_per_inference") > 0);
+    QCOMPARE(npu.check(CheckKind::Effort).status, CheckStatus::Warn); // vendor toolchain
+    QVERIFY(s.recommendation.found);
+    QCOMPARE(s.recommendation.deviceId, npu.deviceId);
+}
+
+void Selection::jsonFollowsTheContract()
+{
+    const std::string json = core::selectionToJson(
+        core::selectDevice(testsupport::loadScenario(QStringLiteral("support-assistant"))));
+    for (const char *key : {"\"candidates\"", "\"device\"", "\"weight_format\"", "\"checks\"",
+                            "\"name\"", "\"status\"", "\"summary\"", "\"figures\"", "\"verdict\"",
+                            "\"recommendation\"", "\"replicas\"", "\"reason\"", "\"api_fallback\""})
+        QVERIFY2(json.find(key) != std::string::npos, key);
+    for (const char *name :
+         {"compatibility", "memory", "latency", "availability", "effort", "\"cost\""})
+        QVERIFY2(json.find(name) != std::string::npos, name);
+}
+
+QTEST_GUILESS_MAIN(Selection)
+#include "tst_selection.moc"

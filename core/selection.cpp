@@ -46,6 +46,14 @@ void add(CheckResult &r, std::string key, double value)
         r.figures.emplace_back(std::move(key), value);
 }
 
+CheckResult start(CheckKind kind, CheckStatus status)
+{
+    CheckResult r;
+    r.kind = kind;
+    r.status = status;
+    return r;
+}
+
 enum class Support { Yes, Unknown, No };
 
 bool contains(const std::vector<NumericFormat> &list, NumericFormat format)
@@ -70,7 +78,7 @@ Support support(const DeviceSpec &d, NumericFormat format, bool weights)
 
 CheckResult compatibility(const Candidate &c, const Evaluation &e)
 {
-    CheckResult r{CheckKind::Compatibility, CheckStatus::Pass, {}, {}};
+    CheckResult r = start(CheckKind::Compatibility, CheckStatus::Pass);
     const Scenario &s = c.scenario;
     const bool training = s.wizard.regime == Regime::Training;
     const NumericFormat weights = training ? NumericFormat::Bf16 : c.weightFormat;
@@ -115,7 +123,7 @@ CheckResult compatibility(const Candidate &c, const Evaluation &e)
 
 CheckResult servingMemory(const Candidate &c, const Evaluation &e)
 {
-    CheckResult r{CheckKind::Memory, CheckStatus::Pass, {}, {}};
+    CheckResult r = start(CheckKind::Memory, CheckStatus::Pass);
     const Scenario &s = c.scenario;
     const double capacity = e[F::CapacityBytes];
     const double total = e[F::ServingBytesTotal];
@@ -160,7 +168,7 @@ CheckResult servingMemory(const Candidate &c, const Evaluation &e)
 
 CheckResult trainingMemory(Candidate &c, const Evaluation &e)
 {
-    CheckResult r{CheckKind::Memory, CheckStatus::Pass, {}, {}};
+    CheckResult r = start(CheckKind::Memory, CheckStatus::Pass);
     const Scenario &s = c.scenario;
     const double capacity = e[F::CapacityBytes];
     add(r, "state_bytes", e[F::TrainingStateBytes]);
@@ -206,7 +214,7 @@ CheckResult trainingMemory(Candidate &c, const Evaluation &e)
 
 CheckResult servingLatency(const Candidate &c, const Evaluation &e)
 {
-    CheckResult r{CheckKind::Latency, CheckStatus::Pass, {}, {}};
+    CheckResult r = start(CheckKind::Latency, CheckStatus::Pass);
     const Scenario &s = c.scenario;
     if (!isSet(c.device.bandwidthGbPerSecond) || !std::isfinite(e[F::DecodeStepSeconds])) {
         r.status = CheckStatus::NotApplicable;
@@ -254,7 +262,7 @@ CheckResult servingLatency(const Candidate &c, const Evaluation &e)
 
 CheckResult trainingLatency(const Candidate &c, const Evaluation &e)
 {
-    CheckResult r{CheckKind::Latency, CheckStatus::Pass, {}, {}};
+    CheckResult r = start(CheckKind::Latency, CheckStatus::Pass);
     const Scenario &s = c.scenario;
     const double peak = e[F::PeakFlops];
     if (!std::isfinite(peak) || peak <= 0) {
@@ -302,7 +310,7 @@ CheckResult trainingLatency(const Candidate &c, const Evaluation &e)
 
 CheckResult availability(Candidate &c, const Evaluation &e)
 {
-    CheckResult r{CheckKind::Availability, CheckStatus::Pass, {}, {}};
+    CheckResult r = start(CheckKind::Availability, CheckStatus::Pass);
     const Scenario &s = c.scenario;
     if (s.wizard.regime == Regime::Edge) {
         r.status = CheckStatus::NotApplicable;
@@ -360,7 +368,7 @@ CheckResult availability(Candidate &c, const Evaluation &e)
 
 CheckResult effort(const Candidate &c)
 {
-    CheckResult r{CheckKind::Effort, CheckStatus::Pass, {}, {}};
+    CheckResult r = start(CheckKind::Effort, CheckStatus::Pass);
     std::string text;
     switch (c.device.family) {
     case DeviceFamily::Gpu:
@@ -404,7 +412,7 @@ CheckResult effort(const Candidate &c)
 
 CheckResult cost(const Candidate &c, const Evaluation &e, bool devicePriced)
 {
-    CheckResult r{CheckKind::Cost, CheckStatus::Pass, {}, {}};
+    CheckResult r = start(CheckKind::Cost, CheckStatus::Pass);
     const Scenario &s = c.scenario;
     const double price = s.cost.pricePerHourUsd;
     const std::string priceNote =
@@ -466,6 +474,78 @@ CheckResult cost(const Candidate &c, const Evaluation &e, bool devicePriced)
     return r;
 }
 
+/** The key figure of a check in a few words, for a table cell. */
+std::string headlineOf(const CheckResult &r, const Candidate &c)
+{
+    const Regime regime = c.scenario.wizard.regime;
+    auto f = [&r](const char *key) { return r.figure(key); };
+    if (r.status == CheckStatus::NotApplicable && r.kind != CheckKind::Availability)
+        return "not known";
+    switch (r.kind) {
+    case CheckKind::Compatibility: {
+        const NumericFormat format =
+            regime == Regime::Training ? NumericFormat::Bf16 : c.weightFormat;
+        const Support s = support(c.device, format, regime != Regime::Training);
+        std::string text = s == Support::No        ? "no " + label(format) + " kernel"
+                           : s == Support::Unknown ? label(format) + " kernels unknown"
+                                                   : label(format) + " supported";
+        if (std::isfinite(f("devices_for_weights")))
+            text += "; weights need " + num(f("devices_for_weights")) + " devices";
+        return text;
+    }
+    case CheckKind::Memory:
+        if (regime == Regime::Training) {
+            if (r.status == CheckStatus::Fail)
+                return "does not fit";
+            if (std::isfinite(f("zero_stage_needed")))
+                return "needs " + num(f("devices_needed"), 9) + " devices, ZeRO-" +
+                       num(f("zero_stage_needed"));
+            return "fits: " + gb(f("bytes_per_device")) + " per device";
+        }
+        if (r.status == CheckStatus::Fail)
+            return "short by " + gb(-f("headroom_bytes"));
+        return gb(f("headroom_bytes")) + " headroom";
+    case CheckKind::Latency:
+        if (regime == Regime::Training)
+            return formatSeconds(f("compute_seconds")) +
+                   (std::isfinite(f("gradient_sync_seconds"))
+                        ? " + " + formatSeconds(f("gradient_sync_seconds")) + " sync"
+                        : std::string(" per step"));
+        if (f("ttft_seconds") > f("ttft_target_seconds"))
+            return "first token " + formatSeconds(f("ttft_seconds"));
+        return formatSeconds(f("step_seconds")) + ", " + num(f("tokens_per_second_per_sequence")) +
+               " tokens/s per user";
+    case CheckKind::Availability:
+        if (regime == Regime::Edge)
+            return "on the user's device";
+        if (regime == Regime::Training)
+            return "checkpoints of " + gb(f("checkpoint_bytes"));
+        if (f("replicas") < 2)
+            return "1 replica: no redundancy";
+        return num(f("replicas"), 9) + " replicas; " +
+               num(f("sequences_with_one_replica_down"), 9) + " sequences if one fails";
+    case CheckKind::Effort: {
+        std::string text = c.device.family == DeviceFamily::Gpu    ? "GPU: deep ecosystem"
+                           : c.device.family == DeviceFamily::Cpu  ? "CPU: runs everything"
+                           : c.device.family == DeviceFamily::Tpu  ? "TPU: compiler path"
+                           : c.device.family == DeviceFamily::Npu  ? "NPU: vendor toolchain"
+                           : c.device.family == DeviceFamily::Asic ? "ASIC: provider's path"
+                                                                   : "family unknown";
+        if (regime != Regime::Training && support(c.device, c.weightFormat, true) != Support::Yes)
+            text += "; validate " + label(c.weightFormat);
+        return text;
+    }
+    case CheckKind::Cost:
+        if (regime == Regime::Training)
+            return formatUsd(f("monthly_cost_usd") / kHoursPerMonth) + " per hour";
+        if (regime == Regime::Edge)
+            return num(f("joules_per_inference")) + " J per answer";
+        return formatUsd(f("usd_per_million_tokens")) + " per M tokens" +
+               (r.status == CheckStatus::Warn ? "; API cheaper" : "");
+    }
+    return {};
+}
+
 std::string verdictOf(const Candidate &c)
 {
     std::vector<std::string> failing;
@@ -522,6 +602,8 @@ Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, Nu
     c.checks[4] = effort(c);
     c.checks[5] = cost(c, e, devicePriced);
     c.monthlyCostUsd = c.replicas * s.cost.pricePerHourUsd * kHoursPerMonth;
+    for (CheckResult &check : c.checks)
+        check.headline = headlineOf(check, c);
     c.passes = std::none_of(c.checks.begin(), c.checks.end(),
                             [](const CheckResult &r) { return r.status == CheckStatus::Fail; });
     c.verdict = verdictOf(c);
@@ -827,6 +909,7 @@ std::string selectionToJson(const Selection &selection)
                 figures[key] = number(value);
             checks.push_back({{"name", checkKey(check.kind)},
                               {"status", checkStatusKey(check.status)},
+                              {"headline", check.headline},
                               {"summary", check.summary},
                               {"figures", figures}});
         }

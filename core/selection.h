@@ -28,7 +28,8 @@ struct CheckResult
 {
     CheckKind kind = CheckKind::Compatibility;
     CheckStatus status = CheckStatus::NotApplicable;
-    std::string summary; ///< one or two sentences: the verdict and why
+    std::string headline; ///< the key figure in a few words, for a table cell ("15.27 GB headroom")
+    std::string summary;  ///< one or two sentences: the verdict and why
     /// Key figures in SI units, keyed as in the JSON output ("headroom_bytes"); finite only.
     std::vector<std::pair<std::string, double>> figures;
 

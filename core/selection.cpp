@@ -488,7 +488,7 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
         const Support s = support(c.device, format, regime != Regime::Training);
         std::string text = s == Support::No        ? "no " + label(format) + " kernel"
                            : s == Support::Unknown ? label(format) + " kernels unknown"
-                                                   : label(format) + " supported";
+                                                   : label(format) + " kernels";
         if (std::isfinite(f("devices_for_weights")))
             text += "; weights need " + num(f("devices_for_weights")) + " devices";
         return text;
@@ -504,7 +504,7 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
         }
         if (r.status == CheckStatus::Fail)
             return "short by " + gb(-f("headroom_bytes"));
-        return gb(f("headroom_bytes")) + " headroom";
+        return gb(f("headroom_bytes")) + " free";
     case CheckKind::Latency:
         if (regime == Regime::Training)
             return formatSeconds(f("compute_seconds")) +
@@ -513,8 +513,7 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
                         : std::string(" per step"));
         if (f("ttft_seconds") > f("ttft_target_seconds"))
             return "first token " + formatSeconds(f("ttft_seconds"));
-        return formatSeconds(f("step_seconds")) + ", " + num(f("tokens_per_second_per_sequence")) +
-               " tokens/s per user";
+        return num(f("tokens_per_second_per_sequence")) + " tokens/s per user";
     case CheckKind::Availability:
         if (regime == Regime::Edge)
             return "on the user's device";
@@ -522,14 +521,13 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
             return "checkpoints of " + gb(f("checkpoint_bytes"));
         if (f("replicas") < 2)
             return "1 replica: no redundancy";
-        return num(f("replicas"), 9) + " replicas; " +
-               num(f("sequences_with_one_replica_down"), 9) + " sequences if one fails";
+        return num(f("replicas"), 9) + " replicas";
     case CheckKind::Effort: {
-        std::string text = c.device.family == DeviceFamily::Gpu    ? "GPU: deep ecosystem"
-                           : c.device.family == DeviceFamily::Cpu  ? "CPU: runs everything"
-                           : c.device.family == DeviceFamily::Tpu  ? "TPU: compiler path"
-                           : c.device.family == DeviceFamily::Npu  ? "NPU: vendor toolchain"
-                           : c.device.family == DeviceFamily::Asic ? "ASIC: provider's path"
+        std::string text = c.device.family == DeviceFamily::Gpu    ? "GPU ecosystem"
+                           : c.device.family == DeviceFamily::Cpu  ? "CPU: runs anything"
+                           : c.device.family == DeviceFamily::Tpu  ? "TPU compiler path"
+                           : c.device.family == DeviceFamily::Npu  ? "NPU vendor toolchain"
+                           : c.device.family == DeviceFamily::Asic ? "ASIC, provider's path"
                                                                    : "family unknown";
         if (regime != Regime::Training && support(c.device, c.weightFormat, true) != Support::Yes)
             text += "; validate " + label(c.weightFormat);

@@ -1,5 +1,7 @@
 #include "viewregistry.h"
 
+#include "checksview.h"
+#include "decisionview.h"
 #include "kvview.h"
 #include "memoryview.h"
 #include "oomview.h"
@@ -21,6 +23,10 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new KvView(d, p); }},
         {QStringLiteral("oom"), QStringLiteral("Memory"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new OomView(d, p); }},
+        {QStringLiteral("checks"), QStringLiteral("Wizard"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
+        {QStringLiteral("decision"), QStringLiteral("Wizard"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new DecisionView(d, p); }},
     };
     return entries;
 }

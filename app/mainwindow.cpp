@@ -4,6 +4,7 @@
 #include "views/explanationpanel.h"
 #include "views/rooflineview.h"
 #include "views/scenariodocument.h"
+#include "views/selectionwizard.h"
 #include "views/scenariopanel.h"
 #include "views/style.h"
 #include "views/view.h"
@@ -185,6 +186,14 @@ void MainWindow::createActions()
             view->addAction(m_tabs->tabText(i), this, [this, i] { m_tabs->setCurrentIndex(i); });
         tab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
     }
+
+    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
+    QAction *wizard = tools->addAction(tr("Device-Selection &Wizard..."), this, [this] {
+        auto *dialog = new views::SelectionWizard(m_document, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    wizard->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Accelerator Explorer"), this, [this] {

@@ -21,6 +21,7 @@
 
 #include "views/checksview.h"
 #include "views/decisionview.h"
+#include "views/selectionwizard.h"
 #include "views/style.h"
 #include "views/viewregistry.h"
 
@@ -29,6 +30,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
@@ -82,6 +84,7 @@ private slots:
     void hiddenTabsAreBuiltWhenFirstShown();
     void checksTableFollowsTheScenario();
     void applyingTheDecisionIsOneUndoStep();
+    void wizardWalksTheLessonCase();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -321,7 +324,7 @@ void ViewsTest::hiddenTabsAreBuiltWhenFirstShown()
     QSettings().setValue(QStringLiteral("window/tab"), 0);
     MainWindow window;
     showOffscreen(window);
-    QCOMPARE(window.tabs()->count(), 3); // Roofline, Memory, Wizard
+    QCOMPARE(window.tabs()->count(), 3);               // Roofline, Memory, Wizard
     QVERIFY(!window.findChild<views::MemoryView *>()); // not built at start-up
     QVERIFY(window.document()->setDevicePreset(QStringLiteral("lesson-accelerator-24gb")));
     window.document()->flush();
@@ -394,6 +397,55 @@ void ViewsTest::applyingTheDecisionIsOneUndoStep()
     doc.flush();
     QCOMPARE(doc.scenario().device.presetId, std::string("lesson-accelerator"));
     QVERIFY(view.applyButton()->isEnabled());
+}
+
+// The lesson's walkthrough typed into the wizard (l.204): 40 x (2,500 + 500) tokens, 3 GB runtime.
+void ViewsTest::wizardWalksTheLessonCase()
+{
+    views::ScenarioDocument doc; // the lesson's default: the 80 GB device
+    views::SelectionWizard wizard(&doc);
+    showOffscreen(wizard, {980, 700});
+    auto type = [&](const char *name, double value) {
+        auto *spin = wizard.findChild<QDoubleSpinBox *>(QLatin1String(name));
+        QVERIFY2(spin, name);
+        spin->setValue(value);
+        emit spin->editingFinished();
+    };
+    wizard.next(); // regime: online, as the scenario says
+    type("serving.concurrent_sequences", 40);
+    type("serving.prompt_tokens", 2500);
+    type("generated_tokens", 500);
+    type("serving.overhead_gb", 3);
+    QVERIFY2(wizard.lastRefusal().isEmpty(), qPrintable(wizard.lastRefusal()));
+    type("serving.prompt_tokens", 5000); // longer than the context: refused with the reason
+    QVERIFY(!wizard.lastRefusal().isEmpty());
+    QCOMPARE(wizard.working()->scenario().serving.promptTokens, 2500.0);
+    QCOMPARE(wizard.working()->scenario().serving.contextTokens, 3000.0);
+    QCOMPARE(doc.scenario().serving.concurrentSequences, 32.0); // nothing applied yet
+    wizard.next();
+    wizard.next();
+    QCOMPARE(wizard.currentId(), int(views::SelectionWizard::ChecksPage));
+    auto *checks = wizard.findChild<views::ChecksView *>();
+    QVERIFY(checks);
+    checks->ensureCurrent();
+    QCOMPARE(checks->table()->rowCount(), 6);
+    wizard.next();
+    auto *decision = wizard.findChild<views::DecisionView *>();
+    decision->ensureCurrent();
+    QVERIFY2(decision->text().contains(QStringLiteral("Lesson accelerator, 48 GB")),
+             qPrintable(decision->text()));
+    const int steps = doc.undoStack()->count();
+    wizard.accept();
+    doc.flush();
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Apply Device Selection"));
+    QCOMPARE(doc.scenario().device.presetId, std::string("lesson-accelerator-48gb"));
+    QCOMPARE(doc.scenario().serving.concurrentSequences, 40.0);
+    QCOMPARE(doc.scenario().serving.contextTokens, 3000.0);
+    doc.undoStack()->undo(); // one step takes it all back
+    doc.flush();
+    QCOMPARE(doc.scenario().device.presetId, std::string("lesson-accelerator"));
+    QCOMPARE(doc.scenario().serving.concurrentSequences, 32.0);
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

@@ -3,9 +3,11 @@
 //   accel-explorer --snapshot VIEW -o FILE.{png,svg,pdf} [SCENARIO] [--set PATH=VALUE ...]
 //                  [--size WxH] [--presenter] [--units GB|GiB|both] [--step N]
 //   accel-explorer --snapshot list
+//   accel-explorer --report -o FILE.{pdf,html} [SCENARIO] [--set PATH=VALUE ...] [--units ...]
 
 #include "mainwindow.h"
 
+#include "views/report.h"
 #include "views/scenariodocument.h"
 #include "views/style.h"
 #include "views/view.h"
@@ -32,6 +34,7 @@ constexpr int kBadInput = 2;
 struct Options
 {
     QString snapshot;
+    bool report = false;
     QString output;
     QString scenario;
     QStringList overrides;
@@ -55,6 +58,8 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
         };
         if (arg == QStringLiteral("--snapshot")) {
             options.snapshot = next();
+        } else if (arg == QStringLiteral("--report")) {
+            options.report = true;
         } else if (arg == QStringLiteral("-o") || arg == QStringLiteral("--output")) {
             options.output = next();
         } else if (arg == QStringLiteral("--set")) {
@@ -186,6 +191,33 @@ int snapshot(const Options &options)
     return 0;
 }
 
+core::MemoryUnits unitsOf(const Options &options)
+{
+    return options.units == QStringLiteral("GiB")    ? core::MemoryUnits::GiB
+           : options.units == QStringLiteral("both") ? core::MemoryUnits::Both
+                                                     : core::MemoryUnits::GB;
+}
+
+int report(const Options &options)
+{
+    const QString suffix = QFileInfo(options.output).suffix().toLower();
+    if (options.output.isEmpty() ||
+        (suffix != QStringLiteral("pdf") && suffix != QStringLiteral("html"))) {
+        errorLine(QStringLiteral("accel-explorer: --report needs -o FILE.pdf or FILE.html"));
+        return kBadInput;
+    }
+    core::Scenario scenario;
+    QString label;
+    if (!loadScenario(options, scenario, label))
+        return kBadInput;
+    QString error;
+    if (!views::writeReport(scenario, unitsOf(options), options.output, &error)) {
+        errorLine(error);
+        return 1;
+    }
+    return 0;
+}
+
 bool hasDisplay()
 {
     return !qEnvironmentVariableIsEmpty("DISPLAY") ||
@@ -200,7 +232,8 @@ int main(int argc, char **argv)
         // Rendering needs no display: fall back to the offscreen platform when there is none.
         bool wantsSnapshot = false;
         for (int i = 1; i < argc; ++i)
-            wantsSnapshot = wantsSnapshot || QByteArray(argv[i]) == "--snapshot";
+            wantsSnapshot = wantsSnapshot || QByteArray(argv[i]) == "--snapshot" ||
+                            QByteArray(argv[i]) == "--report";
         if (wantsSnapshot && !hasDisplay() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
 
@@ -217,6 +250,8 @@ int main(int argc, char **argv)
         }
         if (!options.snapshot.isEmpty())
             return snapshot(options);
+        if (options.report)
+            return report(options);
 
         MainWindow window;
         if (!options.scenario.isEmpty()) {

@@ -2,10 +2,11 @@
 
 #include "views/batchcontrol.h"
 #include "views/explanationpanel.h"
+#include "views/report.h"
 #include "views/rooflineview.h"
 #include "views/scenariodocument.h"
-#include "views/selectionwizard.h"
 #include "views/scenariopanel.h"
+#include "views/selectionwizard.h"
 #include "views/style.h"
 #include "views/view.h"
 #include "views/viewregistry.h"
@@ -164,6 +165,22 @@ void MainWindow::createActions()
          {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")})
         exportMenu->addAction(suffix.toUpper() + QStringLiteral("..."), this,
                               [this, suffix] { exportCurrentView(suffix); });
+    file->addAction(tr("Export &Report..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Report"), QString(),
+            tr("PDF report (*.pdf);;Single-file HTML report (*.html)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        const bool ok =
+            views::writeReport(m_document->scenario(), m_document->units(), path, &error);
+        QApplication::restoreOverrideCursor();
+        if (!ok)
+            QMessageBox::warning(this, tr("Export Report"), error);
+        else
+            statusBar()->showMessage(tr("Report written to %1").arg(path), 5000);
+    });
     file->addAction(tr("Copy View Image"), this, [this] {
         if (views::View *view = currentView())
             view->copyImage();

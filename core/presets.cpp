@@ -266,4 +266,9 @@ std::string knownPresetIds(std::string_view kind)
 
 } // namespace detail
 
+std::string_view presetDataDate()
+{
+    return "2026-12-02"; // update with scripts/convert_reference.py's output
+}
+
 } // namespace core

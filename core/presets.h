@@ -57,6 +57,10 @@ struct PresetFile
  *  and is validated like an inline model or device. The first problem is returned. */
 [[nodiscard]] Result<PresetFile> readPresetFile(std::string_view text);
 
+/** When the built-in presets were last converted from the project's reference
+ *  (scripts/convert_reference.py); reports print it beside the app version. */
+std::string_view presetDataDate();
+
 /** Problems found in the built-in preset files themselves (empty in a correct build). */
 const Diagnostics &presetProblems();
 

@@ -325,9 +325,11 @@ void MemoryView::refresh()
         return lesson ? tr("\nlesson: %1").arg(QString::fromStdString(lesson->printed)) : QString();
     };
     const double halfBar = m_series->barWidth() / 2;
-    for (int i = 0; i < m_drawn.size(); ++i) // labels keep off the bars
+    for (int i = 0; i < m_drawn.size(); ++i) // labels keep off the bars and the capacity line
         m_labels->addObstacle(QPointF(i - halfBar, 0),
                               QPointF(i + halfBar, m_drawn[i].total / unit), m_capacity);
+    m_labels->addObstacle(QPointF(-0.5, m_capacityBytes / unit - yMax * 0.004),
+                          QPointF(n - 0.5, m_capacityBytes / unit + yMax * 0.004), m_capacity);
     for (int i = 0; i < m_drawn.size(); ++i) {
         const Bar &bar = m_drawn[i];
         const bool trainingBar = i == 0;

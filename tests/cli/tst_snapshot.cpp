@@ -47,6 +47,8 @@ private slots:
     void rendersEveryView();
     void badInput_data();
     void badInput();
+    void writesTheReport_data();
+    void writesTheReport();
 };
 
 void Snapshot::listsTheViews()
@@ -64,7 +66,8 @@ void Snapshot::rendersEveryView_data()
     QTest::addColumn<QString>("view");
     QTest::addColumn<QString>("suffix");
     QTest::addColumn<QStringList>("extra");
-    for (const char *view : {"roofline", "throughput", "memory", "kv", "oom"}) {
+    for (const char *view :
+         {"roofline", "throughput", "memory", "kv", "oom", "checks", "decision"}) {
         for (const char *suffix : {"png", "svg", "pdf"})
             QTest::addRow("%s.%s 1280x800", view, suffix) << view << suffix << QStringList{};
         QTest::addRow("%s presenter 1920x1080", view)
@@ -108,6 +111,12 @@ void Snapshot::badInput_data()
     QTest::newRow("bad scenario value")
         << QStringList{"--snapshot", "roofline", "-o", "/tmp/x.png", "--set", "serving.batch=0"}
         << "/serving/batch: ";
+    QTest::newRow("report without -o") << QStringList{"--report"} << "needs -o FILE.pdf";
+    QTest::newRow("report to a .txt")
+        << QStringList{"--report", "-o", "/tmp/x.txt"} << "needs -o FILE.pdf or FILE.html";
+    QTest::newRow("report of a bad scenario")
+        << QStringList{"--report", "-o", "/tmp/x.pdf", "--set", "serving.batch=0"}
+        << "/serving/batch: ";
     QTest::newRow("missing scenario file")
         << QStringList{"--snapshot", "roofline", "-o", "/tmp/x.png", "/no/such.json"}
         << "cannot open";
@@ -120,6 +129,39 @@ void Snapshot::badInput()
     const Run run = explorer(arguments);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+void Snapshot::writesTheReport_data()
+{
+    QTest::addColumn<QString>("suffix");
+    QTest::newRow("pdf") << "pdf";
+    QTest::newRow("html") << "html";
+}
+
+// The stakeholder report for the lesson's walkthrough (l.204-237).
+void Snapshot::writesTheReport()
+{
+    QFETCH(QString, suffix);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("report.") + suffix);
+    const Run run = explorer({"--report", "-o", path, "support-assistant"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray data = file.readAll();
+    QVERIFY(!QFileInfo::exists(path + QStringLiteral(".part"))); // nothing left behind
+    if (suffix == QStringLiteral("pdf")) {
+        QVERIFY(data.startsWith("%PDF"));
+        QVERIFY(data.size() > 20000); // five pages, two vector charts
+        return;
+    }
+    const QString html = QString::fromUtf8(data);
+    for (const char *expected :
+         {"Use Lesson accelerator, 48 GB (hypothetical) with BF16 weights, 2 replica(s).",
+          "The six checks", "short by 8.729 GB", "Assumptions", "Formulas, with the numbers",
+          "= 14 GB + 40 x 0.3932 GB = 29.73 GB", "preset data of"})
+        QVERIFY2(html.contains(QLatin1String(expected)), expected);
+    QCOMPARE(html.count(QStringLiteral("<svg")), 2); // the two charts, inline
 }
 
 QTEST_MAIN(Snapshot)

@@ -1,0 +1,25 @@
+#pragma once
+
+// The stakeholder report (PDF or single-file HTML): a one-paragraph decision with its main
+// numbers, the workload, the checks table, the roofline and memory charts (vector in the PDF,
+// inline SVG in the HTML), the decision in full, the assumptions with their sources, and the
+// formulas with the numbers put in. No dialogs: errors come back as text.
+
+#include "core/units.h"
+
+#include <QString>
+
+namespace core {
+struct Scenario;
+}
+
+namespace views {
+
+/** Writes FILE.pdf or FILE.html by the suffix (QSaveFile for HTML: all or nothing). */
+bool writeReport(const core::Scenario &scenario, core::MemoryUnits units, const QString &path,
+                 QString *error);
+
+/** The report's text as HTML with the charts left out (for tests and previews). */
+QString reportHtml(const core::Scenario &scenario, core::MemoryUnits units);
+
+} // namespace views

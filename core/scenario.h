@@ -175,6 +175,10 @@ struct WizardConfig
     std::vector<NumericFormat> formats = {NumericFormat::Bf16, NumericFormat::Int8};
     double minReplicas = 2;
     bool dataOnPremises = false;
+    /// Price per device-hour by candidate id, overriding the preset's (a negotiated rate).
+    std::map<std::string, double> prices;
+    /// Devices that are no preset (a quote, a future part), checked beside the candidates.
+    std::vector<DeviceSpec> customDevices;
 };
 
 /** Where an input's value came from, for the "show your work" trail. */

@@ -349,7 +349,8 @@ void readPower(const json &doc, Scenario &s, Diagnostics &warnings)
 void readWizard(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "wizard"), "/wizard", "wizard", warnings, &s.givenInputs);
-    r.warnUnknown({"regime", "candidates", "formats", "min_replicas", "data_on_premises"});
+    r.warnUnknown({"regime", "candidates", "formats", "min_replicas", "data_on_premises", "prices",
+                   "custom_devices"});
     WizardConfig &w = s.wizard;
     std::string regime = "online";
     r.string("regime", regime);
@@ -384,6 +385,23 @@ void readWizard(const json &doc, Scenario &s, Diagnostics &warnings)
     }
     r.number("min_replicas", w.minReplicas);
     r.boolean("data_on_premises", w.dataOnPremises);
+    r.numberMap("prices", w.prices);
+    for (const auto &[id, price] : w.prices) {
+        if (price > 1e5)
+            fail(r.pointerOf("prices") + "/" + id, "must be at most 100,000 USD per hour");
+    }
+    if (const json *custom = r.find("custom_devices")) {
+        if (!custom->is_array())
+            fail(r.pointerOf("custom_devices"), "must be an array of inline devices");
+        w.customDevices.clear();
+        std::size_t index = 0;
+        for (const json &item : *custom) {
+            const std::string where = r.pointerOf("custom_devices") + "/" + std::to_string(index++);
+            if (!item.is_object())
+                fail(where, "must be an inline device object");
+            w.customDevices.push_back(detail::readDeviceObject(item, where, warnings, nullptr));
+        }
+    }
 }
 
 void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
@@ -588,6 +606,22 @@ json toJson(const Scenario &s)
     wizard["formats"] = formatsJson(w.formats);
     put(wizard, "min_replicas", w.minReplicas);
     wizard["data_on_premises"] = w.dataOnPremises;
+    if (w.prices.empty()) {
+        wizard.erase("prices");
+    } else {
+        json prices = json::object();
+        for (const auto &[id, price] : w.prices)
+            put(prices, id.c_str(), price);
+        wizard["prices"] = prices;
+    }
+    if (w.customDevices.empty()) {
+        wizard.erase("custom_devices");
+    } else {
+        json custom = json::array();
+        for (const DeviceSpec &device : w.customDevices)
+            custom.push_back(detail::deviceToJson(device));
+        wizard["custom_devices"] = custom;
+    }
     return doc;
 }
 

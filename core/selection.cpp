@@ -740,12 +740,14 @@ void recommend(Selection &selection)
                           " concurrent sequences (l.237); set API prices to cost it.";
     // What would flip it: the memory limits, the pacing target and the break-even utilisation.
     rec.flip = "Memory: more than " + num(e[F::MaxConcurrentSequences], 9) + " sequences of " +
-               num(s.serving.contextTokens, 9) + " tokens, or a context longer than " +
-               num(e[F::MaxContextTokens], 9) + " tokens at " +
-               num(s.serving.concurrentSequences, 9) + " sequences, no longer fit. Latency: a " +
-               "pacing target above " + num(e[F::DecodeTokensPerSecondPerSequence]) +
-               " tokens/s per user or a TTFT target under " +
-               formatSeconds(e[F::PrefillTtftSeconds]) + " fails.";
+               num(s.serving.contextTokens, 9) + " tokens";
+    if (e.available(F::MaxContextTokens)) // unbounded when a sliding window caps the KV cache
+        rec.flip += ", or a context longer than " + num(e[F::MaxContextTokens], 9) + " tokens at " +
+                    num(s.serving.concurrentSequences, 9) + " sequences,";
+    rec.flip += " no longer fit. Latency: a pacing target above " +
+                num(e[F::DecodeTokensPerSecondPerSequence]) +
+                " tokens/s per user or a TTFT target under " +
+                formatSeconds(e[F::PrefillTtftSeconds]) + " fails.";
     if (e.available(F::CostBreakEvenUtilisation))
         rec.flip += " Cost: below " + pct(e[F::CostBreakEvenUtilisation]) +
                     " utilisation a hosted API is cheaper.";
@@ -864,7 +866,19 @@ std::vector<CandidateDevice> defaultCandidates(const Scenario &scenario, Diagnos
     });
     if (!listed)
         devices.insert(devices.begin(), {scenario.device.presetId, scenario.device});
+    for (const DeviceSpec &custom : scenario.wizard.customDevices)
+        devices.push_back({"", custom});
+    applyPrices(scenario, devices);
     return devices;
+}
+
+void applyPrices(const Scenario &scenario, std::vector<CandidateDevice> &devices)
+{
+    for (CandidateDevice &d : devices) {
+        const std::string &key = d.id.empty() ? d.device.name : d.id;
+        if (auto it = scenario.wizard.prices.find(key); it != scenario.wizard.prices.end())
+            d.device.pricePerHourUsd = it->second;
+    }
 }
 
 std::vector<NumericFormat> defaultFormats(const Scenario &scenario)

@@ -88,8 +88,11 @@ struct CandidateDevice
 std::vector<CandidateDevice> resolveCandidates(const std::vector<std::string> &ids,
                                                Diagnostics &problems);
 
-/** The wizard's candidates plus the scenario's own device (first, unless it is listed). */
+/** The wizard's candidates plus the scenario's own device (first, unless it is listed) and the
+ *  custom devices, with the wizard's prices applied. */
 std::vector<CandidateDevice> defaultCandidates(const Scenario &scenario, Diagnostics &problems);
+/** The wizard's price overrides (`wizard.prices`, by id or custom device name) applied. */
+void applyPrices(const Scenario &scenario, std::vector<CandidateDevice> &devices);
 /** The wizard's formats plus the scenario's own weight format (first, unless it is listed). */
 std::vector<NumericFormat> defaultFormats(const Scenario &scenario);
 

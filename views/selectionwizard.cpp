@@ -14,14 +14,18 @@
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QTableWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -189,7 +193,19 @@ QWizardPage *SelectionWizard::createWorkloadPage()
         m_working->setModelPreset(model->itemData(index).toString());
         m_working->flush();
     });
-    left->addRow(tr("Model"), model);
+    auto *importButton = new QPushButton(tr("Import config.json..."), leftBox);
+    importButton->setToolTip(tr("A Hugging Face config.json as the model"));
+    connect(importButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Import config.json"), QString(), tr("Model configs (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            importModel(path);
+    });
+    m_model = model;
+    auto *modelRow = new QHBoxLayout;
+    modelRow->addWidget(model, 1);
+    modelRow->addWidget(importButton);
+    left->addRow(tr("Model"), modelRow);
     auto *formats = new QWidget(leftBox);
     auto *formatRow = new QHBoxLayout(formats);
     formatRow->setContentsMargins(0, 0, 0, 0);
@@ -267,59 +283,218 @@ QWizardPage *SelectionWizard::createCandidatesPage()
 {
     auto *page = new QWizardPage(this);
     page->setTitle(tr("Candidate devices"));
-    page->setSubTitle(tr("Tick the devices to compare. The scenario's own device is always "
-                         "checked too, edited or custom; devices without a price use the "
-                         "scenario's price per hour."));
+    page->setSubTitle(tr("Tick the devices to compare and type a negotiated price over a list "
+                         "price. The scenario's own device is always checked too; devices "
+                         "without a price use the scenario's price per hour."));
     auto *layout = new QVBoxLayout(page);
     m_filter = new QLineEdit(page);
     m_filter->setPlaceholderText(tr("Filter by name or id"));
     m_filter->setClearButtonEnabled(true);
-    m_candidates = new QListWidget(page);
+    m_candidates = new QTableWidget(0, 4, page);
     m_candidates->setObjectName(QStringLiteral("candidates"));
+    m_candidates->setHorizontalHeaderLabels(
+        {tr("Device"), tr("Memory"), tr("Bandwidth"), tr("Price per hour (editable)")});
+    m_candidates->verticalHeader()->setVisible(false);
+    m_candidates->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_candidates->setSelectionBehavior(QAbstractItemView::SelectRows);
+    auto *addCustom = new QPushButton(tr("Add Custom Device..."), page);
+    addCustom->setToolTip(tr("A device that is no preset: a quote, or a part not yet listed"));
+    connect(addCustom, &QPushButton::clicked, this, [this] { addCustomDeviceWithDialog(); });
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
+        for (int row = 0; row < m_candidates->rowCount(); ++row) {
+            const QTableWidgetItem *item = m_candidates->item(row, 0);
+            m_candidates->setRowHidden(
+                row, !text.isEmpty() && !item->text().contains(text, Qt::CaseInsensitive) &&
+                         !item->data(Qt::UserRole).toString().contains(text, Qt::CaseInsensitive));
+        }
+    });
+    connect(m_candidates, &QTableWidget::itemChanged, this, [this] {
+        if (!m_updating)
+            applyCandidates();
+    });
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_filter, 1);
+    buttons->addWidget(addCustom);
+    layout->addLayout(buttons);
+    layout->addWidget(m_candidates, 1);
+    fillCandidates();
+    return page;
+}
+
+void SelectionWizard::fillCandidates()
+{
+    m_updating = true;
     const core::Scenario &s = m_working->scenario();
+    m_candidates->setRowCount(0);
+    auto addRow = [&](const QString &id, const core::DeviceSpec &device, bool checked,
+                      bool custom) {
+        const int row = m_candidates->rowCount();
+        m_candidates->insertRow(row);
+        auto *name = new QTableWidgetItem(QString::fromStdString(device.name) +
+                                          (custom ? tr(" (custom)") : QString()));
+        name->setData(Qt::UserRole, id);
+        name->setData(Qt::UserRole + 1, custom);
+        name->setFlags((name->flags() | Qt::ItemIsUserCheckable) & ~Qt::ItemIsEditable);
+        name->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+        auto fixed = [](const QString &text) {
+            auto *item = new QTableWidgetItem(text);
+            item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            return item;
+        };
+        const std::string key = id.isEmpty() ? device.name : id.toStdString();
+        const auto negotiated = s.wizard.prices.find(key);
+        const bool overridden = negotiated != s.wizard.prices.end();
+        const double price = overridden ? negotiated->second : device.pricePerHourUsd;
+        auto *priceItem =
+            new QTableWidgetItem(core::isSet(price) ? style::number(price, 4) : QString());
+        priceItem->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        priceItem->setToolTip(overridden ? tr("Your price (the preset's: %1)")
+                                               .arg(core::isSet(device.pricePerHourUsd)
+                                                        ? style::number(device.pricePerHourUsd)
+                                                        : tr("none"))
+                                         : tr("The preset's list price; type yours over it"));
+        QFont font = priceItem->font();
+        font.setBold(overridden);
+        priceItem->setFont(font);
+        m_candidates->setItem(row, 0, name);
+        m_candidates->setItem(row, 1, fixed(tr("%1 GB").arg(style::number(device.capacityGb()))));
+        m_candidates->setItem(row, 2,
+                              fixed(tr("%1 GB/s").arg(style::number(device.bandwidthGbPerSecond))));
+        m_candidates->setItem(row, 3, priceItem);
+    };
     for (const core::PresetInfo &info : core::presetList()) {
         if (info.kind != "device")
             continue;
         const auto device = core::devicePreset(info.id);
-        QString text = QString::fromStdString(info.name);
-        if (device)
-            text += tr(": %1 GB, %2 GB/s")
-                        .arg(style::number(device->capacityGb()),
-                             style::number(device->bandwidthGbPerSecond));
-        if (device && core::isSet(device->pricePerHourUsd))
-            text += tr(", $%1/h").arg(style::number(device->pricePerHourUsd));
-        auto *item = new QListWidgetItem(text, m_candidates);
-        item->setData(Qt::UserRole, QString::fromStdString(info.id));
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        if (!device)
+            continue;
         const bool chosen = std::find(s.wizard.candidates.begin(), s.wizard.candidates.end(),
                                       info.id) != s.wizard.candidates.end();
-        item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
+        addRow(QString::fromStdString(info.id), device.value(), chosen, false);
     }
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
-        for (int i = 0; i < m_candidates->count(); ++i) {
-            QListWidgetItem *item = m_candidates->item(i);
-            item->setHidden(
-                !text.isEmpty() && !item->text().contains(text, Qt::CaseInsensitive) &&
-                !item->data(Qt::UserRole).toString().contains(text, Qt::CaseInsensitive));
-        }
+    for (const core::DeviceSpec &device : s.wizard.customDevices)
+        addRow(QString(), device, true, true);
+    m_candidates->resizeColumnsToContents();
+    m_candidates->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_updating = false;
+}
+
+void SelectionWizard::addCustomDeviceWithDialog()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Add Custom Device"));
+    auto *form = new QFormLayout(&dialog);
+    auto *name = new QLineEdit(&dialog);
+    auto spin = [&](double maximum, const QString &suffix) {
+        auto *box = new QDoubleSpinBox(&dialog);
+        box->setRange(0, maximum);
+        box->setDecimals(2);
+        box->setSuffix(suffix);
+        return box;
+    };
+    QDoubleSpinBox *memory = spin(1e6, tr(" GB"));
+    QDoubleSpinBox *bandwidth = spin(1e6, tr(" GB/s"));
+    QDoubleSpinBox *peak = spin(1e7, tr(" TFLOP/s"));
+    QDoubleSpinBox *price = spin(1e5, tr(" USD/h"));
+    form->addRow(tr("Name"), name);
+    form->addRow(tr("Memory"), memory);
+    form->addRow(tr("Memory bandwidth"), bandwidth);
+    form->addRow(tr("BF16 peak (dense)"), peak);
+    form->addRow(tr("Price per hour (0: none)"), price);
+    auto *refusal = new QLabel(&dialog);
+    refusal->setStyleSheet(QStringLiteral("color: %1").arg(style::warning().name()));
+    form->addRow(refusal);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        if (name->text().trimmed().isEmpty() || memory->value() <= 0 || bandwidth->value() <= 0 ||
+            peak->value() <= 0)
+            refusal->setText(tr("A name, memory, bandwidth and peak are needed to check it."));
+        else
+            dialog.accept();
     });
-    connect(m_candidates, &QListWidget::itemChanged, this, [this] { applyCandidates(); });
-    layout->addWidget(m_filter);
-    layout->addWidget(m_candidates, 1);
-    return page;
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    addCustomDevice(name->text().trimmed(), memory->value(), bandwidth->value(), peak->value(),
+                    price->value());
+}
+
+void SelectionWizard::addCustomDevice(const QString &name, double memoryGb, double bandwidth,
+                                      double bf16Tflops, double pricePerHour)
+{
+    core::DeviceSpec device;
+    device.name = name.toStdString();
+    device.memoryGb = memoryGb;
+    device.bandwidthGbPerSecond = bandwidth;
+    device.peakTflops[static_cast<std::size_t>(core::NumericFormat::Bf16)] = bf16Tflops;
+    device.nativeFormats = std::vector<core::NumericFormat>{core::NumericFormat::Bf16};
+    if (pricePerHour > 0)
+        device.pricePerHourUsd = pricePerHour;
+    device.sources["*"] = "entered in the device-selection wizard";
+    core::Scenario s = m_working->scenario();
+    s.wizard.customDevices.push_back(device);
+    m_working->applyScenario(s, tr("Add Custom Device"));
+    m_working->flush();
+    fillCandidates();
 }
 
 void SelectionWizard::applyCandidates()
 {
-    core::Scenario s = m_working->scenario();
+    const core::Scenario &current = m_working->scenario();
+    core::Scenario s = current;
     s.wizard.candidates.clear();
-    for (int i = 0; i < m_candidates->count(); ++i) {
-        if (m_candidates->item(i)->checkState() == Qt::Checked)
-            s.wizard.candidates.push_back(
-                m_candidates->item(i)->data(Qt::UserRole).toString().toStdString());
+    s.wizard.customDevices.clear();
+    std::size_t customIndex = 0;
+    for (int row = 0; row < m_candidates->rowCount(); ++row) {
+        const QTableWidgetItem *name = m_candidates->item(row, 0);
+        const QTableWidgetItem *priceItem = m_candidates->item(row, 3);
+        if (!name || !priceItem)
+            return; // still being filled
+        const bool custom = name->data(Qt::UserRole + 1).toBool();
+        const bool checked = name->checkState() == Qt::Checked;
+        std::string key;
+        double listed = core::kUnset;
+        if (custom) {
+            // custom rows follow the presets, in the scenario's order
+            if (customIndex >= current.wizard.customDevices.size())
+                return;
+            const core::DeviceSpec &device = current.wizard.customDevices[customIndex++];
+            key = device.name;
+            listed = device.pricePerHourUsd;
+            if (checked) // unticking a custom device removes it
+                s.wizard.customDevices.push_back(device);
+        } else {
+            key = name->data(Qt::UserRole).toString().toStdString();
+            if (checked)
+                s.wizard.candidates.push_back(key);
+            if (const auto preset = core::devicePreset(key))
+                listed = preset->pricePerHourUsd;
+        }
+        // a price typed over the list price is the wizard's own
+        bool ok = false;
+        const double typed =
+            QString(priceItem->text()).remove(QLatin1Char(',')).trimmed().toDouble(&ok);
+        if (ok && typed >= 0 && typed <= 1e5 && !(core::isSet(listed) && typed == listed))
+            s.wizard.prices[key] = typed;
+        else
+            s.wizard.prices.erase(key);
     }
+    const bool removed = s.wizard.customDevices.size() != current.wizard.customDevices.size();
     m_working->applyScenario(s, tr("Change Candidates"));
     m_working->flush();
+    if (removed) // the table changes under the signal that asked: refill it afterwards
+        QMetaObject::invokeMethod(this, &SelectionWizard::fillCandidates, Qt::QueuedConnection);
+}
+
+void SelectionWizard::setCandidatePrice(const QString &id, double pricePerHour)
+{
+    for (int row = 0; row < m_candidates->rowCount(); ++row) {
+        const QTableWidgetItem *name = m_candidates->item(row, 0);
+        if (name->data(Qt::UserRole).toString() == id || name->text() == id + tr(" (custom)"))
+            m_candidates->item(row, 3)->setText(QString::number(pricePerHour));
+    }
 }
 
 QWizardPage *SelectionWizard::createChecksPage()
@@ -379,9 +554,30 @@ void SelectionWizard::refreshEditors()
     m_updating = false;
 }
 
+bool SelectionWizard::importModel(const QString &configPath)
+{
+    QString error;
+    if (!m_working->importModel(configPath, &error)) {
+        m_refusal->setText(error);
+        m_refusal->setVisible(true);
+        return false;
+    }
+    m_working->flush();
+    m_refusal->hide();
+    const QString name =
+        tr("%1 (imported)").arg(QString::fromStdString(m_working->scenario().model.name));
+    if (m_model->itemData(0).toString().isEmpty() && m_model->count() > 0 &&
+        m_model->itemText(0).endsWith(tr("(imported)")))
+        m_model->setItemText(0, name);
+    else
+        m_model->insertItem(0, name, QString());
+    m_model->setCurrentIndex(0);
+    return true;
+}
+
 QString SelectionWizard::lastRefusal() const
 {
-    return m_refusal->isVisible() ? m_refusal->text() : QString();
+    return m_refusal->isHidden() ? QString() : m_refusal->text();
 }
 
 void SelectionWizard::accept()

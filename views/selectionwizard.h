@@ -8,10 +8,11 @@
 
 class QButtonGroup;
 class QCheckBox;
+class QComboBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
-class QListWidget;
+class QTableWidget;
 
 namespace views {
 
@@ -31,6 +32,15 @@ public:
     /** The last refusal shown on the workload page, or empty. */
     QString lastRefusal() const;
 
+    /** Adds a device that is no preset to the candidates (what the dialog does). */
+    void addCustomDevice(const QString &name, double memoryGb, double bandwidth, double bf16Tflops,
+                         double pricePerHour);
+    /** Imports a Hugging Face config.json as the workload's model; false (and the reason shown
+     *  on the page) when it is refused. */
+    bool importModel(const QString &configPath);
+    /** Types a price per hour for a candidate, as a user would in its cell. */
+    void setCandidatePrice(const QString &id, double pricePerHour);
+
     void accept() override;
 
 private:
@@ -43,6 +53,8 @@ private:
     void setGeneratedTokens(double generated);
     void refreshEditors();
     void applyCandidates();
+    void fillCandidates();
+    void addCustomDeviceWithDialog();
 
     ScenarioDocument *m_target;
     ScenarioDocument *m_working;
@@ -51,7 +63,8 @@ private:
     QCheckBox *m_onPremises = nullptr;
     QLabel *m_refusal = nullptr;
     QLineEdit *m_filter = nullptr;
-    QListWidget *m_candidates = nullptr;
+    QComboBox *m_model = nullptr;
+    QTableWidget *m_candidates = nullptr;
     QHash<QString, QWidget *> m_editors;
     QHash<QString, double> m_scales;
     bool m_updating = false;

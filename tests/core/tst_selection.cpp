@@ -52,6 +52,9 @@ private slots:
     void trainingFindsTheFewestDevices();
     void edgeUsesTheMemoryBesideTheOs();
     void jsonFollowsTheContract();
+    void customDevicesAndNegotiatedPrices();
+    void badWizardSections_data();
+    void badWizardSections();
 };
 
 // l.215 and l.220, for the support assistant: 40 sequences x 3,000 tokens, 3 GB runtime.
@@ -295,6 +298,62 @@ void Selection::jsonFollowsTheContract()
     for (const char *name :
          {"compatibility", "memory", "latency", "availability", "effort", "\"cost\""})
         QVERIFY2(json.find(name) != std::string::npos, name);
+}
+
+namespace {
+const char *const kCustom = R"({"serving": {"concurrent_sequences": 40, "context_tokens": 3000,
+  "prompt_tokens": 2500, "overhead_gb": 3},
+ "wizard": {"candidates": ["lesson-accelerator-48gb"],
+  "prices": {"lesson-accelerator-48gb": 2.5, "Quote X": 1.5},
+  "custom_devices": [{"name": "Quote X", "memory_gb": 64, "bandwidth_gb_s": 1500,
+                      "peak_tflops": {"bf16": 300}, "native_formats": ["bf16"]}]}})";
+}
+
+// A quote for a device that is no preset, and a negotiated rate for one that is.
+void Selection::customDevicesAndNegotiatedPrices()
+{
+    const core::Scenario scenario = testsupport::loadScenario(QString::fromLatin1(kCustom));
+    const core::Selection s = core::selectDevice(scenario);
+    const core::Candidate *quote = find(s, "Quote X", core::NumericFormat::Bf16);
+    QVERIFY(quote);
+    QCOMPARE(quote->check(CheckKind::Cost).figure("price_per_hour_usd"), 1.5);
+    QCOMPARE(find(s, "lesson-accelerator-48gb", core::NumericFormat::Bf16)
+                 ->check(CheckKind::Cost)
+                 .figure("price_per_hour_usd"),
+             2.5);
+    ACCEL_COMPARE_NEAR(quote->check(CheckKind::Memory).figure("headroom_bytes"), 64e9 - 32.72864e9,
+                       1.0);
+    // saved and read back, the decision's inputs are all there
+    const auto again = core::readScenario(core::writeScenario(scenario));
+    QVERIFY(again.ok());
+    QCOMPARE(again.value().scenario.wizard.prices, scenario.wizard.prices);
+    QCOMPARE(again.value().scenario.wizard.customDevices.size(), std::size_t(1));
+    QCOMPARE(again.value().scenario.wizard.customDevices[0].bandwidthGbPerSecond, 1500.0);
+}
+
+void Selection::badWizardSections_data()
+{
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("path");
+    QTest::newRow("negative price") << R"({"wizard": {"prices": {"x": -1}}})"
+                                    << "/wizard/prices/x";
+    QTest::newRow("custom device without bandwidth")
+        << R"({"wizard": {"custom_devices": [{"name": "Y", "memory_gb": 8,
+              "peak_tflops": {"bf16": 1}}]}})"
+        << "/wizard/custom_devices/0";
+    QTest::newRow("custom devices not an array")
+        << R"({"wizard": {"custom_devices": {"name": "Y"}}})"
+        << "/wizard/custom_devices";
+}
+
+void Selection::badWizardSections()
+{
+    QFETCH(QString, json);
+    QFETCH(QString, path);
+    const auto loaded = core::readScenario(json.toStdString());
+    QVERIFY(!loaded.ok());
+    QVERIFY2(QString::fromStdString(loaded.error().path).startsWith(path),
+             loaded.error().path.c_str());
 }
 
 QTEST_GUILESS_MAIN(Selection)

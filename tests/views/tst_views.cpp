@@ -85,6 +85,7 @@ private slots:
     void checksTableFollowsTheScenario();
     void applyingTheDecisionIsOneUndoStep();
     void wizardWalksTheLessonCase();
+    void wizardImportsModelsAndPricesCandidates();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -446,6 +447,34 @@ void ViewsTest::wizardWalksTheLessonCase()
     doc.flush();
     QCOMPARE(doc.scenario().device.presetId, std::string("lesson-accelerator"));
     QCOMPARE(doc.scenario().serving.concurrentSequences, 32.0);
+}
+
+void ViewsTest::wizardImportsModelsAndPricesCandidates()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("support-assistant")).value().scenario);
+    views::SelectionWizard wizard(&doc);
+    showOffscreen(wizard, {980, 700});
+    QVERIFY(!wizard.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/deepseek-v3.json")));
+    QVERIFY2(wizard.lastRefusal().contains(QStringLiteral("model_type")),
+             qPrintable(wizard.lastRefusal()));
+    QVERIFY(wizard.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/mistral-7b-v0.1.json")));
+    QCOMPARE(wizard.working()->scenario().model.layers, 32.0);
+    QVERIFY(wizard.working()->scenario().model.presetId.empty()); // imported inline
+
+    wizard.setCandidatePrice(QStringLiteral("lesson-accelerator-48gb"), 2.5);
+    QCOMPARE(wizard.working()->scenario().wizard.prices.at("lesson-accelerator-48gb"), 2.5);
+    wizard.addCustomDevice(QStringLiteral("Quote X"), 64, 1500, 300, 1.5);
+    QCOMPARE(wizard.working()->scenario().wizard.customDevices.size(), std::size_t(1));
+    const core::Selection s = core::selectDevice(wizard.working()->scenario());
+    bool checked = false;
+    for (const core::Candidate &c : s.candidates)
+        checked |= c.deviceId == "Quote X" &&
+                   c.check(core::CheckKind::Cost).figure("price_per_hour_usd") == 1.5;
+    QVERIFY(checked);
+    QCOMPARE(doc.scenario().wizard.customDevices.size(), std::size_t(0)); // until applied
+    wizard.reject();
+    QCOMPARE(doc.scenario().wizard.prices.size(), std::size_t(0)); // cancelling changes nothing
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

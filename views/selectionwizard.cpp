@@ -254,6 +254,7 @@ QWizardPage *SelectionWizard::createWorkloadPage()
     addNumber(right, QStringLiteral("cost.price_per_hour_usd"));
     addNumber(right, QStringLiteral("cost.utilisation"), 100.0);
     addNumber(right, QStringLiteral("traffic.requests_per_day"));
+    addNumber(right, QStringLiteral("traffic.peak_requests_per_second"));
     addNumber(right, QStringLiteral("cost.api_usd_per_million_input"));
     addNumber(right, QStringLiteral("cost.api_usd_per_million_output"));
     addNumber(right, QStringLiteral("wizard.min_replicas"));

@@ -1,5 +1,6 @@
 #include "viewregistry.h"
 
+#include "anatomyview.h"
 #include "checksview.h"
 #include "decisionview.h"
 #include "kvview.h"
@@ -23,6 +24,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new KvView(d, p); }},
         {QStringLiteral("oom"), QStringLiteral("Memory"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new OomView(d, p); }},
+        {QStringLiteral("anatomy"), QStringLiteral("Inside"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new AnatomyView(d, p); }},
         {QStringLiteral("checks"), QStringLiteral("Wizard"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
         {QStringLiteral("decision"), QStringLiteral("Wizard"),

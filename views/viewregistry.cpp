@@ -3,6 +3,7 @@
 #include "anatomyview.h"
 #include "checksview.h"
 #include "decisionview.h"
+#include "hierarchyview.h"
 #include "kvview.h"
 #include "memoryview.h"
 #include "oomview.h"
@@ -26,6 +27,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new OomView(d, p); }},
         {QStringLiteral("anatomy"), QStringLiteral("Inside"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new AnatomyView(d, p); }},
+        {QStringLiteral("hierarchy"), QStringLiteral("Inside"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new HierarchyView(d, p); }},
         {QStringLiteral("checks"), QStringLiteral("Wizard"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
         {QStringLiteral("decision"), QStringLiteral("Wizard"),

@@ -19,8 +19,10 @@
 #include "core/evaluation.h"
 #include "core/selection.h"
 
+#include "views/anatomyview.h"
 #include "views/checksview.h"
 #include "views/decisionview.h"
+#include "views/hierarchyview.h"
 #include "views/selectionwizard.h"
 #include "views/style.h"
 #include "views/viewregistry.h"
@@ -56,6 +58,10 @@ void showOffscreen(QWidget &widget, QSize size = {1280, 800})
     QCoreApplication::processEvents();
 }
 
+#define ACCEL_COMPARE_NEAR_VIEWS(actual, expected)                                                 \
+    QVERIFY2(std::fabs((actual) - (expected)) <= 1e-9 * std::fabs(expected),                       \
+             qPrintable(QString::number(actual, 'g', 12)))
+
 bool near(double a, double b, double relative = 1e-9)
 {
     return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
@@ -86,6 +92,9 @@ private slots:
     void applyingTheDecisionIsOneUndoStep();
     void wizardWalksTheLessonCase();
     void wizardImportsModelsAndPricesCandidates();
+    void anatomyBlocksExplainThemselves();
+    void hierarchyTextsFitAtBothSizes_data();
+    void hierarchyTextsFitAtBothSizes();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -325,7 +334,7 @@ void ViewsTest::hiddenTabsAreBuiltWhenFirstShown()
     QSettings().setValue(QStringLiteral("window/tab"), 0);
     MainWindow window;
     showOffscreen(window);
-    QCOMPARE(window.tabs()->count(), 3);               // Roofline, Memory, Wizard
+    QCOMPARE(window.tabs()->count(), 4);               // Roofline, Memory, Inside, Wizard
     QVERIFY(!window.findChild<views::MemoryView *>()); // not built at start-up
     QVERIFY(window.document()->setDevicePreset(QStringLiteral("lesson-accelerator-24gb")));
     window.document()->flush();
@@ -475,6 +484,73 @@ void ViewsTest::wizardImportsModelsAndPricesCandidates()
     QCOMPARE(doc.scenario().wizard.customDevices.size(), std::size_t(0)); // until applied
     wizard.reject();
     QCOMPARE(doc.scenario().wizard.prices.size(), std::size_t(0)); // cancelling changes nothing
+}
+
+void ViewsTest::anatomyBlocksExplainThemselves()
+{
+    views::ScenarioDocument doc;
+    views::AnatomyView view(&doc);
+    showOffscreen(view);
+    using Block = views::AnatomyView::Block;
+    views::AnatomyCanvas *canvas = view.canvas();
+    for (int i = 0; i < views::AnatomyView::kBlockCount; ++i) // every block can be hit
+        QCOMPARE(canvas->blockAt(canvas->blockRect(Block(i)).center()) >= 0, true);
+    QCOMPARE(canvas->blockAt(canvas->blockRect(Block::Host).center()), int(Block::Host));
+    QTest::mouseClick(canvas, Qt::LeftButton, {},
+                      canvas->blockRect(Block::Matrix).center().toPoint());
+    QCOMPARE(view.selectedBlock(), Block::Matrix);
+    QVERIFY2(view.description().contains(QStringLiteral("BF16: 200 TFLOP/s dense")),
+             qPrintable(view.description()));
+    view.selectBlock(Block::Sram); // the lesson's device has no SRAM figure: it says so
+    QVERIFY(view.description().contains(QStringLiteral("The preset gives no on-chip SRAM figure")));
+    QVERIFY(doc.setDevicePreset(QStringLiteral("nvidia-h100-sxm")));
+    doc.flush();
+    QVERIFY2(view.description().contains(QStringLiteral("50 MB")), qPrintable(view.description()));
+    view.selectBlock(Block::Hbm);
+    QVERIFY(view.description().contains(QStringLiteral("Bandwidth: 3,350 GB/s")));
+}
+
+void ViewsTest::hierarchyTextsFitAtBothSizes_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("presenter");
+    QTest::newRow("1280x800") << QSize(1280, 800) << false;
+    QTest::newRow("presenter 1920x1080") << QSize(1920, 1080) << true;
+}
+
+// Cold start and spill as the lesson tells them; every label inside the view, none on another.
+void ViewsTest::hierarchyTextsFitAtBothSizes()
+{
+    QFETCH(QSize, size);
+    QFETCH(bool, presenter);
+    const QFont appFont = QApplication::font();
+    if (presenter) {
+        views::style::setScale(1.6);
+        QApplication::setFont(views::style::scaledFont(appFont, 1.6));
+    }
+    {
+        views::ScenarioDocument doc;
+        doc.reset(
+            core::readScenario(*core::scenarioPresetText("oom-14th-request")).value().scenario);
+        views::HierarchyView view(&doc);
+        showOffscreen(view, size);
+        view.canvas()->grab(); // paints, recording what it drew
+        QVERIFY(view.canvas()->spill().spills);
+        ACCEL_COMPARE_NEAR_VIEWS(view.canvas()->coldStart().totalSeconds, 1.12 + 14.0 / 31.5);
+        const QRectF bounds = view.canvas()->rect();
+        const auto &texts = view.canvas()->drawnTexts();
+        QVERIFY(texts.size() > 20);
+        for (int i = 0; i < texts.size(); ++i) {
+            QVERIFY2(bounds.adjusted(-0.5, -0.5, 0.5, 0.5).contains(texts[i].second),
+                     qPrintable(texts[i].first));
+            for (int j = i + 1; j < texts.size(); ++j)
+                QVERIFY2(!texts[i].second.adjusted(1, 1, -1, -1).intersects(texts[j].second),
+                         qPrintable(texts[i].first + QStringLiteral(" / ") + texts[j].first));
+        }
+        QVERIFY(!view.csv().isEmpty());
+    }
+    views::style::setScale(1.0);
+    QApplication::setFont(appFont);
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

@@ -182,6 +182,8 @@ int snapshot(const Options &options)
     view->show();
     QApplication::processEvents();
     view->ensureCurrent();
+    if (options.step > 0)
+        view->setStep(options.step);
     QApplication::processEvents();
     QString error;
     if (!view->exportTo(options.output, &error)) {

@@ -37,6 +37,9 @@ public:
     void copyCsv();
 
     ScenarioDocument *document() const { return m_document; }
+    /** Views that step through a sequence (the matrix multiplication) show step `step`
+     *  (--snapshot VIEW --step N); the others ignore it. */
+    virtual void setStep(int step) { (void)step; }
     /** Brings the view up to date now if it is stale (snapshots, tests). */
     void ensureCurrent();
 

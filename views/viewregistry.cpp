@@ -5,6 +5,7 @@
 #include "decisionview.h"
 #include "hierarchyview.h"
 #include "kvview.h"
+#include "matmulview.h"
 #include "memoryview.h"
 #include "oomview.h"
 #include "rooflineview.h"
@@ -29,6 +30,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new AnatomyView(d, p); }},
         {QStringLiteral("hierarchy"), QStringLiteral("Inside"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new HierarchyView(d, p); }},
+        {QStringLiteral("matmul"), QStringLiteral("Inside"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new MatmulView(d, p); }},
         {QStringLiteral("checks"), QStringLiteral("Wizard"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
         {QStringLiteral("decision"), QStringLiteral("Wizard"),

@@ -8,6 +8,7 @@
 #include "matmulview.h"
 #include "memoryview.h"
 #include "oomview.h"
+#include "raceview.h"
 #include "rooflineview.h"
 #include "throughputview.h"
 
@@ -32,6 +33,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new HierarchyView(d, p); }},
         {QStringLiteral("matmul"), QStringLiteral("Inside"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new MatmulView(d, p); }},
+        {QStringLiteral("cpu-vs-accelerator"), QStringLiteral("Inside"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new RaceView(d, p); }},
         {QStringLiteral("checks"), QStringLiteral("Wizard"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
         {QStringLiteral("decision"), QStringLiteral("Wizard"),

@@ -3,6 +3,7 @@
 #include "anatomyview.h"
 #include "checksview.h"
 #include "decisionview.h"
+#include "familyview.h"
 #include "hierarchyview.h"
 #include "kvview.h"
 #include "matmulview.h"
@@ -35,6 +36,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new MatmulView(d, p); }},
         {QStringLiteral("cpu-vs-accelerator"), QStringLiteral("Inside"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new RaceView(d, p); }},
+        {QStringLiteral("family"), QStringLiteral("Inside"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new FamilyView(d, p); }},
         {QStringLiteral("checks"), QStringLiteral("Wizard"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
         {QStringLiteral("decision"), QStringLiteral("Wizard"),

@@ -11,6 +11,7 @@
 #include "oomview.h"
 #include "raceview.h"
 #include "rooflineview.h"
+#include "stackview.h"
 #include "throughputview.h"
 
 namespace views {
@@ -38,6 +39,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new RaceView(d, p); }},
         {QStringLiteral("family"), QStringLiteral("Inside"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new FamilyView(d, p); }},
+        {QStringLiteral("stack"), QStringLiteral("Inside"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new StackView(d, p); }},
         {QStringLiteral("checks"), QStringLiteral("Wizard"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
         {QStringLiteral("decision"), QStringLiteral("Wizard"),

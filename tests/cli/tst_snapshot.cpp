@@ -56,6 +56,7 @@ void Snapshot::listsTheViews()
     const Run run = explorer({"--snapshot", "list"});
     QCOMPARE(run.exitCode, 0);
     const QList<QByteArray> names = run.out.trimmed().split('\n');
+    QCOMPARE(names.size(), 13); // every view is rendered by rendersEveryView below
     QVERIFY(names.contains("roofline"));
     QVERIFY(names.contains("throughput"));
     QVERIFY(names.contains("memory"));
@@ -67,7 +68,8 @@ void Snapshot::rendersEveryView_data()
     QTest::addColumn<QString>("suffix");
     QTest::addColumn<QStringList>("extra");
     for (const char *view :
-         {"roofline", "throughput", "memory", "kv", "oom", "checks", "decision"}) {
+         {"roofline", "throughput", "memory", "kv", "oom", "anatomy", "hierarchy", "matmul",
+          "cpu-vs-accelerator", "family", "stack", "checks", "decision"}) {
         for (const char *suffix : {"png", "svg", "pdf"})
             QTest::addRow("%s.%s 1280x800", view, suffix) << view << suffix << QStringList{};
         QTest::addRow("%s presenter 1920x1080", view)

@@ -17,17 +17,23 @@
 #include "views/throughputview.h"
 
 #include "core/evaluation.h"
+#include "core/inside.h"
 #include "core/selection.h"
 
 #include "views/anatomyview.h"
 #include "views/checksview.h"
 #include "views/decisionview.h"
+#include "views/familyview.h"
 #include "views/hierarchyview.h"
+#include "views/matmulview.h"
+#include "views/raceview.h"
 #include "views/selectionwizard.h"
+#include "views/stackview.h"
 #include "views/style.h"
 #include "views/viewregistry.h"
 
 #include <QAbstractSpinBox>
+#include <QComboBox>
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -95,6 +101,10 @@ private slots:
     void anatomyBlocksExplainThemselves();
     void hierarchyTextsFitAtBothSizes_data();
     void hierarchyTextsFitAtBothSizes();
+    void matmulStepMachine();
+    void raceMatchesTheCore();
+    void familyPointsAreThePresets();
+    void stackLayersAndTheDiagnosisOrder();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -551,6 +561,97 @@ void ViewsTest::hierarchyTextsFitAtBothSizes()
     }
     views::style::setScale(1.0);
     QApplication::setFont(appFont);
+}
+
+void ViewsTest::matmulStepMachine()
+{
+    views::ScenarioDocument doc;
+    views::MatmulView view(&doc);
+    showOffscreen(view);
+    QCOMPARE(view.step(), 1);
+    view.setStep(6);
+    QCOMPARE(view.step(), 6);
+    QVERIFY(view.counters().contains(QStringLiteral("Step 6 of 7: Prefetch the next tile")));
+    view.stepForward();
+    view.stepForward(); // after 7 comes 1 again
+    QCOMPARE(view.step(), 1);
+    view.setStep(42); // clamped, never out of range
+    QCOMPARE(view.step(), 7);
+    view.play();
+    QVERIFY(view.playing());
+    view.pause();
+    QVERIFY(!view.playing());
+    // tied to the batch: 32 rows feed 31.5 FLOP per byte (2 x 32 x 4096^2 / 2(32x4096 x 2 +
+    // 4096^2))
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 32));
+    doc.flush();
+    const double reuse = core::matmulCounters(doc.scenario(), 32).reusePerByte;
+    QVERIFY2(view.counters().contains(views::style::number(reuse, 3)), qPrintable(view.counters()));
+    QVERIFY(view.counters().contains(QStringLiteral("the batch (32 rows)")));
+}
+
+void ViewsTest::raceMatchesTheCore()
+{
+    views::ScenarioDocument doc;
+    views::RaceView view(&doc);
+    showOffscreen(view);
+    const core::Race expected = core::race(
+        doc.scenario(), core::devicePreset("amd-epyc-9654").value(), doc.scenario().serving.batch);
+    QCOMPARE(view.race().cpu.matmulSeconds, expected.cpu.matmulSeconds);
+    QCOMPARE(view.race().accelerator.decodeSeconds, expected.accelerator.decodeSeconds);
+    // another CPU, another race
+    const int laptop = view.cpuPicker()->findData(QStringLiteral("laptop-cpu-illustrative"));
+    QVERIFY(laptop >= 0);
+    view.cpuPicker()->setCurrentIndex(laptop);
+    emit view.cpuPicker()->activated(laptop);
+    QVERIFY(view.race().cpu.matmulSeconds > expected.cpu.matmulSeconds);
+    QVERIFY(!view.csv().isEmpty());
+}
+
+void ViewsTest::familyPointsAreThePresets()
+{
+    views::ScenarioDocument doc;
+    views::FamilyView view(&doc);
+    showOffscreen(view);
+    int devices = 0;
+    for (const core::PresetInfo &info : core::presetList())
+        devices += info.kind == "device";
+    QVERIFY(view.points().size() >= devices - 2); // every preset with a bandwidth and a peak
+    bool h100 = false;
+    for (const views::FamilyView::Point &p : view.points()) {
+        if (p.id == QStringLiteral("nvidia-h100-sxm")) {
+            h100 = true;
+            const auto preset = core::devicePreset("nvidia-h100-sxm").value();
+            QCOMPARE(p.bandwidthGbs, preset.bandwidthGbPerSecond);
+            QCOMPARE(p.peakTflops, preset.peak(core::NumericFormat::Bf16));
+            QCOMPARE(p.memoryGb, preset.capacityGb());
+        }
+    }
+    QVERIFY(h100);
+    QVERIFY(view.choose(QStringLiteral("nvidia-h100-sxm"))); // a click makes it the device
+    doc.flush();
+    QCOMPARE(doc.scenario().device.presetId, std::string("nvidia-h100-sxm"));
+    QCOMPARE(views::FamilyView::shortName(QStringLiteral("NVIDIA H100 SXM5 80GB")),
+             QStringLiteral("H100 SXM5 80GB"));
+}
+
+void ViewsTest::stackLayersAndTheDiagnosisOrder()
+{
+    views::ScenarioDocument doc;
+    QVERIFY(doc.setNumber(QStringLiteral("serving.tensor_parallel"), 4));
+    doc.flush();
+    views::StackView view(&doc);
+    showOffscreen(view);
+    using Layer = views::StackView::Layer;
+    QCOMPARE(views::StackView::diagnosisOrder(Layer::Device), 1); // l.313: bottom-up
+    QCOMPARE(views::StackView::diagnosisOrder(Layer::Framework), 5);
+    QTest::mouseClick(view.canvas(), Qt::LeftButton, {},
+                      view.canvas()->layerRect(Layer::Device).center().toPoint());
+    QCOMPARE(view.selectedLayer(), Layer::Device);
+    QVERIFY2(view.description().contains(QStringLiteral("losing any one of them stops all 4")),
+             qPrintable(view.description()));
+    view.selectLayer(Layer::Kernels);
+    QVERIFY(view.description().contains(QStringLiteral("silently falls back")));
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

@@ -94,6 +94,7 @@ Rounded roundTo(double value, const BitLayout &l)
         const double rounded = roundHalfEven(value);
         r.value = std::clamp(rounded, l.minValue, l.maxFinite);
         r.overflow = rounded != r.value;
+        r.underflow = r.value == 0.0; // without a scale, small values vanish
     } else {
         const double a = std::fabs(value);
         const int e = std::max(std::ilogb(a), 1 - l.bias); // below the normals: fixed quantum

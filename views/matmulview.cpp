@@ -295,8 +295,8 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
     arrow(QPointF(860, accumulator.bottom()), QPointF(860, vector.top()), s == 7);
     // the result goes back to HBM below the units, not across them
     p.setPen(QPen(s == 7 ? active : QColor(170, 170, 170), s == 7 ? 4 : 2));
-    p.drawPolyline(QPolygonF({QPointF(860, vector.bottom()), QPointF(860, 522),
-                              QPointF(480, 522), QPointF(480, hbm.bottom() + 30)}));
+    p.drawPolyline(QPolygonF({QPointF(860, vector.bottom()), QPointF(860, 522), QPointF(480, 522),
+                              QPointF(480, hbm.bottom() + 30)}));
     arrow(QPointF(480, hbm.bottom() + 30), QPointF(480, hbm.bottom() + 2), s == 7);
 
     // the step, large, for the back of the room

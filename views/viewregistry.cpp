@@ -9,6 +9,7 @@
 #include "matmulview.h"
 #include "memoryview.h"
 #include "oomview.h"
+#include "precisionview.h"
 #include "raceview.h"
 #include "rooflineview.h"
 #include "stackview.h"
@@ -45,6 +46,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
         {QStringLiteral("decision"), QStringLiteral("Wizard"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new DecisionView(d, p); }},
+        {QStringLiteral("precision"), QStringLiteral("Precision"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new PrecisionView(d, p); }},
     };
     return entries;
 }

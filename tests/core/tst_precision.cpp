@@ -87,6 +87,8 @@ void Precision::rounding_data()
         << "fp8-e4m3" << 0.003 << 0.00390625 << false << false << true;
     QTest::newRow("fp32 0.1") << "fp32" << 0.1 << double(0.1f) << false << false << false;
     QTest::newRow("int8 127.4") << "int8" << 127.4 << 127.0 << false << false << false;
+    QTest::newRow("int8 0.1 vanishes without a scale")
+        << "int8" << 0.1 << 0.0 << false << true << false;
     QTest::newRow("int8 200 saturates") << "int8" << 200.0 << 127.0 << true << false << false;
     QTest::newRow("int4 -8.6 saturates") << "int4" << -8.6 << -8.0 << true << false << false;
 }

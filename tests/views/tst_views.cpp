@@ -26,6 +26,7 @@
 #include "views/familyview.h"
 #include "views/hierarchyview.h"
 #include "views/matmulview.h"
+#include "views/precisionview.h"
 #include "views/raceview.h"
 #include "views/selectionwizard.h"
 #include "views/stackview.h"
@@ -33,11 +34,11 @@
 #include "views/viewregistry.h"
 
 #include <QAbstractSpinBox>
-#include <QComboBox>
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -105,6 +106,7 @@ private slots:
     void raceMatchesTheCore();
     void familyPointsAreThePresets();
     void stackLayersAndTheDiagnosisOrder();
+    void precisionShowsAValueInEveryFormat();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -344,7 +346,7 @@ void ViewsTest::hiddenTabsAreBuiltWhenFirstShown()
     QSettings().setValue(QStringLiteral("window/tab"), 0);
     MainWindow window;
     showOffscreen(window);
-    QCOMPARE(window.tabs()->count(), 4);               // Roofline, Memory, Inside, Wizard
+    QCOMPARE(window.tabs()->count(), 5); // Roofline, Memory, Inside, Wizard, Precision
     QVERIFY(!window.findChild<views::MemoryView *>()); // not built at start-up
     QVERIFY(window.document()->setDevicePreset(QStringLiteral("lesson-accelerator-24gb")));
     window.document()->flush();
@@ -652,6 +654,25 @@ void ViewsTest::stackLayersAndTheDiagnosisOrder()
              qPrintable(view.description()));
     view.selectLayer(Layer::Kernels);
     QVERIFY(view.description().contains(QStringLiteral("silently falls back")));
+}
+
+void ViewsTest::precisionShowsAValueInEveryFormat()
+{
+    views::ScenarioDocument doc;
+    views::PrecisionView view(&doc);
+    showOffscreen(view);
+    QVERIFY(!view.setValue(QStringLiteral("not a number")));
+    QVERIFY(view.setValue(QStringLiteral("65520")));
+    QTableWidget *values = view.valueTable();
+    QCOMPARE(values->rowCount(), 8);
+    QCOMPARE(values->item(3, 0)->text(), QStringLiteral("FP16"));
+    QCOMPARE(values->item(3, 1)->text(), QStringLiteral("infinity")); // IEEE overflow
+    QVERIFY(values->item(3, 3)->text().contains(QStringLiteral("65,504")));
+    QCOMPARE(values->item(4, 1)->text(), QStringLiteral("448")); // E4M3 saturates, no infinity
+    // the current model's weights in every format, the lesson's 3.61 GB for grouped 4-bit (l.50)
+    QTableWidget *weights = view.weightTable();
+    QCOMPARE(weights->item(weights->rowCount() - 1, 2)->text(), QStringLiteral("3.609 GB"));
+    QCOMPARE(weights->item(1, 2)->text(), QStringLiteral("14 GB"));
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

@@ -10,6 +10,7 @@
 #include "memoryview.h"
 #include "oomview.h"
 #include "precisionview.h"
+#include "quantisationview.h"
 #include "raceview.h"
 #include "rooflineview.h"
 #include "stackview.h"
@@ -48,6 +49,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new DecisionView(d, p); }},
         {QStringLiteral("precision"), QStringLiteral("Precision"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new PrecisionView(d, p); }},
+        {QStringLiteral("quantisation"), QStringLiteral("Precision"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new QuantisationView(d, p); }},
     };
     return entries;
 }

@@ -27,6 +27,7 @@
 #include "views/hierarchyview.h"
 #include "views/matmulview.h"
 #include "views/precisionview.h"
+#include "views/quantisationview.h"
 #include "views/raceview.h"
 #include "views/selectionwizard.h"
 #include "views/stackview.h"
@@ -107,6 +108,7 @@ private slots:
     void familyPointsAreThePresets();
     void stackLayersAndTheDiagnosisOrder();
     void precisionShowsAValueInEveryFormat();
+    void quantisationWorkbench();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -673,6 +675,31 @@ void ViewsTest::precisionShowsAValueInEveryFormat()
     QTableWidget *weights = view.weightTable();
     QCOMPARE(weights->item(weights->rowCount() - 1, 2)->text(), QStringLiteral("3.609 GB"));
     QCOMPARE(weights->item(1, 2)->text(), QStringLiteral("14 GB"));
+}
+
+// l.135: [0.020, -0.500, 1.270, 0.003] -> scale 0.01, [2, -50, 127, 0]; l.50: 0.5156 B/param.
+void ViewsTest::quantisationWorkbench()
+{
+    views::ScenarioDocument doc;
+    views::QuantisationView view(&doc);
+    showOffscreen(view);
+    QTableWidget *table = view.table();
+    QCOMPARE(table->rowCount(), 4);
+    QStringList codes;
+    for (int row = 0; row < 4; ++row)
+        codes << table->item(row, 2)->text();
+    QCOMPARE(codes, QStringLiteral("2 -50 127 0").split(QLatin1Char(' ')));
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("0.01"));
+    QCOMPARE(table->item(3, 3)->text(), QStringLiteral("0")); // 0.003 rounded away
+    QVERIFY(view.summary().contains(QStringLiteral("Bytes per parameter: 1 ")));
+    view.setBits(4);
+    view.setGroupSize(128);
+    QVERIFY2(view.summary().contains(QStringLiteral("Bytes per parameter: 0.5156")),
+             qPrintable(view.summary()));
+    QVERIFY(!view.setWeights(QStringLiteral("1, two, 3")));
+    QCOMPARE(table->rowCount(), 4); // a bad vector changes nothing
+    view.generateWithOutliers();
+    QCOMPARE(table->rowCount(), 64);
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

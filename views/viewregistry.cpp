@@ -2,6 +2,7 @@
 
 #include "anatomyview.h"
 #include "checksview.h"
+#include "costview.h"
 #include "decisionview.h"
 #include "familyview.h"
 #include "hierarchyview.h"
@@ -51,6 +52,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new PrecisionView(d, p); }},
         {QStringLiteral("quantisation"), QStringLiteral("Precision"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new QuantisationView(d, p); }},
+        {QStringLiteral("cost"), QStringLiteral("Cost"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new CostView(d, p); }},
     };
     return entries;
 }

@@ -22,6 +22,7 @@
 
 #include "views/anatomyview.h"
 #include "views/checksview.h"
+#include "views/costview.h"
 #include "views/decisionview.h"
 #include "views/familyview.h"
 #include "views/hierarchyview.h"
@@ -109,6 +110,7 @@ private slots:
     void stackLayersAndTheDiagnosisOrder();
     void precisionShowsAValueInEveryFormat();
     void quantisationWorkbench();
+    void costAgainstUtilisation();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -348,7 +350,7 @@ void ViewsTest::hiddenTabsAreBuiltWhenFirstShown()
     QSettings().setValue(QStringLiteral("window/tab"), 0);
     MainWindow window;
     showOffscreen(window);
-    QCOMPARE(window.tabs()->count(), 5); // Roofline, Memory, Inside, Wizard, Precision
+    QCOMPARE(window.tabs()->count(), 6); // Roofline, Memory, Inside, Wizard, Precision, Cost
     QVERIFY(!window.findChild<views::MemoryView *>()); // not built at start-up
     QVERIFY(window.document()->setDevicePreset(QStringLiteral("lesson-accelerator-24gb")));
     window.document()->flush();
@@ -700,6 +702,31 @@ void ViewsTest::quantisationWorkbench()
     QCOMPARE(table->rowCount(), 4); // a bad vector changes nothing
     view.generateWithOutliers();
     QCOMPARE(table->rowCount(), 64);
+}
+
+// l.179-184: $4/h and 400 tokens/s: $2.78 / $3.97 / $7.94 per million at 100 / 70 / 35 %.
+void ViewsTest::costAgainstUtilisation()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("cost-example")).value().scenario);
+    views::CostView view(&doc);
+    showOffscreen(view);
+    const QList<QPointF> curve = view.currentCurve();
+    QCOMPARE(curve.size(), 96); // 5 % to 100 %
+    auto at = [&](double u) {
+        for (const QPointF &p : curve)
+            if (p.x() == u)
+                return p.y();
+        return -1.0;
+    };
+    QVERIFY(std::fabs(at(100) - 2.78) < 0.005);
+    QVERIFY(std::fabs(at(70) - 3.97) < 0.005);
+    QVERIFY(std::fabs(at(35) - 7.94) < 0.005);
+    for (int i = 1; i < curve.size(); ++i) // never cheaper when busier less
+        QVERIFY(curve[i].y() < curve[i - 1].y());
+    view.setComparison(0, QStringLiteral("nvidia-h100-sxm"));
+    QCOMPARE(view.comparisonCount(), 1);
+    QVERIFY(view.notes().contains(QStringLiteral("$3.97 per million tokens")));
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

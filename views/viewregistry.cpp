@@ -6,6 +6,7 @@
 #include "decisionview.h"
 #include "familyview.h"
 #include "hierarchyview.h"
+#include "interconnectview.h"
 #include "kvview.h"
 #include "matmulview.h"
 #include "memoryview.h"
@@ -52,6 +53,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new PrecisionView(d, p); }},
         {QStringLiteral("quantisation"), QStringLiteral("Precision"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new QuantisationView(d, p); }},
+        {QStringLiteral("interconnect"), QStringLiteral("Scale"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new InterconnectView(d, p); }},
         {QStringLiteral("cost"), QStringLiteral("Cost"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new CostView(d, p); }},
     };

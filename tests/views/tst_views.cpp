@@ -5,6 +5,7 @@
 #include "app/mainwindow.h"
 #include "views/batchcontrol.h"
 #include "views/explanationpanel.h"
+#include "views/interconnectview.h"
 #include "views/kvview.h"
 #include "views/memoryview.h"
 #include "views/oomview.h"
@@ -111,6 +112,7 @@ private slots:
     void precisionShowsAValueInEveryFormat();
     void quantisationWorkbench();
     void costAgainstUtilisation();
+    void interconnectReadsTheLessonsCases();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -350,7 +352,7 @@ void ViewsTest::hiddenTabsAreBuiltWhenFirstShown()
     QSettings().setValue(QStringLiteral("window/tab"), 0);
     MainWindow window;
     showOffscreen(window);
-    QCOMPARE(window.tabs()->count(), 6); // Roofline, Memory, Inside, Wizard, Precision, Cost
+    QCOMPARE(window.tabs()->count(), 7); // Roofline, Memory, Inside, Wizard, Precision, Scale, Cost
     QVERIFY(!window.findChild<views::MemoryView *>()); // not built at start-up
     QVERIFY(window.document()->setDevicePreset(QStringLiteral("lesson-accelerator-24gb")));
     window.document()->flush();
@@ -727,6 +729,34 @@ void ViewsTest::costAgainstUtilisation()
     view.setComparison(0, QStringLiteral("nvidia-h100-sxm"));
     QCOMPARE(view.comparisonCount(), 1);
     QVERIFY(view.notes().contains(QStringLiteral("$3.97 per million tokens")));
+}
+
+// l.161-168: 24.5 GB per device, 0.245 s inside a node; 64 collectives: 0.50 ms + 0.64 ms.
+void ViewsTest::interconnectReadsTheLessonsCases()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("interconnect-data-parallel"))
+                  .value()
+                  .scenario);
+    views::InterconnectView view(&doc);
+    showOffscreen(view);
+    QVERIFY2(view.summary().contains(QStringLiteral("24.5 GB per device")),
+             qPrintable(view.summary()));
+    QVERIFY(view.summary().contains(QStringLiteral("245 ms")));
+    const QList<QPointF> efficiency = view.efficiencyCurve();
+    QCOMPARE(efficiency.size(), 6);
+    for (int i = 1; i < efficiency.size(); ++i) // more devices, less of each one used
+        QVERIFY(efficiency[i].y() <= efficiency[i - 1].y());
+    QVERIFY(efficiency[3].y() < efficiency[2].y() * 0.5); // 16 devices: over the network
+    QVERIFY(view.applyLink(1, QStringLiteral("infiniband-ndr")));
+    doc.flush();
+    QCOMPARE(doc.scenario().interconnect.interLinkGbPerSecond, 50.0);
+    doc.reset(core::readScenario(*core::scenarioPresetText("interconnect-tensor-parallel"))
+                  .value()
+                  .scenario);
+    doc.flush();
+    QVERIFY2(view.summary().contains(QStringLiteral("503.3 µs")), qPrintable(view.summary()));
+    QVERIFY(view.summary().contains(QStringLiteral("640 µs")));
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

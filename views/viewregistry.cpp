@@ -11,6 +11,7 @@
 #include "matmulview.h"
 #include "memoryview.h"
 #include "oomview.h"
+#include "powerview.h"
 #include "precisionview.h"
 #include "quantisationview.h"
 #include "raceview.h"
@@ -55,6 +56,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new QuantisationView(d, p); }},
         {QStringLiteral("interconnect"), QStringLiteral("Scale"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new InterconnectView(d, p); }},
+        {QStringLiteral("power"), QStringLiteral("Scale"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new PowerView(d, p); }},
         {QStringLiteral("cost"), QStringLiteral("Cost"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new CostView(d, p); }},
     };

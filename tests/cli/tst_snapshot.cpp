@@ -56,7 +56,7 @@ void Snapshot::listsTheViews()
     const Run run = explorer({"--snapshot", "list"});
     QCOMPARE(run.exitCode, 0);
     const QList<QByteArray> names = run.out.trimmed().split('\n');
-    QCOMPARE(names.size(), 17); // every view is rendered by rendersEveryView below
+    QCOMPARE(names.size(), 18); // every view is rendered by rendersEveryView below
     QVERIFY(names.contains("roofline"));
     QVERIFY(names.contains("throughput"));
     QVERIFY(names.contains("memory"));

@@ -28,6 +28,7 @@
 #include "views/familyview.h"
 #include "views/hierarchyview.h"
 #include "views/matmulview.h"
+#include "views/powerview.h"
 #include "views/precisionview.h"
 #include "views/quantisationview.h"
 #include "views/raceview.h"
@@ -113,6 +114,7 @@ private slots:
     void quantisationWorkbench();
     void costAgainstUtilisation();
     void interconnectReadsTheLessonsCases();
+    void powerReadsTheLessonsRack();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -757,6 +759,20 @@ void ViewsTest::interconnectReadsTheLessonsCases()
     doc.flush();
     QVERIFY2(view.summary().contains(QStringLiteral("503.3 µs")), qPrintable(view.summary()));
     QVERIFY(view.summary().contains(QStringLiteral("640 µs")));
+}
+
+// l.174-176: 8 x 500 W + 1 kW = 5 kW a node; floor(40 / 5) = 8 nodes a rack.
+void ViewsTest::powerReadsTheLessonsRack()
+{
+    views::ScenarioDocument doc;
+    views::PowerView view(&doc);
+    showOffscreen(view);
+    QVERIFY2(view.summary().contains(QStringLiteral("<b>5 kW</b>")), qPrintable(view.summary()));
+    QVERIFY(view.summary().contains(QStringLiteral("<b>8 nodes, 64 devices</b>")));
+    QVERIFY(doc.setNumber(QStringLiteral("power.device_w"), 700));
+    doc.flush(); // 8 x 700 + 1,000 = 6.6 kW: 6 nodes
+    QVERIFY2(view.summary().contains(QStringLiteral("<b>6 nodes, 48 devices</b>")),
+             qPrintable(view.summary()));
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

@@ -271,6 +271,7 @@ int main(int argc, char **argv)
                 window.document()->reset(scenario);
         }
         window.show();
+        window.offerRecovery();
         return QApplication::exec();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "accel-explorer: internal error: %s\n", e.what());

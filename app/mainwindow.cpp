@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "views/autosave.h"
 #include "views/batchcontrol.h"
 #include "views/explanationpanel.h"
 #include "views/report.h"
@@ -24,6 +25,7 @@
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -31,6 +33,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
@@ -108,6 +111,11 @@ MainWindow::MainWindow(QWidget *parent)
         statusBar()->addWidget(label);
     }
 
+    m_autosave =
+        new views::Autosave(m_document,
+                            QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                                QStringLiteral("/autosave"),
+                            this);
     createActions();
     connect(m_document, &views::ScenarioDocument::changed, this, [this] {
         updateStatus();
@@ -499,9 +507,40 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
 }
 
+bool MainWindow::offerRecovery(bool interactive, bool accept)
+{
+    if (!m_autosave->recoveryPending())
+        return false;
+    const QString when = QLocale().toString(m_autosave->recoveryTime(), QLocale::LongFormat);
+    if (interactive)
+        accept = QMessageBox::question(
+                     this, tr("Recover unsaved work"),
+                     tr("Accelerator Explorer did not close cleanly last time. Recover the "
+                        "unsaved scenario autosaved on %1?")
+                         .arg(when),
+                     QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes) == QMessageBox::Yes;
+    core::Scenario recovered;
+    QString error;
+    const bool readable = accept && m_autosave->recover(recovered, &error);
+    m_autosave->resolveRecovery();
+    if (!readable) {
+        if (accept && interactive)
+            QMessageBox::warning(this, tr("Recover unsaved work"), error);
+        m_autosave->discard();
+        return false;
+    }
+    // unsaved, as it was: one step to undo back to what the window opened with
+    m_document->applyScenario(recovered, tr("Recover Unsaved Work"));
+    m_document->flush();
+    statusBar()->showMessage(tr("Recovered the work autosaved on %1").arg(when), 8000);
+    return true;
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (maybeSave()) {
+        m_autosave->resolveRecovery();
+        m_autosave->discard(); // closed cleanly: nothing to recover
         writeSettings();
         event->accept();
     } else {

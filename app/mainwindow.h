@@ -17,6 +17,7 @@ namespace views {
 struct ViewEntry;
 class ExplanationPanel;
 class RooflineView;
+class Autosave;
 class ScenarioDocument;
 class ScenarioPanel;
 class View;
@@ -43,6 +44,10 @@ public:
     bool openFile(const QString &path, bool interactive = true);
     /** Imports a Hugging Face config.json as the model (one undo step). */
     bool importConfig(const QString &path, bool interactive = true);
+    /** After a session that did not close cleanly: offers its autosaved work, saying when it was
+     *  saved. `accept` answers for the user when not interactive. True when recovered. */
+    bool offerRecovery(bool interactive = true, bool accept = true);
+    views::Autosave *autosave() const { return m_autosave; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -67,6 +72,7 @@ private:
     void writeSettings();
 
     views::ScenarioDocument *m_document;
+    views::Autosave *m_autosave = nullptr;
     views::ScenarioPanel *m_panel;
     views::ExplanationPanel *m_explanation;
     QTabWidget *m_tabs;

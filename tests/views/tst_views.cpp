@@ -51,6 +51,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -121,6 +122,8 @@ private slots:
 
 void ViewsTest::initTestCase()
 {
+    QStandardPaths::setTestModeEnabled(
+        true); // autosave and settings stay out of the user's folders
     QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_views"));
 }

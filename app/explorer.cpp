@@ -4,6 +4,7 @@
 //                  [--size WxH] [--presenter] [--units GB|GiB|both] [--step N]
 //   accel-explorer --snapshot list
 //   accel-explorer --report -o FILE.{pdf,html} [SCENARIO] [--set PATH=VALUE ...] [--units ...]
+//   accel-explorer --tour STEP   opens the lesson tour at a step
 
 #include "mainwindow.h"
 
@@ -35,6 +36,7 @@ struct Options
 {
     QString snapshot;
     bool report = false;
+    int tour = 0; ///< 1-based; 0: no tour
     QString output;
     QString scenario;
     QStringList overrides;
@@ -60,6 +62,13 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
             options.snapshot = next();
         } else if (arg == QStringLiteral("--report")) {
             options.report = true;
+        } else if (arg == QStringLiteral("--tour")) {
+            bool ok = false;
+            options.tour = next().toInt(&ok);
+            if (!ok || options.tour < 1) {
+                error = QStringLiteral("--tour needs a step number, 1 or more");
+                return false;
+            }
         } else if (arg == QStringLiteral("-o") || arg == QStringLiteral("--output")) {
             options.output = next();
         } else if (arg == QStringLiteral("--set")) {
@@ -272,6 +281,8 @@ int main(int argc, char **argv)
         }
         window.show();
         window.offerRecovery();
+        if (options.tour > 0)
+            window.startTour(options.tour - 1);
         return QApplication::exec();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "accel-explorer: internal error: %s\n", e.what());

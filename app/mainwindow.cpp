@@ -9,6 +9,7 @@
 #include "views/scenariopanel.h"
 #include "views/selectionwizard.h"
 #include "views/style.h"
+#include "views/tourpanel.h"
 #include "views/view.h"
 #include "views/viewregistry.h"
 
@@ -19,6 +20,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFile>
 #include <QFileDialog>
@@ -33,6 +35,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -116,6 +119,16 @@ MainWindow::MainWindow(QWidget *parent)
                             QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
                                 QStringLiteral("/autosave"),
                             this);
+    m_tour = new views::TourPanel(m_document, this);
+    m_tourDock = new QDockWidget(tr("Lesson Tour"), this);
+    m_tourDock->setObjectName(QStringLiteral("tourDock"));
+    m_tourDock->setWidget(m_tour);
+    addDockWidget(Qt::BottomDockWidgetArea, m_tourDock);
+    m_tourDock->hide();
+    connect(m_tour, &views::TourPanel::showView, this, [this](const QString &name, int figure) {
+        showView(name);
+        m_explanation->showFigure(core::FigureId(figure));
+    });
     createActions();
     connect(m_document, &views::ScenarioDocument::changed, this, [this] {
         updateStatus();
@@ -134,14 +147,29 @@ void MainWindow::buildTab(int index)
     if (entries.isEmpty())
         return;
     auto *page = qobject_cast<QSplitter *>(m_tabs->widget(index));
+    QList<views::View *> created;
+    int tallest = 0;
     for (const views::ViewEntry *entry : entries) {
         views::View *view = entry->create(m_document, page);
-        page->addWidget(view);
+        created << view;
+        tallest += view->minimumSizeHint().height();
         m_views << view;
         connect(view, &views::View::explainRequested, m_explanation,
                 &views::ExplanationPanel::showFigure);
         if (auto *roofline = qobject_cast<views::RooflineView *>(view))
             m_roofline = roofline;
+    }
+    // Views that would not fit a 1280x800 window stacked become tabs of their own in the page.
+    if (created.size() > 3 || tallest > 440) {
+        auto *inner = new QTabWidget(page);
+        inner->setObjectName(page->objectName() + QStringLiteral("Views"));
+        inner->setDocumentMode(true);
+        for (views::View *view : std::as_const(created))
+            inner->addTab(view, view->title());
+        page->addWidget(inner);
+    } else {
+        for (views::View *view : std::as_const(created))
+            page->addWidget(view);
     }
     if (page->objectName() == QStringLiteral("RooflinePage"))
         page->setSizes({560, 300});
@@ -212,6 +240,14 @@ void MainWindow::createActions()
         tab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
     }
 
+    QAction *tour = view->addAction(tr("Lesson &Tour"), this, [this] {
+        if (m_tourDock->isVisible())
+            m_tourDock->hide();
+        else
+            startTour(m_tour->step());
+    });
+    tour->setShortcut(QKeySequence(Qt::Key_F2));
+
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     QAction *wizard = tools->addAction(tr("Device-Selection &Wizard..."), this, [this] {
         auto *dialog = new views::SelectionWizard(m_document, this);
@@ -278,6 +314,32 @@ views::View *MainWindow::view(const QString &snapshotName)
             return view;
     }
     return nullptr;
+}
+
+void MainWindow::startTour(int step)
+{
+    m_tourDock->show();
+    m_tour->goTo(step);
+}
+
+void MainWindow::showView(const QString &snapshotName)
+{
+    views::View *target = view(snapshotName);
+    if (!target)
+        return;
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (m_tabs->widget(i)->isAncestorOf(target))
+            m_tabs->setCurrentIndex(i);
+    }
+    // a view on an inner tab: bring that tab forward too
+    for (QWidget *w = target->parentWidget(); w; w = w->parentWidget()) {
+        if (auto *stack = qobject_cast<QStackedWidget *>(w)) {
+            if (auto *inner = qobject_cast<QTabWidget *>(stack->parentWidget());
+                inner && inner != m_tabs)
+                inner->setCurrentWidget(target);
+            break;
+        }
+    }
 }
 
 views::View *MainWindow::currentView() const

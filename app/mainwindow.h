@@ -11,6 +11,7 @@ class QComboBox;
 class QLabel;
 class QMenu;
 class QSplitter;
+class QDockWidget;
 class QTabWidget;
 
 namespace views {
@@ -18,6 +19,7 @@ struct ViewEntry;
 class ExplanationPanel;
 class RooflineView;
 class Autosave;
+class TourPanel;
 class ScenarioDocument;
 class ScenarioPanel;
 class View;
@@ -48,6 +50,11 @@ public:
      *  saved. `accept` answers for the user when not interactive. True when recovered. */
     bool offerRecovery(bool interactive = true, bool accept = true);
     views::Autosave *autosave() const { return m_autosave; }
+    /** Opens the lesson tour at `step` (0-based): its scenario, its view, its number. */
+    void startTour(int step);
+    views::TourPanel *tourPanel() const { return m_tour; }
+    /** Brings forward the tab holding a view (by --snapshot name), building it if needed. */
+    void showView(const QString &snapshotName);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -73,6 +80,8 @@ private:
 
     views::ScenarioDocument *m_document;
     views::Autosave *m_autosave = nullptr;
+    views::TourPanel *m_tour = nullptr;
+    QDockWidget *m_tourDock = nullptr;
     views::ScenarioPanel *m_panel;
     views::ExplanationPanel *m_explanation;
     QTabWidget *m_tabs;

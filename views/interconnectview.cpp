@@ -35,6 +35,8 @@ QString fromStd(const std::string &text)
 QComboBox *linkPicker(const char *kind, QWidget *parent)
 {
     auto *combo = new QComboBox(parent);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(18);
     combo->addItem(QObject::tr("choose a link preset..."), QString());
     for (const core::PresetInfo &info : core::presetList()) {
         if (info.kind != "link")

@@ -35,6 +35,8 @@
 #include "views/selectionwizard.h"
 #include "views/stackview.h"
 #include "views/style.h"
+#include "views/tour.h"
+#include "views/tourpanel.h"
 #include "views/viewregistry.h"
 
 #include <QAbstractSpinBox>
@@ -116,6 +118,7 @@ private slots:
     void costAgainstUtilisation();
     void interconnectReadsTheLessonsCases();
     void powerReadsTheLessonsRack();
+    void tourVisitsEveryStepWithTheLessonsNumbers();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -776,6 +779,48 @@ void ViewsTest::powerReadsTheLessonsRack()
     doc.flush(); // 8 x 700 + 1,000 = 6.6 kW: 6 nodes
     QVERIFY2(view.summary().contains(QStringLiteral("<b>6 nodes, 48 devices</b>")),
              qPrintable(view.summary()));
+}
+
+// Every step loads its lesson scenario, brings its view forward and shows the lesson's number.
+void ViewsTest::tourVisitsEveryStepWithTheLessonsNumbers()
+{
+    MainWindow window;
+    showOffscreen(window);
+    views::TourPanel *tour = window.tourPanel();
+    const QList<views::TourStep> &steps = views::tourSteps();
+    QVERIFY(steps.size() >= 15);
+    for (int i = 0; i < steps.size(); ++i) {
+        window.startTour(i);
+        QCoreApplication::processEvents();
+        const views::TourStep &step = steps[i];
+        const double value = window.document()->evaluation()[step.figure];
+        QVERIFY2(std::fabs(value - step.lessonValue) <= step.tolerance,
+                 qPrintable(QStringLiteral("step %1 %2: %3 against the lesson's %4 (l.%5)")
+                                .arg(i + 1)
+                                .arg(step.title)
+                                .arg(value, 0, 'g', 8)
+                                .arg(step.lessonValue, 0, 'g', 8)
+                                .arg(step.line)));
+        views::View *shown = window.view(step.view);
+        QVERIFY2(shown, qPrintable(step.view));
+        QVERIFY(window.tabs()->currentWidget()->isAncestorOf(shown));
+        QCOMPARE(tour->revealed(), !step.predict);
+        if (step.predict) { // predict first: the number is hidden until revealed
+            QVERIFY(tour->text().contains(QStringLiteral("predict it")));
+            tour->reveal();
+            QVERIFY(!tour->text().contains(QStringLiteral("predict it")));
+        }
+    }
+    // change an input, then one click back to the lesson's values
+    window.startTour(int(steps.size()) - 1); // the OOM diagnosis: 13 fit
+    QVERIFY(window.document()->setNumber(QStringLiteral("serving.context_tokens"), 2048));
+    window.document()->flush();
+    QVERIFY(window.document()->evaluation()[core::FigureId::MaxConcurrentSequences] != 13.0);
+    tour->restoreLessonValues();
+    QCOMPARE(window.document()->evaluation()[core::FigureId::MaxConcurrentSequences], 13.0);
+    // try it: 27 sequences with 1-byte weights (l.260)
+    QVERIFY(!tour->answer(QStringLiteral("13")));
+    QVERIFY(tour->answer(QStringLiteral("27")));
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

@@ -1,0 +1,202 @@
+#include "tour.h"
+
+#include "core/presets.h"
+#include "core/scenarioio.h"
+
+#include <QCoreApplication>
+
+namespace views {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Tour", text);
+}
+
+TourStep makeStep(const QString &title, const QString &scenario, const QStringList &overrides,
+                  const QString &view, core::FigureId figure, double lessonValue, double tolerance,
+                  int line, const QString &text, bool predict = false, const QString &question = {},
+                  const QStringList &questionOverrides = {},
+                  core::FigureId answerFigure = core::FigureId::MaxConcurrentSequences)
+{
+    TourStep step;
+    step.title = title;
+    step.scenario = scenario;
+    step.overrides = overrides;
+    step.view = view;
+    step.figure = figure;
+    step.lessonValue = lessonValue;
+    step.tolerance = tolerance;
+    step.line = line;
+    step.text = text;
+    step.predict = predict;
+    step.question = question;
+    step.questionOverrides = questionOverrides;
+    step.answerFigure = answerFigure;
+    return step;
+}
+
+QList<TourStep> makeSteps()
+{
+    using F = core::FigureId;
+    QList<TourStep> s;
+    s.append(makeStep(
+        tr("Two bottlenecks"), QStringLiteral("toy-decode"), {}, QStringLiteral("roofline"),
+        F::DecodeTokensPerSecondPerSequence, 68.8, 0.05, 121,
+        tr("One user, one token at a time: every weight is read from memory for a single "
+           "multiply-add. The matrix units wait for bytes, so a fast chip still gives only a "
+           "few dozen tokens per second. That is the first bottleneck, arithmetic against "
+           "data movement; the second, capacity against headroom, comes with the KV cache."),
+        true));
+    s.append(makeStep(
+        tr("CPU against accelerator"), QStringLiteral("toy-decode"), {},
+        QStringLiteral("cpu-vs-accelerator"), F::DecodeStepSeconds, 0.0145, 0.0001, 121,
+        tr("The same decode step on a server CPU and on the accelerator. Both are limited "
+           "by memory bandwidth at one row; HBM's width is what the accelerator brings. Press "
+           "Start the Race.")));
+    s.append(makeStep(
+        tr("The memory hierarchy and the cold start"), QStringLiteral("lesson-default"), {},
+        QStringLiteral("hierarchy"), F::WeightsBytes, 14e9, 1, 33,
+        tr("Each step down the hierarchy is bigger and slower. Before the first request the "
+           "14 GB of weights travel from object storage to host memory and across the narrow "
+           "host link into HBM: a storage and network event before it is a GPU event.")));
+    s.append(makeStep(
+        tr("Weights and training memory"), QStringLiteral("lesson-default"), {},
+        QStringLiteral("memory"), F::TrainingStateBytes, 112e9, 1, 63,
+        tr("Serving needs the weights; training also keeps gradients, a full-precision master "
+           "copy and two optimiser moments: 16 bytes for every parameter before a single "
+           "activation."),
+        true,
+        tr("How many GB of training state does the 7B model need at 16 bytes per "
+           "parameter?"),
+        {}, F::TrainingStateBytes));
+    s.append(makeStep(
+        tr("The KV cache"), QStringLiteral("lesson-default"), {}, QStringLiteral("kv"),
+        F::KvBytesTotal, 17179869184.0, 1, 84,
+        tr("Every token of every active conversation keeps its keys and values in memory: "
+           "32 sequences of 4,096 tokens hold more than the weights' worth of KV cache.")));
+    s.append(
+        makeStep(tr("The roofline and the toy decode estimate"), QStringLiteral("lesson-default"),
+                 {}, QStringLiteral("roofline"), F::Ridge, 200, 1e-9, 93,
+                 tr("The ridge is peak arithmetic over memory bandwidth: 200 FLOP per byte. Decode "
+                    "at "
+                    "batch 1 does about one FLOP per byte, far to the left, so its speed is bytes "
+                    "divided by bandwidth."),
+                 true));
+    s.append(makeStep(
+        tr("Batching"), QStringLiteral("batching-32"), {}, QStringLiteral("throughput"),
+        F::DecodeTokensPerSecond, 1026, 0.5, 123,
+        tr("A batch shares each weight read across sequences: throughput rises with the batch "
+           "while each sequence's pace falls. Move the batch slider and watch both."),
+        true));
+    s.append(makeStep(tr("Prefill"), QStringLiteral("lesson-default"), {},
+                      QStringLiteral("roofline"), F::DecodeIntensityLimit, 26.08, 0.05, 125,
+                      tr("However large the batch, every sequence reads its own KV "
+                         "cache, so decode's "
+                         "intensity can never pass about 26 FLOP per byte. A prompt is "
+                         "processed all at "
+                         "once, sharing every weight across its tokens: prefill sits "
+                         "on the compute side "
+                         "of the ridge.")));
+    s.append(makeStep(tr("Precision and quantisation"), QStringLiteral("lesson-default"),
+                      {QStringLiteral("serving.weight_format=\"int8\"")},
+                      QStringLiteral("quantisation"), F::WeightsBytes, 7e9, 1, 46,
+                      tr("One byte per weight halves the memory and the bytes each "
+                         "decode step reads. The "
+                         "price is rounding: one scale per group, and small weights "
+                         "near an outlier round "
+                         "to zero.")));
+    s.append(makeStep(tr("The family of chips"), QStringLiteral("lesson-default"), {},
+                      QStringLiteral("family"), F::PeakFlops, 200e12, 1, 93,
+                      tr("Every device preset by memory bandwidth and dense peak. None "
+                         "is a universal "
+                         "winner: compare for a workload, a software stack and a "
+                         "scale. Click a point to "
+                         "make it the scenario's device.")));
+    s.append(makeStep(
+        tr("Interconnect"), QStringLiteral("interconnect-data-parallel"), {},
+        QStringLiteral("interconnect"), F::InterconnectIntraNodeSeconds, 0.245, 0.0005, 163,
+        tr("Data-parallel training synchronises a full gradient every step: 24.5 GB "
+           "through "
+           "each device's link. Inside a node that is a quarter of a second; over the "
+           "network, eight times longer."),
+        true));
+    s.append(makeStep(
+        tr("Power"), QStringLiteral("lesson-default"), {}, QStringLiteral("power"),
+        F::PowerNodeWatts, 5000, 1e-9, 174,
+        tr("Eight devices at 500 W and a 1 kW host draw 5 kW a node; a 40 kW rack holds 8 such "
+           "nodes. The rack's power, not its space, sets the count.")));
+    s.append(makeStep(
+        tr("Cost per token"), QStringLiteral("cost-example"), {}, QStringLiteral("cost"),
+        F::CostUsdPerMillionTokens, 3.97, 0.005, 182,
+        tr("Price per hour over the tokens produced while busy: idle hours are billed too. At "
+           "70 % utilisation $4 an hour costs about $4 per million tokens; at 35 %, twice "
+           "that."),
+        true));
+    s.append(makeStep(
+        tr("The software stack"), QStringLiteral("lesson-default"), {}, QStringLiteral("stack"),
+        F::DecodeTokensPerSecond, 437, 0.5, 122,
+        tr("Framework, compiler, kernels, driver, device. A missing kernel shows up as tokens "
+           "per second far below an estimate like this one: diagnose from the device up.")));
+    s.append(makeStep(
+        tr("Device selection"), QStringLiteral("support-assistant"), {}, QStringLiteral("decision"),
+        F::ServingBytesTotal, 32.7e9, 0.05e9, 215,
+        tr("Forty conversations of 3,000 tokens need 32.7 GB: the 24 GB device fails even with "
+           "1-byte weights, the 48 GB device passes with headroom. The decision comes from "
+           "the KV formula and a latency estimate anyone can check.")));
+    s.append(makeStep(tr("Diagnosing an out-of-memory failure"), QStringLiteral("oom-14th-request"),
+                      {}, QStringLiteral("oom"), F::MaxConcurrentSequences, 13, 1e-9, 255,
+                      tr("The 14th long request fails because 7.5 GB is left for the "
+                         "KV cache: 13 "
+                         "sequences of 0.537 GB fit. Lower the admission limit, "
+                         "shorten the context, or "
+                         "store the weights in 1 byte."),
+                      true,
+                      tr("How many 4,096-token sequences fit on the 24 GB device "
+                         "with 1-byte weights?"),
+                      {QStringLiteral("serving.weight_format=\"int8\"")},
+                      F::MaxConcurrentSequences));
+    return s;
+}
+
+} // namespace
+
+const QList<TourStep> &tourSteps()
+{
+    static const QList<TourStep> steps = makeSteps();
+    return steps;
+}
+
+bool tourScenario(const TourStep &step, core::Scenario &scenario, QString *error)
+{
+    const auto text = core::scenarioPresetText(step.scenario.toStdString());
+    if (!text) {
+        if (error)
+            *error = QStringLiteral("no built-in scenario %1").arg(step.scenario);
+        return false;
+    }
+    std::vector<std::string> overrides;
+    for (const QString &o : step.overrides)
+        overrides.push_back(o.toStdString());
+    auto loaded = core::readScenario(*text, overrides);
+    if (!loaded) {
+        if (error)
+            *error = QString::fromStdString(loaded.error().message);
+        return false;
+    }
+    scenario = loaded.value().scenario;
+    return true;
+}
+
+double tourAnswer(const TourStep &step)
+{
+    TourStep variant = step;
+    variant.overrides += step.questionOverrides;
+    core::Scenario scenario;
+    if (!tourScenario(variant, scenario))
+        return core::kUnset;
+    return core::evaluate(scenario)[step.answerFigure];
+}
+
+} // namespace views

@@ -1,0 +1,46 @@
+#pragma once
+
+// The lesson tour: the lesson section by section, each step a lesson scenario, the view that
+// shows it, the number under discussion (checked against the lesson's printed value) and a short
+// explanation in the app's own words. A step may hide its number until revealed, so a class can
+// predict first, and may ask a question whose answer the core computes.
+
+#include "core/evaluation.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace core {
+struct Scenario;
+}
+
+namespace views {
+
+struct TourStep
+{
+    QString title;
+    QString scenario;              ///< a built-in scenario id
+    QStringList overrides;         ///< "PATH=VALUE", applied to it
+    QString view;                  ///< the view brought forward (a --snapshot name)
+    core::FigureId figure;         ///< the number under discussion
+    double lessonValue;            ///< as the lesson prints it, in SI units
+    double tolerance;              ///< how close the app's figure must be
+    int line;                      ///< in ai-accelerators.txt
+    QString text;                  ///< the explanation, in the app's own words
+    bool predict = false;          ///< hide the number until revealed
+    QString question;              ///< a "try it" question, or empty
+    QStringList questionOverrides; ///< the scenario the answer is computed on
+    core::FigureId answerFigure = core::FigureId::MaxConcurrentSequences;
+};
+
+/** Every step, in the lesson's order. */
+const QList<TourStep> &tourSteps();
+
+/** The step's scenario: the built-in scenario with the step's overrides. */
+bool tourScenario(const TourStep &step, core::Scenario &scenario, QString *error = nullptr);
+
+/** The answer to the step's question, computed by the core. */
+double tourAnswer(const TourStep &step);
+
+} // namespace views

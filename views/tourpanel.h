@@ -1,0 +1,59 @@
+#pragma once
+
+// The lesson tour's panel: step picker, Previous / Next, the step's explanation, its number
+// (hidden until Reveal when the step asks the class to predict), Back to the Lesson's Values, and
+// a "try it" question checked against the core's answer.
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTextBrowser;
+
+namespace views {
+
+class ScenarioDocument;
+
+class TourPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TourPanel(ScenarioDocument *document, QWidget *parent = nullptr);
+
+    int step() const { return m_step; }
+    /** Loads the step's scenario (one undo step) and brings its view forward. */
+    void goTo(int step);
+    void next();
+    void previous();
+    void reveal();
+    bool revealed() const { return m_revealed; }
+    /** Back to the lesson's values for this step after the user changed inputs. */
+    void restoreLessonValues();
+    /** Checks an answer to the step's question; true when right. */
+    bool answer(const QString &text);
+    QString text() const;
+
+signals:
+    /** The view (a --snapshot name) to bring forward, and the figure to explain. */
+    void showView(const QString &name, int figure);
+
+private:
+    void refresh();
+
+    ScenarioDocument *m_document;
+    QComboBox *m_steps;
+    QPushButton *m_previous;
+    QPushButton *m_next;
+    QPushButton *m_reveal;
+    QTextBrowser *m_text;
+    QLineEdit *m_answer;
+    QLabel *m_verdict;
+    QWidget *m_question;
+    int m_step = 0;
+    bool m_revealed = false;
+};
+
+} // namespace views

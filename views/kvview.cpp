@@ -158,6 +158,9 @@ void KvView::refresh()
     replaceIfChanged(m_admissionLine, {QPointF(m_admission, 0), QPointF(m_admission, m_y->max())});
 
     m_labels->clear();
+    // labels keep off the capacity line (a thin band around it)
+    m_labels->addObstacle(QPointF(0, capacity / unit - m_y->max() * 0.006),
+                          QPointF(xMax, capacity / unit + m_y->max() * 0.006), m_capacity);
     m_labels->add(tr("%1: %2").arg(QString::fromStdString(s.device.name),
                                    QString::fromStdString(core::formatBytes(capacity, units))),
                   QPointF(xMax, capacity / unit), m_capacity, style::currentDevice(),

@@ -16,6 +16,8 @@
 #include "core/explain.h"
 #include "core/scenarioio.h"
 
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -25,8 +27,10 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QKeyEvent>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -39,6 +43,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextEdit>
 #include <QToolBar>
 #include <QUndoStack>
 
@@ -129,6 +134,12 @@ MainWindow::MainWindow(QWidget *parent)
         showView(name);
         m_explanation->showFigure(core::FigureId(figure));
     });
+    m_blank = new QWidget(this);
+    m_blank->setObjectName(QStringLiteral("blankScreen"));
+    m_blank->setStyleSheet(QStringLiteral("background: black"));
+    m_blank->setAutoFillBackground(true);
+    m_blank->hide();
+    qApp->installEventFilter(this); // presentation clickers: PageUp/PageDown, Left/Right, B
     createActions();
     connect(m_document, &views::ScenarioDocument::changed, this, [this] {
         updateStatus();
@@ -320,6 +331,75 @@ void MainWindow::startTour(int step)
 {
     m_tourDock->show();
     m_tour->goTo(step);
+}
+
+void MainWindow::setBlanked(bool blanked)
+{
+    if (blanked) {
+        m_blank->setGeometry(rect());
+        m_blank->raise();
+    }
+    m_blank->setVisible(blanked);
+}
+
+bool MainWindow::blanked() const
+{
+    return m_blank->isVisible();
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    // only this window's keys (not a dialog's); offscreen tests are never "active"
+    const bool ours = isActiveWindow() || testAttribute(Qt::WA_DontShowOnScreen);
+    if (event->type() != QEvent::KeyPress || !ours)
+        return QMainWindow::eventFilter(watched, event);
+    auto *key = static_cast<QKeyEvent *>(event);
+    if (m_blank->isVisible()) { // any key ends the pause
+        setBlanked(false);
+        return true;
+    }
+    // keys a text field or slider needs stay with it
+    QWidget *focus = QApplication::focusWidget();
+    const bool editing = qobject_cast<QLineEdit *>(focus) ||
+                         qobject_cast<QAbstractSpinBox *>(focus) ||
+                         qobject_cast<QTextEdit *>(focus) ||
+                         qobject_cast<QAbstractSlider *>(focus) || qobject_cast<QComboBox *>(focus);
+    const bool touring = m_tourDock->isVisible();
+    switch (key->key()) {
+    case Qt::Key_PageDown:
+        if (touring) {
+            m_tour->next();
+            return true;
+        }
+        break;
+    case Qt::Key_PageUp:
+        if (touring) {
+            m_tour->previous();
+            return true;
+        }
+        break;
+    case Qt::Key_Right:
+        if (touring && !editing) {
+            m_tour->next();
+            return true;
+        }
+        break;
+    case Qt::Key_Left:
+        if (touring && !editing) {
+            m_tour->previous();
+            return true;
+        }
+        break;
+    case Qt::Key_B:
+        if (!editing && key->modifiers() == Qt::NoModifier) {
+            setBlanked(true);
+            return true;
+        }
+        break;
+    default:
+        break;
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::showView(const QString &snapshotName)

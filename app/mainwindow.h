@@ -55,6 +55,12 @@ public:
     views::TourPanel *tourPanel() const { return m_tour; }
     /** Brings forward the tab holding a view (by --snapshot name), building it if needed. */
     void showView(const QString &snapshotName);
+    /** B: blanks the screen (a presenter's pause), any key brings it back. */
+    void setBlanked(bool blanked);
+    bool blanked() const;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -82,6 +88,7 @@ private:
     views::Autosave *m_autosave = nullptr;
     views::TourPanel *m_tour = nullptr;
     QDockWidget *m_tourDock = nullptr;
+    QWidget *m_blank = nullptr;
     views::ScenarioPanel *m_panel;
     views::ExplanationPanel *m_explanation;
     QTabWidget *m_tabs;

@@ -821,6 +821,17 @@ void ViewsTest::tourVisitsEveryStepWithTheLessonsNumbers()
     // try it: 27 sequences with 1-byte weights (l.260)
     QVERIFY(!tour->answer(QStringLiteral("13")));
     QVERIFY(tour->answer(QStringLiteral("27")));
+    // a presentation clicker: PageUp / PageDown step, B blanks, any key comes back
+    window.startTour(2);
+    window.tabs()->setFocus();
+    QTest::keyClick(window.tabs(), Qt::Key_PageDown);
+    QCOMPARE(tour->step(), 3);
+    QTest::keyClick(window.tabs(), Qt::Key_PageUp);
+    QCOMPARE(tour->step(), 2);
+    QTest::keyClick(window.tabs(), Qt::Key_B);
+    QVERIFY(window.blanked());
+    QTest::keyClick(window.tabs(), Qt::Key_Space);
+    QVERIFY(!window.blanked());
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

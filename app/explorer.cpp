@@ -5,9 +5,11 @@
 //   accel-explorer --snapshot list
 //   accel-explorer --report -o FILE.{pdf,html} [SCENARIO] [--set PATH=VALUE ...] [--units ...]
 //   accel-explorer --tour STEP   opens the lesson tour at a step
+//   accel-explorer --handout -o FILE.pdf   the tour as a printable handout
 
 #include "mainwindow.h"
 
+#include "views/handout.h"
 #include "views/report.h"
 #include "views/scenariodocument.h"
 #include "views/style.h"
@@ -36,6 +38,7 @@ struct Options
 {
     QString snapshot;
     bool report = false;
+    bool handout = false;
     int tour = 0; ///< 1-based; 0: no tour
     QString output;
     QString scenario;
@@ -62,6 +65,8 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
             options.snapshot = next();
         } else if (arg == QStringLiteral("--report")) {
             options.report = true;
+        } else if (arg == QStringLiteral("--handout")) {
+            options.handout = true;
         } else if (arg == QStringLiteral("--tour")) {
             bool ok = false;
             options.tour = next().toInt(&ok);
@@ -244,7 +249,7 @@ int main(int argc, char **argv)
         bool wantsSnapshot = false;
         for (int i = 1; i < argc; ++i)
             wantsSnapshot = wantsSnapshot || QByteArray(argv[i]) == "--snapshot" ||
-                            QByteArray(argv[i]) == "--report";
+                            QByteArray(argv[i]) == "--report" || QByteArray(argv[i]) == "--handout";
         if (wantsSnapshot && !hasDisplay() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
 
@@ -263,6 +268,17 @@ int main(int argc, char **argv)
             return snapshot(options);
         if (options.report)
             return report(options);
+        if (options.handout) {
+            if (!options.output.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) {
+                errorLine(QStringLiteral("accel-explorer: --handout needs -o FILE.pdf"));
+                return kBadInput;
+            }
+            if (!views::writeTourHandout(options.output, &error)) {
+                errorLine(error);
+                return 1;
+            }
+            return 0;
+        }
 
         MainWindow window;
         if (!options.scenario.isEmpty()) {

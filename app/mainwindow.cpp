@@ -3,6 +3,7 @@
 #include "views/autosave.h"
 #include "views/batchcontrol.h"
 #include "views/explanationpanel.h"
+#include "views/handout.h"
 #include "views/report.h"
 #include "views/rooflineview.h"
 #include "views/scenariodocument.h"
@@ -227,6 +228,18 @@ void MainWindow::createActions()
             QMessageBox::warning(this, tr("Export Report"), error);
         else
             statusBar()->showMessage(tr("Report written to %1").arg(path), 5000);
+    });
+    file->addAction(tr("Export Lesson &Handout..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Lesson Handout"), tr("lesson-handout.pdf"), tr("PDF (*.pdf)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        const bool ok = views::writeTourHandout(path, &error);
+        QApplication::restoreOverrideCursor();
+        if (!ok)
+            QMessageBox::warning(this, tr("Export Lesson Handout"), error);
     });
     file->addAction(tr("Copy View Image"), this, [this] {
         if (views::View *view = currentView())

@@ -47,6 +47,7 @@ private slots:
     void rendersEveryView();
     void badInput_data();
     void badInput();
+    void writesTheHandout();
     void writesTheReport_data();
     void writesTheReport();
 };
@@ -131,6 +132,22 @@ void Snapshot::badInput()
     const Run run = explorer(arguments);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+// The lesson tour as a printable handout: one page per step.
+void Snapshot::writesTheHandout()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("handout.pdf"));
+    const Run run = explorer({"--handout", "-o", path});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray pdf = file.readAll();
+    QVERIFY(pdf.startsWith("%PDF"));
+    QCOMPARE(pdf.count("/Type /Page\n") + pdf.count("/Type /Page "), 16);
+    const Run bad = explorer({"--handout", "-o", dir.filePath(QStringLiteral("handout.txt"))});
+    QCOMPARE(bad.exitCode, 2);
 }
 
 void Snapshot::writesTheReport_data()

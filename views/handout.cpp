@@ -1,0 +1,135 @@
+#include "handout.h"
+
+#include "scenariodocument.h"
+#include "style.h"
+#include "tour.h"
+#include "view.h"
+#include "viewregistry.h"
+
+#include "core/explain.h"
+#include "core/scenario.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QApplication>
+#include <QFile>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QPicture>
+#include <QTextDocument>
+
+#include <memory>
+
+namespace views {
+
+namespace {
+
+QString esc(const std::string &text)
+{
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+
+QString stepHtml(const TourStep &step, int index, int count, const core::Scenario &scenario)
+{
+    const core::Evaluation e = core::evaluate(scenario);
+    const auto x = core::explain(scenario, e, step.figure);
+    const core::FigureInfo &info = core::figureInfo(step.figure);
+    QString html = QObject::tr("<h2>%1. %2</h2><p>%3</p>")
+                       .arg(index + 1)
+                       .arg(step.title.toHtmlEscaped(), step.text.toHtmlEscaped());
+    html += QObject::tr("<p><b>%1: %2</b> (the lesson, line %3)</p>")
+                .arg(QString::fromUtf8(info.label.data(), qsizetype(info.label.size())),
+                     esc(core::formatFigure(e, step.figure)))
+                .arg(step.line);
+    if (x)
+        html += QStringLiteral("<p><code>%1</code><br>%2</p>")
+                    .arg(esc(x->formula), esc(x->substituted));
+    if (!step.question.isEmpty()) {
+        const double answer = tourAnswer(step);
+        const bool bytes = info.quantity == core::Quantity::Bytes &&
+                           core::figureInfo(step.answerFigure).quantity == core::Quantity::Bytes;
+        html += QObject::tr("<p><b>Try it.</b> %1<br><i>Answer: %2</i></p>")
+                    .arg(step.question.toHtmlEscaped(),
+                         style::number(bytes ? answer / 1e9 : answer, 4));
+    }
+    html += QObject::tr("<p style=\"color:#666\">Step %1 of %2. Accelerator Explorer %3.</p>")
+                .arg(index + 1)
+                .arg(count)
+                .arg(QApplication::applicationVersion());
+    return html;
+}
+
+} // namespace
+
+bool writeTourHandout(const QString &path, QString *error)
+{
+    const QString temporary = path + QStringLiteral(".part");
+    {
+        QPdfWriter pdf(temporary);
+        pdf.setTitle(QObject::tr("Accelerator Explorer: the lesson tour"));
+        pdf.setPageSize(QPageSize(QPageSize::A4));
+        pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+        pdf.setResolution(200);
+        QPainter painter;
+        if (!painter.begin(&pdf)) {
+            if (error)
+                *error = QObject::tr("%1: cannot write the PDF").arg(path);
+            return false;
+        }
+        const QList<TourStep> &steps = tourSteps();
+        for (int i = 0; i < steps.size(); ++i) {
+            if (i > 0)
+                pdf.newPage();
+            const QRectF area(QPointF(), pdf.pageLayout().paintRectPixels(pdf.resolution()).size());
+            core::Scenario scenario;
+            if (!tourScenario(steps[i], scenario, error))
+                return false;
+            // the step's view, laid out off screen and recorded as vector drawing
+            ScenarioDocument document;
+            document.reset(scenario);
+            document.flush();
+            const ViewEntry *entry = findView(steps[i].view);
+            if (entry) {
+                std::unique_ptr<View> view(entry->create(&document, nullptr));
+                view->setAttribute(Qt::WA_DontShowOnScreen);
+                view->resize(1400, 820);
+                view->show();
+                view->ensureCurrent();
+                for (int pass = 0; pass < 3; ++pass)
+                    QApplication::processEvents();
+                QPicture picture;
+                QPainter recorder(&picture);
+                view->render(recorder, QRectF(QPointF(), QSizeF(view->size())));
+                recorder.end();
+                const double width = area.width();
+                const double height = width * view->height() / view->width();
+                const double dpi = double(picture.logicalDpiX()) / pdf.logicalDpiX();
+                painter.save();
+                painter.scale(dpi * width / view->width(), dpi * height / view->height());
+                painter.drawPicture(0, 0, picture);
+                painter.restore();
+                QTextDocument text;
+                text.documentLayout()->setPaintDevice(&pdf);
+                text.setDocumentMargin(0);
+                text.setHtml(stepHtml(steps[i], i, int(steps.size()), scenario));
+                text.setTextWidth(width);
+                painter.save();
+                painter.translate(0, height + 20);
+                text.drawContents(&painter, QRectF(0, 0, width, area.height() - height - 20));
+                painter.restore();
+            }
+        }
+        painter.end();
+    }
+    QFile::remove(path);
+    if (!QFile::rename(temporary, path)) {
+        QFile::remove(temporary);
+        if (error)
+            *error = QObject::tr("%1: cannot write the PDF").arg(path);
+        return false;
+    }
+    return true;
+}
+
+} // namespace views

@@ -827,6 +827,16 @@ double CheckResult::figure(std::string_view key) const
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+const Candidate *recommendedCandidate(const Selection &selection)
+{
+    const Recommendation &r = selection.recommendation;
+    for (const Candidate &c : selection.candidates) {
+        if (r.found && c.deviceId == r.deviceId && c.weightFormat == r.weightFormat)
+            return &c;
+    }
+    return nullptr;
+}
+
 std::vector<CandidateDevice> resolveCandidates(const std::vector<std::string> &ids,
                                                Diagnostics &problems)
 {

@@ -76,6 +76,9 @@ struct Selection
     Diagnostics problems; ///< candidates that could not be checked (unknown preset id, ...)
 };
 
+/** The recommended candidate, or nullptr when none passes. */
+const Candidate *recommendedCandidate(const Selection &selection);
+
 /** One candidate device to check: a preset id, or a custom device (no id). */
 struct CandidateDevice
 {

@@ -21,16 +21,6 @@ QString html(const std::string &text)
     return QString::fromStdString(text).toHtmlEscaped();
 }
 
-const core::Candidate *chosen(const core::Selection &selection)
-{
-    const core::Recommendation &r = selection.recommendation;
-    for (const core::Candidate &c : selection.candidates) {
-        if (r.found && c.deviceId == r.deviceId && c.weightFormat == r.weightFormat)
-            return &c;
-    }
-    return nullptr;
-}
-
 } // namespace
 
 DecisionView::DecisionView(ScenarioDocument *document, QWidget *parent)
@@ -64,7 +54,7 @@ QString DecisionView::decisionHtml(const core::Selection &selection)
 {
     // the core's sentences use decimal GB, the unit of the lesson's walkthrough
     const core::Recommendation &r = selection.recommendation;
-    const core::Candidate *best = chosen(selection);
+    const core::Candidate *best = core::recommendedCandidate(selection);
     QString out;
     if (best) {
         out += tr("<h3>Recommended: %1, %2 weights, %3 replica(s)</h3>")
@@ -102,7 +92,7 @@ void DecisionView::refresh()
 {
     *m_selection = core::selectDevice(document()->scenario());
     m_browser->setHtml(decisionHtml(*m_selection));
-    const core::Candidate *best = chosen(*m_selection);
+    const core::Candidate *best = core::recommendedCandidate(*m_selection);
     const core::Scenario &s = document()->scenario();
     const bool alreadyApplied =
         best && best->deviceId == s.device.presetId && best->weightFormat == s.serving.weightFormat;
@@ -113,7 +103,7 @@ void DecisionView::refresh()
 bool DecisionView::applyRecommendation()
 {
     ensureCurrent();
-    const core::Candidate *best = chosen(*m_selection);
+    const core::Candidate *best = core::recommendedCandidate(*m_selection);
     if (!best)
         return false;
     core::Scenario next = document()->scenario();

@@ -16,7 +16,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QPicture>
 #include <QTextDocument>
 
 #include <memory>
@@ -98,17 +97,9 @@ bool writeTourHandout(const QString &path, QString *error)
                 view->ensureCurrent();
                 for (int pass = 0; pass < 3; ++pass)
                     QApplication::processEvents();
-                QPicture picture;
-                QPainter recorder(&picture);
-                view->render(recorder, QRectF(QPointF(), QSizeF(view->size())));
-                recorder.end();
                 const double width = area.width();
                 const double height = width * view->height() / view->width();
-                const double dpi = double(picture.logicalDpiX()) / pdf.logicalDpiX();
-                painter.save();
-                painter.scale(dpi * width / view->width(), dpi * height / view->height());
-                painter.drawPicture(0, 0, picture);
-                painter.restore();
+                view->renderRecorded(painter, QRectF(0, 0, width, height));
                 QTextDocument text;
                 text.documentLayout()->setPaintDevice(&pdf);
                 text.setDocumentMargin(0);

@@ -23,7 +23,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QPicture>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
@@ -45,21 +44,11 @@ QString fromView(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-const core::Candidate *chosen(const core::Selection &selection)
-{
-    const core::Recommendation &r = selection.recommendation;
-    for (const core::Candidate &c : selection.candidates) {
-        if (r.found && c.deviceId == r.deviceId && c.weightFormat == r.weightFormat)
-            return &c;
-    }
-    return nullptr;
-}
-
 /** The scenario as the decision leaves it: the recommended device and format applied. */
 core::Scenario decided(const core::Scenario &scenario, const core::Selection &selection)
 {
     core::Scenario s = scenario;
-    if (const core::Candidate *best = chosen(selection)) {
+    if (const core::Candidate *best = core::recommendedCandidate(selection)) {
         s.device = best->device;
         s.serving.weightFormat = best->weightFormat;
     }
@@ -116,7 +105,7 @@ QString header(const core::Scenario &s)
 QString summary(const core::Scenario &s, const core::Selection &selection, core::MemoryUnits units)
 {
     const core::Recommendation &r = selection.recommendation;
-    const core::Candidate *best = chosen(selection);
+    const core::Candidate *best = core::recommendedCandidate(selection);
     if (!best)
         return QObject::tr("<h2>Decision</h2><p><b>No candidate passes every check.</b> %1</p>")
             .arg(esc(r.flip));
@@ -200,7 +189,7 @@ QString checksTable(const core::Selection &selection)
     for (std::size_t i = 0; i < core::kCheckCount; ++i)
         out += QStringLiteral("<th>%1</th>").arg(fromView(core::checkTitle(core::CheckKind(i))));
     out += QObject::tr("<th>Verdict</th></tr>");
-    const core::Candidate *best = chosen(selection);
+    const core::Candidate *best = core::recommendedCandidate(selection);
     for (const core::Candidate &c : selection.candidates) {
         const bool isBest = &c == best;
         out += QStringLiteral("<tr><td>%1%2</td><td>%3</td>")
@@ -461,19 +450,7 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
         for (int i = 0; i < 2; ++i) {
             View &view = i == 0 ? *charts.roofline : *charts.memory;
             const double width = std::min(area.width(), each * view.width() / view.height());
-            // Recorded first, then replayed scaled: drawn straight onto a high-resolution PDF
-            // page, Qt Charts 6.4 leaves all but the first legend entry out.
-            QPicture picture;
-            QPainter recorder(&picture);
-            view.render(recorder, QRectF(QPointF(), QSizeF(view.size())));
-            recorder.end();
-            painter.save();
-            painter.translate(0, top + i * (each + 8));
-            // drawPicture() scales by the devices' resolutions; undo that, keep ours
-            const double dpi = double(picture.logicalDpiX()) / pdf.logicalDpiX();
-            painter.scale(dpi * width / view.width(), dpi * each / view.height());
-            painter.drawPicture(0, 0, picture);
-            painter.restore();
+            view.renderRecorded(painter, QRectF(0, top + i * (each + 8), width, each));
         }
         drawFlow(painter, pdf, p.tail, true);
         painter.end();

@@ -45,16 +45,6 @@ QLabel *explanation(const QString &text, QWidget *parent)
     return label;
 }
 
-const core::Candidate *recommended(const core::Selection &selection)
-{
-    const core::Recommendation &r = selection.recommendation;
-    for (const core::Candidate &c : selection.candidates) {
-        if (r.found && c.deviceId == r.deviceId && c.weightFormat == r.weightFormat)
-            return &c;
-    }
-    return nullptr;
-}
-
 } // namespace
 
 SelectionWizard::SelectionWizard(ScenarioDocument *target, QWidget *parent)
@@ -585,7 +575,7 @@ void SelectionWizard::accept()
 {
     core::Scenario result = m_working->scenario();
     const core::Selection selection = core::selectDevice(result);
-    if (const core::Candidate *best = recommended(selection)) {
+    if (const core::Candidate *best = core::recommendedCandidate(selection)) {
         result.device = best->device;
         result.serving.weightFormat = best->weightFormat;
     }

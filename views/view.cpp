@@ -15,6 +15,7 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QPicture>
 #include <QSvgGenerator>
 
 namespace views {
@@ -58,6 +59,22 @@ void View::render(QPainter &painter, const QRectF &target)
     const double sy = target.height() / std::max(1, height());
     painter.scale(sx, sy);
     QWidget::render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter.restore();
+}
+
+void View::renderRecorded(QPainter &painter, const QRectF &target)
+{
+    QPicture picture;
+    QPainter recorder(&picture);
+    render(recorder, QRectF(QPointF(), QSizeF(size())));
+    recorder.end();
+    painter.save();
+    painter.translate(target.topLeft());
+    // drawPicture() scales by the two devices' resolutions; undo that, keep the target's
+    const double dpi = double(picture.logicalDpiX()) / painter.device()->logicalDpiX();
+    painter.scale(dpi * target.width() / std::max(1, width()),
+                  dpi * target.height() / std::max(1, height()));
+    painter.drawPicture(0, 0, picture);
     painter.restore();
 }
 

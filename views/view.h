@@ -31,6 +31,9 @@ public:
     /** Draws the view into `target` at its logical size (vector on SVG and PDF devices). */
     virtual void render(QPainter &painter, const QRectF &target);
 
+    /** render(), recorded first and replayed scaled into `target`: for high-resolution pages,
+     *  where Qt Charts 6.4 painted directly leaves all but the first legend entry out. */
+    void renderRecorded(QPainter &painter, const QRectF &target);
     /** Writes PNG, SVG or PDF by the file's suffix. No dialog: errors come back in `error`. */
     bool exportTo(const QString &filePath, QString *error = nullptr);
     void copyImage();

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ ccache pkg-config
           qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev
+          libqt6opengl6-dev # Qt6Charts' CMake package needs it; Debian only recommends it
           libeigen3-dev nlohmann-json3-dev xvfb xauth)
 missing=()
 for package in "${packages[@]}"; do

@@ -2,13 +2,18 @@
 //   accel-explorer [SCENARIO]
 //   accel-explorer --snapshot VIEW -o FILE.{png,svg,pdf} [SCENARIO] [--set PATH=VALUE ...]
 //                  [--size WxH] [--presenter] [--units GB|GiB|both] [--step N]
+//                  [--theme system|light|dark] [--high-contrast]
+//   accel-explorer --snapshot window -o FILE.png [--presenter] [--tour N] [--theme ...]
+//                  the whole main window
 //   accel-explorer --snapshot list
 //   accel-explorer --report -o FILE.{pdf,html} [SCENARIO] [--set PATH=VALUE ...] [--units ...]
 //   accel-explorer --tour STEP   opens the lesson tour at a step
 //   accel-explorer --handout -o FILE.pdf   the tour as a printable handout
+//   accel-explorer --presenter   opens in presenter mode (full screen, 1.6x, high contrast)
 
 #include "mainwindow.h"
 
+#include "views/appearance.h"
 #include "views/handout.h"
 #include "views/report.h"
 #include "views/scenariodocument.h"
@@ -23,12 +28,16 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFont>
+#include <QPixmap>
 #include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTextStream>
 
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 
 namespace {
 
@@ -45,6 +54,8 @@ struct Options
     QStringList overrides;
     QSize size{1280, 800};
     bool presenter = false;
+    std::optional<views::Theme> theme; ///< unset: the saved setting (the app) or System
+    bool highContrast = false;
     QString units = QStringLiteral("GB");
     int step = 0;
 };
@@ -88,6 +99,14 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
             options.size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
         } else if (arg == QStringLiteral("--presenter")) {
             options.presenter = true;
+        } else if (arg == QStringLiteral("--theme")) {
+            options.theme = views::themeFromName(next());
+            if (!options.theme) {
+                error = QStringLiteral("--theme is system, light or dark");
+                return false;
+            }
+        } else if (arg == QStringLiteral("--high-contrast")) {
+            options.highContrast = true;
         } else if (arg == QStringLiteral("--units")) {
             options.units = next();
             if (options.units != QStringLiteral("GB") && options.units != QStringLiteral("GiB") &&
@@ -153,12 +172,42 @@ bool loadScenario(const Options &options, core::Scenario &scenario, QString &lab
     return true;
 }
 
-void applyPresenter(bool presenter)
+/** Snapshots: presenter mode is 1.6x and high contrast, as on the projector. */
+void applyAppearance(const Options &options)
 {
-    if (!presenter)
-        return;
-    views::style::setScale(1.6);
-    QApplication::setFont(views::style::scaledFont(QApplication::font(), 1.6));
+    views::applyAppearance({options.theme.value_or(views::Theme::System),
+                            options.highContrast || options.presenter, options.presenter});
+}
+
+/** --snapshot window: the whole main window as a user sees it (presenter mode, tour, theme),
+ *  with settings of its own so the user's saved layout and files play no part. */
+int windowSnapshot(const Options &options, const core::Scenario &scenario)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+    MainWindow window;
+    window.setAttribute(Qt::WA_DontShowOnScreen);
+    window.document()->reset(scenario, options.scenario);
+    if (options.theme || options.highContrast)
+        window.setTheme(options.theme.value_or(views::Theme::System), options.highContrast);
+    window.show();
+    if (options.presenter) {
+        window.setPresenterMode(true);
+        window.setWindowState(Qt::WindowNoState); // the size asked for, not the offscreen screen's
+    }
+    window.resize(options.size);
+    if (options.tour > 0)
+        window.startTour(options.tour - 1);
+    QApplication::processEvents();
+    window.document()->flush();
+    QApplication::processEvents();
+    const QPixmap picture = window.grab();
+    QSettings().clear();
+    if (!picture.save(options.output)) {
+        errorLine(QStringLiteral("%1: cannot write the picture").arg(options.output));
+        return 1;
+    }
+    return 0;
 }
 
 int snapshot(const Options &options)
@@ -168,9 +217,11 @@ int snapshot(const Options &options)
         return 0;
     }
     const views::ViewEntry *entry = views::findView(options.snapshot);
-    if (!entry) {
+    const bool window = options.snapshot == QStringLiteral("window");
+    if (!entry && !window) {
         errorLine(QStringLiteral("accel-explorer: unknown view \"%1\"; valid views: %2")
-                      .arg(options.snapshot, views::viewNames().join(QStringLiteral(", "))));
+                      .arg(options.snapshot, views::viewNames().join(QStringLiteral(", ")) +
+                                                 QStringLiteral(", window")));
         return kBadInput;
     }
     if (options.output.isEmpty()) {
@@ -181,7 +232,9 @@ int snapshot(const Options &options)
     QString label;
     if (!loadScenario(options, scenario, label))
         return kBadInput;
-    applyPresenter(options.presenter);
+    if (window)
+        return windowSnapshot(options, scenario);
+    applyAppearance(options);
 
     views::ScenarioDocument document;
     document.reset(scenario, options.scenario);
@@ -281,6 +334,9 @@ int main(int argc, char **argv)
         }
 
         MainWindow window;
+        if (options.theme || options.highContrast)
+            window.setTheme(options.theme.value_or(window.theme()),
+                            options.highContrast || window.highContrast());
         if (!options.scenario.isEmpty()) {
             core::Scenario scenario;
             QString label;
@@ -296,6 +352,8 @@ int main(int argc, char **argv)
                 window.document()->reset(scenario);
         }
         window.show();
+        if (options.presenter)
+            window.setPresenterMode(true);
         window.offerRecovery();
         if (options.tour > 0)
             window.startTour(options.tour - 1);

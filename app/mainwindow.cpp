@@ -17,9 +17,11 @@
 #include "core/explain.h"
 #include "core/scenarioio.h"
 
+#include <QAbstractItemView>
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -36,6 +38,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
@@ -45,8 +48,10 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextEdit>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
+#include <QWindow>
 
 namespace {
 
@@ -71,26 +76,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
 
-    // The Roofline tab: the roofline above, throughput against batch below, one slider.
-    // One page per tab. A tab's views are built when it is first shown: a hidden tab costs
-    // nothing at start-up (see docs/benchmarks.md).
-    for (const views::ViewEntry &entry : views::viewRegistry()) {
-        int index = -1;
-        for (int i = 0; i < m_tabs->count(); ++i) {
-            if (m_tabs->widget(i)->objectName() == entry.tab + QStringLiteral("Page"))
-                index = i;
-        }
-        if (index < 0) {
-            auto *page = new QSplitter(Qt::Vertical, m_tabs);
-            page->setObjectName(entry.tab + QStringLiteral("Page"));
-            page->setChildrenCollapsible(false);
-            index = m_tabs->addTab(page, tr(entry.tab.toUtf8().constData()));
-        }
-        m_pendingViews[index].append(&entry);
-    }
+    queueViews();
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::buildTab);
 
-    auto *panelScroll = new QScrollArea(this);
+    auto *panelScroll = m_panelScroll = new QScrollArea(this);
     panelScroll->setWidget(m_panel);
     panelScroll->setWidgetResizable(true);
     panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() + 24); // never clip an editor
@@ -153,6 +142,140 @@ MainWindow::MainWindow(QWidget *parent)
     buildTab(m_tabs->currentIndex());
 }
 
+void MainWindow::queueViews()
+{
+    // The Roofline tab: the roofline above, throughput against batch below, one slider.
+    // One page per tab. A tab's views are built when it is first shown: a hidden tab costs
+    // nothing at start-up (see docs/benchmarks.md).
+    for (const views::ViewEntry &entry : views::viewRegistry()) {
+        int index = -1;
+        for (int i = 0; i < m_tabs->count(); ++i) {
+            if (m_tabs->widget(i)->objectName() == entry.tab + QStringLiteral("Page"))
+                index = i;
+        }
+        if (index < 0) {
+            auto *page = new QSplitter(Qt::Vertical, m_tabs);
+            page->setObjectName(entry.tab + QStringLiteral("Page"));
+            page->setChildrenCollapsible(false);
+            index = m_tabs->addTab(page, tr(entry.tab.toUtf8().constData()));
+        }
+        m_pendingViews[index].append(&entry);
+    }
+}
+
+void MainWindow::rebuildViews()
+{
+    views::View *front = currentView();
+    const QString shown = front ? front->snapshotName() : QString();
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QList<QWidget *> built; // the splitter deletes a view's handle with the view
+        for (QWidget *child :
+             m_tabs->widget(i)->findChildren<QWidget *>(QString(), Qt::FindDirectChildrenOnly)) {
+            if (!qobject_cast<QSplitterHandle *>(child))
+                built << child;
+        }
+        qDeleteAll(built);
+    }
+    m_views.clear();
+    m_roofline = nullptr;
+    m_pendingViews.clear();
+    queueViews();
+    if (!shown.isEmpty())
+        showView(shown);
+    buildTab(m_tabs->currentIndex());
+}
+
+void MainWindow::applyAppearance()
+{
+    views::applyAppearance({m_theme, m_highContrast || m_presenter, m_presenter});
+    if (!m_views.isEmpty())
+        rebuildViews();
+    // the scenario panel as wide as its editors at this font size: never clip one
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest); // sizes at the new font
+    const int panelWidth = m_panel->minimumSizeHint().width() + 24;
+    if (m_panelScroll->minimumWidth() != panelWidth) {
+        m_panelScroll->setMinimumWidth(panelWidth);
+        const int wanted = std::max(panelWidth, m_panel->sizeHint().width() + 24);
+        m_mainSplitter->setSizes({wanted, std::max(width() - wanted, wanted)});
+    }
+    if (m_themeGroup) {
+        for (QAction *action : m_themeGroup->actions())
+            action->setChecked(action->data().toInt() == int(m_theme));
+    }
+    if (m_highContrastAction)
+        m_highContrastAction->setChecked(m_highContrast);
+    if (m_presenterAction)
+        m_presenterAction->setChecked(m_presenter);
+    updateStatus();
+}
+
+void MainWindow::setTheme(views::Theme theme, bool highContrast)
+{
+    if (theme == m_theme && highContrast == m_highContrast)
+        return;
+    m_theme = theme;
+    m_highContrast = highContrast;
+    QSettings settings;
+    settings.setValue(QStringLiteral("display/theme"), views::themeName(theme));
+    settings.setValue(QStringLiteral("display/highContrast"), highContrast);
+    applyAppearance();
+}
+
+void MainWindow::setPresenterMode(bool on)
+{
+    if (on == m_presenter) {
+        if (m_presenterAction)
+            m_presenterAction->setChecked(on);
+        return;
+    }
+    m_presenter = on;
+    if (on) {
+        m_wasMaximized = isMaximized();
+        m_normalCentreSplitter = m_centreSplitter->saveState();
+        menuBar()->hide();
+        showFullScreen();
+    } else {
+        menuBar()->show();
+        if (m_wasMaximized)
+            showMaximized();
+        else
+            showNormal();
+    }
+    applyAppearance();
+    // the explanation panel large enough to read from the back of the room: a third of the
+    // centre, and a third of any room the full screen adds
+    m_centreSplitter->setStretchFactor(0, on ? 2 : 5);
+    m_centreSplitter->setStretchFactor(1, 1);
+    if (on) {
+        layOutPresenter();
+    } else if (!m_normalCentreSplitter.isEmpty()) {
+        m_centreSplitter->restoreState(m_normalCentreSplitter);
+    }
+    if (QScreen *where = screen())
+        QSettings().setValue(QStringLiteral("presenter/screens/") + where->name(), on);
+}
+
+void MainWindow::followScreen(QScreen *screen)
+{
+    if (!screen)
+        return;
+    const bool remembered =
+        QSettings().value(QStringLiteral("presenter/screens/") + screen->name(), false).toBool();
+    if (remembered != m_presenter)
+        setPresenterMode(remembered);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (m_screenFollowed || !windowHandle())
+        return;
+    m_screenFollowed = true;
+    // moved to the projector: presenter mode as it was last time on that screen
+    connect(windowHandle(), &QWindow::screenChanged, this, &MainWindow::followScreen);
+    followScreen(screen());
+}
+
 void MainWindow::buildTab(int index)
 {
     const QList<const views::ViewEntry *> entries = m_pendingViews.take(index);
@@ -171,8 +294,9 @@ void MainWindow::buildTab(int index)
         if (auto *roofline = qobject_cast<views::RooflineView *>(view))
             m_roofline = roofline;
     }
-    // Views that would not fit a 1280x800 window stacked become tabs of their own in the page.
-    if (created.size() > 3 || tallest > 440) {
+    // Views that would not fit a 1280x800 window stacked become tabs of their own in the page;
+    // in presenter mode every view has the page to itself, large enough for the back row.
+    if (created.size() > 3 || tallest > 440 || (m_presenter && created.size() > 1)) {
         auto *inner = new QTabWidget(page);
         inner->setObjectName(page->objectName() + QStringLiteral("Views"));
         inner->setDocumentMode(true);
@@ -271,6 +395,29 @@ void MainWindow::createActions()
             startTour(m_tour->step());
     });
     tour->setShortcut(QKeySequence(Qt::Key_F2));
+    view->addSeparator();
+    m_presenterAction =
+        view->addAction(tr("&Presenter Mode"), this, [this](bool on) { setPresenterMode(on); });
+    m_presenterAction->setCheckable(true);
+    m_presenterAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_presenterAction->setToolTip(tr("Full screen, 1.6x fonts and lines, high contrast"));
+    QMenu *themes = view->addMenu(tr("T&heme"));
+    m_themeGroup = new QActionGroup(this);
+    const std::pair<views::Theme, QString> themeChoices[] = {{views::Theme::System, tr("&System")},
+                                                             {views::Theme::Light, tr("&Light")},
+                                                             {views::Theme::Dark, tr("&Dark")}};
+    for (const auto &[choice, label] : themeChoices) {
+        QAction *action = themes->addAction(label);
+        action->setCheckable(true);
+        action->setData(int(choice));
+        m_themeGroup->addAction(action);
+        connect(action, &QAction::triggered, this,
+                [this, choice] { setTheme(choice, m_highContrast); });
+    }
+    themes->addSeparator();
+    m_highContrastAction =
+        themes->addAction(tr("&High Contrast"), this, [this](bool on) { setTheme(m_theme, on); });
+    m_highContrastAction->setCheckable(true);
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     QAction *wizard = tools->addAction(tr("Device-Selection &Wizard..."), this, [this] {
@@ -289,6 +436,15 @@ void MainWindow::createActions()
                "Built with Qt %2.")
                 .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
     });
+
+    // Presenter mode hides the menu bar: the window itself keeps every shortcut working.
+    const QList<QMenu *> menus = menuBar()->findChildren<QMenu *>();
+    for (QMenu *menu : menus) {
+        for (QAction *action : menu->actions()) {
+            if (!action->shortcut().isEmpty())
+                addAction(action);
+        }
+    }
 
     QToolBar *bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
@@ -344,6 +500,24 @@ void MainWindow::startTour(int step)
 {
     m_tourDock->show();
     m_tour->goTo(step);
+    if (m_presenter)
+        layOutPresenter();
+}
+
+void MainWindow::layOutPresenter()
+{
+    // once the full-screen geometry has arrived: a third of the centre for the explanation
+    // panel; with the tour open, its panel explains and the views keep the room
+    QTimer::singleShot(0, this, [this] {
+        if (!m_presenter)
+            return;
+        const bool touring = m_tourDock->isVisible();
+        const int height = std::max(m_centreSplitter->height(), 600);
+        const int share = touring ? 20 : 36;
+        m_centreSplitter->setSizes({height * (100 - share) / 100, height * share / 100});
+        if (touring)
+            resizeDocks({m_tourDock}, {std::max(this->height() * 24 / 100, 160)}, Qt::Vertical);
+    });
 }
 
 void MainWindow::setBlanked(bool blanked)
@@ -401,6 +575,24 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
         if (touring && !editing) {
             m_tour->previous();
             return true;
+        }
+        break;
+    case Qt::Key_Escape:
+        if (m_presenter && !QApplication::activePopupWidget()) {
+            setPresenterMode(false);
+            return true;
+        }
+        break;
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+        // the batch, as the +/- keys: a clicker's or keyboard's arrows in front of a class
+        if (!editing && !qobject_cast<QAbstractItemView *>(focus) &&
+            key->modifiers() == Qt::NoModifier) {
+            if (auto *roofline =
+                    qobject_cast<views::RooflineView *>(view(QStringLiteral("roofline")))) {
+                roofline->batchControl()->step(key->key() == Qt::Key_Up ? 1 : -1);
+                return true;
+            }
         }
         break;
     case Qt::Key_B:
@@ -718,6 +910,10 @@ void MainWindow::readSettings()
         settings.value(QStringLiteral("display/units"), int(core::MemoryUnits::GB)).toInt();
     if (units >= 0 && units <= 2)
         m_document->setUnits(core::MemoryUnits(units));
+    m_theme = views::themeFromName(settings.value(QStringLiteral("display/theme")).toString())
+                  .value_or(views::Theme::System);
+    m_highContrast = settings.value(QStringLiteral("display/highContrast"), false).toBool();
+    applyAppearance();
     updateRecentMenu();
 }
 
@@ -727,7 +923,9 @@ void MainWindow::writeSettings()
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
-    settings.setValue(QStringLiteral("window/centreSplitter"), m_centreSplitter->saveState());
+    // the normal layout, not presenter mode's enlarged explanation panel
+    settings.setValue(QStringLiteral("window/centreSplitter"),
+                      m_presenter ? m_normalCentreSplitter : m_centreSplitter->saveState());
     settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     settings.setValue(QStringLiteral("display/units"), int(m_document->units()));
 }

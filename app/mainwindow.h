@@ -4,10 +4,15 @@
 // explanation panel below them and the three verdicts in the status bar. All of it reads one
 // ScenarioDocument.
 
+#include "views/appearance.h"
+
 #include <QHash>
 #include <QMainWindow>
 
+class QActionGroup;
 class QComboBox;
+class QScreen;
+class QScrollArea;
 class QLabel;
 class QMenu;
 class QSplitter;
@@ -59,10 +64,20 @@ public:
     void setBlanked(bool blanked);
     bool blanked() const;
 
+    /** Presenter mode: full screen, menu hidden, fonts and lines 1.6x, high contrast, the
+     *  explanation panel enlarged. Remembered for the screen the window is on. */
+    void setPresenterMode(bool on);
+    bool presenterMode() const { return m_presenter; }
+    /** The theme and contrast (saved in the settings); the views are rebuilt in the new look. */
+    void setTheme(views::Theme theme, bool highContrast);
+    views::Theme theme() const { return m_theme; }
+    bool highContrast() const { return m_highContrast; }
+
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 protected:
+    void showEvent(QShowEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
@@ -70,6 +85,12 @@ protected:
 private:
     void createActions();
     void buildTab(int index);
+    void queueViews();
+    /** Deletes the built views and builds the shown one again (after a change of look). */
+    void rebuildViews();
+    void applyAppearance();
+    void followScreen(QScreen *screen);
+    void layOutPresenter();
     void newScenario();
     void open();
     bool save();
@@ -93,6 +114,7 @@ private:
     views::ExplanationPanel *m_explanation;
     QTabWidget *m_tabs;
     QSplitter *m_mainSplitter;
+    QScrollArea *m_panelScroll;
     QSplitter *m_centreSplitter;
     QList<views::View *> m_views;
     QHash<int, QList<const views::ViewEntry *>> m_pendingViews; ///< tabs not built yet
@@ -102,4 +124,13 @@ private:
     QLabel *m_speedStatus;
     QLabel *m_boundStatus;
     QMenu *m_recentMenu = nullptr;
+    QAction *m_presenterAction = nullptr;
+    QAction *m_highContrastAction = nullptr;
+    QActionGroup *m_themeGroup = nullptr;
+    views::Theme m_theme = views::Theme::System;
+    bool m_highContrast = false;
+    bool m_presenter = false;
+    bool m_screenFollowed = false;
+    QByteArray m_normalCentreSplitter; ///< the explanation panel's size before presenter mode
+    bool m_wasMaximized = false;
 };

@@ -111,7 +111,7 @@ void AnatomyView::selectBlock(Block block)
 {
     m_selected = block;
     m_canvas->setSelected(block);
-    m_text->setHtml(describe(block));
+    m_text->setHtml(style::themed(describe(block)));
     if (block == Block::Hbm)
         emit explainRequested(core::FigureId::Bandwidth);
     else if (block == Block::Matrix)
@@ -126,7 +126,7 @@ QString AnatomyView::description() const
 void AnatomyView::refresh()
 {
     m_canvas->setDeviceName(fromStd(document()->scenario().device.name));
-    m_text->setHtml(describe(m_selected));
+    m_text->setHtml(style::themed(describe(m_selected)));
 }
 
 QString AnatomyView::describe(Block block) const
@@ -329,7 +329,7 @@ void AnatomyCanvas::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), Qt::white);
+    p.fillRect(rect(), style::paper());
     p.setTransform(toWidget());
     const QColor arithmetic = style::kBlue;
     const QColor movement = style::kOrange;
@@ -343,13 +343,13 @@ void AnatomyCanvas::paintEvent(QPaintEvent *)
     small.setPixelSize(13);
 
     // the package and the compute die
-    p.setPen(QPen(QColor(120, 120, 120), 2));
-    p.setBrush(QColor(246, 246, 246));
+    p.setPen(QPen(style::grey(120), 2));
+    p.setBrush(style::grey(246));
     p.drawRoundedRect(QRectF(40, 28, 920, 566), 16, 16);
-    p.setBrush(QColor(232, 236, 240));
+    p.setBrush(style::grey(236));
     p.drawRoundedRect(QRectF(255, 140, 490, 342), 10, 10);
     p.setFont(small);
-    p.setPen(QColor(90, 90, 90));
+    p.setPen(style::grey(90));
     p.drawText(QRectF(44, 4, 900, 22), Qt::AlignLeft | Qt::AlignVCenter,
                tr("Package: %1").arg(m_deviceName));
 
@@ -364,7 +364,7 @@ void AnatomyCanvas::paintEvent(QPaintEvent *)
     }
     p.drawLine(QPointF(212, 310), QPointF(270, 310));
     p.drawLine(QPointF(730, 310), QPointF(788, 310));
-    p.setPen(QPen(QColor(120, 120, 120), 2, Qt::DashLine));
+    p.setPen(QPen(style::grey(120), 2, Qt::DashLine));
     p.drawLine(QPointF(62, 310), QPointF(8, 310));    // to the host CPU, off the package
     p.drawLine(QPointF(938, 310), QPointF(992, 310)); // to the other devices
 
@@ -372,7 +372,7 @@ void AnatomyCanvas::paintEvent(QPaintEvent *)
         const Block block = Block(i);
         const QColor colour = isArithmetic(block) ? arithmetic : movement;
         const bool selected = block == m_selected;
-        p.setPen(QPen(selected ? QColor(0, 0, 0) : colour.darker(120), selected ? 4 : 1.5));
+        p.setPen(QPen(selected ? style::ink() : colour.darker(120), selected ? 4 : 1.5));
         p.setBrush(tint(colour, selected ? 0.42 : 0.22));
         for (const QRectF &part : parts(block))
             p.drawRoundedRect(part, 5, 5);
@@ -387,7 +387,7 @@ void AnatomyCanvas::paintEvent(QPaintEvent *)
         }
     }
     // labels
-    p.setPen(Qt::black);
+    p.setPen(style::ink());
     p.setFont(font);
     auto label = [&](const QRectF &r, const QString &text, int flags = Qt::AlignCenter) {
         p.drawText(r, flags | Qt::TextWordWrap, text);
@@ -413,7 +413,7 @@ void AnatomyCanvas::paintEvent(QPaintEvent *)
     p.drawRect(QRectF(key.left(), key.top() + 4, 14, 12));
     p.setBrush(tint(movement, 0.4));
     p.drawRect(QRectF(key.left() + 230, key.top() + 4, 14, 12));
-    p.setPen(QColor(60, 60, 60));
+    p.setPen(style::grey(60));
     p.drawText(QRectF(key.left() + 20, key.top(), 210, 20), Qt::AlignVCenter,
                tr("answers arithmetic"));
     p.drawText(QRectF(key.left() + 250, key.top(), 640, 20), Qt::AlignVCenter,

@@ -55,8 +55,9 @@ void ChartLabels::add(const QString &text, QPointF value, QAbstractSeries *serie
         item->setFont(font);
     if (item->text() != text)
         item->setText(text);
-    if (item->brush().color() != color)
-        item->setBrush(color);
+    const QColor ink = style::readable(color); // text in a line's colour still has to read
+    if (item->brush().color() != ink)
+        item->setBrush(ink);
     item->setZValue(20);
     item->show();
     m_labels.append({item, value, series, offset * style::scale(), align, text, {}, 0});

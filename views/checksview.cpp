@@ -63,7 +63,7 @@ StatusLook look(core::CheckStatus status)
     case core::CheckStatus::NotApplicable:
         break;
     }
-    return {QStringLiteral("\u2013"), QColor(150, 150, 150), 3};
+    return {QStringLiteral("\u2013"), style::grey(150), 3};
 }
 
 QColor tint(const QColor &colour)

@@ -82,6 +82,7 @@ CostView::CostView(ScenarioDocument *document, QWidget *parent)
     setObjectName(QStringLiteral("costView"));
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
+    style::styleChart(m_chart);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->setFont(style::annotationFont(0.9));
     m_x->setRange(0, 100);
@@ -110,7 +111,7 @@ CostView::CostView(ScenarioDocument *document, QWidget *parent)
     m_api->attachAxis(m_x);
     m_api->attachAxis(m_y);
     m_marks->setMarkerSize(11 * style::scale());
-    m_marks->setColor(Qt::black);
+    m_marks->setColor(style::ink());
     m_chart->addSeries(m_marks);
     m_marks->attachAxis(m_x);
     m_marks->attachAxis(m_y);
@@ -287,7 +288,7 @@ void CostView::refresh()
         html += tr("<p>Describe the traffic (requests per day) for a monthly cost.</p>");
     html += tr("<p style=\"color:#666\">Compare devices per token, not per hour (l.184): a cheaper "
                "device with half the throughput is not cheaper per token.</p>");
-    m_notes->setHtml(html);
+    m_notes->setHtml(style::themed(html));
 }
 
 QString CostView::csv() const

@@ -91,7 +91,7 @@ QString DecisionView::decisionHtml(const core::Selection &selection)
 void DecisionView::refresh()
 {
     *m_selection = core::selectDevice(document()->scenario());
-    m_browser->setHtml(decisionHtml(*m_selection));
+    m_browser->setHtml(style::themed(decisionHtml(*m_selection)));
     const core::Candidate *best = core::recommendedCandidate(*m_selection);
     const core::Scenario &s = document()->scenario();
     const bool alreadyApplied =

@@ -2,6 +2,8 @@
 
 #include "scenariodocument.h"
 
+#include "style.h"
+
 #include "core/explain.h"
 
 namespace views {
@@ -64,7 +66,7 @@ void ExplanationPanel::setHtmlIfChanged(const QString &html)
     if (html == m_html)
         return;
     m_html = html;
-    setHtml(html);
+    setHtml(style::themed(html));
 }
 
 } // namespace views

@@ -79,6 +79,7 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     setObjectName(QStringLiteral("familyView"));
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
+    style::styleChart(m_chart);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->setFont(style::annotationFont(0.9));
     m_x->setTitleText(tr("Dense 16-bit peak, TFLOP/s (FP32 where none; INT8 TOPS where no float "
@@ -96,7 +97,7 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     for (const double ridge : {10.0, 100.0, 1000.0}) {
         auto *line = new QLineSeries;
         line->setName(ridge == 10.0 ? tr("ridge 10 / 100 / 1,000 FLOP/B") : QString());
-        line->setPen(QPen(QColor(200, 200, 200), 1.2 * style::scale(), Qt::DashLine));
+        line->setPen(QPen(style::grey(200), 1.2 * style::scale(), Qt::DashLine));
         m_chart->addSeries(line);
         line->attachAxis(m_x);
         line->attachAxis(m_y);
@@ -133,8 +134,8 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     m_current->setName(tr("the scenario's device"));
     m_current->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_current->setColor(Qt::transparent);
-    m_current->setBorderColor(Qt::black);
-    m_current->setPen(QPen(Qt::black, 2.5 * style::scale()));
+    m_current->setBorderColor(style::ink());
+    m_current->setPen(QPen(style::ink(), 2.5 * style::scale()));
     m_current->setMarkerSize(26 * style::scale());
     m_chart->addSeries(m_current);
     m_current->attachAxis(m_x);
@@ -150,7 +151,7 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(chartView, 3);
     layout->addWidget(m_notes, 1);
-    m_notes->setHtml(
+    m_notes->setHtml(style::themed(
         tr("<h3>Two design axes</h3>"
            "<p><b>Fixed-function versus programmable.</b> Matrix units and compiled execution "
            "buy arithmetic per watt; programmability buys new operations and the software that "
@@ -170,7 +171,7 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
            "<p><b>CPU</b>: a few dozen wide cores and DIMM bandwidth: the baseline the others "
            "are measured against (l.11).</p>"
            "<p style=\"color:#666\">None is a universal winner: compare for a specific workload, "
-           "stack and scale (l.139). Click a point to make it the scenario's device.</p>"));
+           "stack and scale (l.139). Click a point to make it the scenario's device.</p>")));
 }
 
 FamilyView::~FamilyView() = default;
@@ -247,7 +248,7 @@ void FamilyView::refresh()
     QList<QPointF> currentPoint;
     for (const Point &p : std::as_const(m_points)) {
         m_labels->add(shortName(p.name) + (p.integerPeak ? tr(" (INT8 TOPS)") : QString()),
-                      QPointF(p.peakTflops, p.bandwidthGbs), m_current, QColor(40, 40, 40),
+                      QPointF(p.peakTflops, p.bandwidthGbs), m_current, style::grey(40),
                       QPointF(8, -8));
         if (p.id == QString::fromStdString(current.presetId))
             currentPoint << QPointF(p.peakTflops, p.bandwidthGbs);
@@ -261,7 +262,7 @@ void FamilyView::refresh()
         const double y = x * 1000 / ridges[i];
         if (y > y0 && y < y1)
             m_labels->add(tr("%1 FLOP/B").arg(style::number(ridges[i], 4)), QPointF(x, y),
-                          m_current, QColor(150, 150, 150), QPointF(-4, -20), false,
+                          m_current, style::grey(150), QPointF(-4, -20), false,
                           ChartLabels::Align::End);
     }
     m_labels->reposition();

@@ -1,5 +1,7 @@
 #include "handout.h"
 
+#include "appearance.h"
+
 #include "scenariodocument.h"
 #include "style.h"
 #include "tour.h"
@@ -63,6 +65,7 @@ QString stepHtml(const TourStep &step, int index, int count, const core::Scenari
 
 bool writeTourHandout(const QString &path, QString *error)
 {
+    const PrintAppearance printable; // paper is white whatever the screen's theme
     const QString temporary = path + QStringLiteral(".part");
     {
         QPdfWriter pdf(temporary);

@@ -123,7 +123,7 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     m_drawn.clear();
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), Qt::white);
+    p.fillRect(rect(), style::paper());
     const QFont base = style::annotationFont(1.0);
     QFont bold = base;
     bold.setBold(true);
@@ -158,22 +158,22 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
          Qt::AlignLeft | Qt::AlignVCenter);
     p.setFont(base);
     for (const LogColumn &column : columns) {
-        p.setPen(Qt::black);
+        p.setPen(style::ink());
         text(p, QRectF(column.area.left(), top + line * 1.2, column.area.width(), line),
              column.title, Qt::AlignHCenter | Qt::AlignVCenter);
         // decades
-        p.setPen(QPen(QColor(225, 225, 225), 1));
+        p.setPen(QPen(style::grey(225), 1));
         for (double v = column.low; v <= column.high * 1.001; v *= 10)
             p.drawLine(QPointF(column.x(v), column.area.top()),
                        QPointF(column.x(v), column.area.bottom()));
     }
     const QColor device = style::kBlue;
     const QColor link = style::kGreen;
-    const QColor typical = QColor(150, 150, 150);
+    const QColor typical = style::grey(150);
     for (std::size_t i = 0; i < m_tiers.size(); ++i) {
         const core::MemoryTier &tier = m_tiers[i];
         const double y = rowTop + double(i) * rowHeight;
-        p.setPen(Qt::black);
+        p.setPen(style::ink());
         text(p, QRectF(margin, y, nameWidth - line * 0.4, rowHeight), fromStd(tier.name),
              Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap);
         const core::TierFigure *figures[3] = {&tier.capacityBytes, &tier.bandwidthBytesPerSecond,
@@ -207,7 +207,7 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
             const double x = bar.right() + textWidth + 4 <= column.area.right()
                                  ? bar.right() + 4
                                  : std::max(column.area.left(), bar.right() - textWidth);
-            p.setPen(Qt::black);
+            p.setPen(style::ink());
             text(p, QRectF(x, y, textWidth, rowHeight), value, Qt::AlignLeft | Qt::AlignVCenter);
         }
     }
@@ -224,7 +224,7 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
         p.setPen(QPen(colour, 1));
         p.setBrush(fill);
         p.drawRect(QRectF(keyX, keyY + line * 0.2, line * 0.9, line * 0.6));
-        p.setPen(Qt::black);
+        p.setPen(style::ink());
         const double tw = metrics.horizontalAdvance(name) + 4;
         text(p, QRectF(keyX + line * 1.2, keyY, tw, line), name, Qt::AlignLeft | Qt::AlignVCenter);
         keyX += line * 1.2 + tw + line;
@@ -233,7 +233,7 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     // ---- the cold start --------------------------------------------------------------------
     double y = keyY + line * 1.8;
     p.setFont(bold);
-    p.setPen(Qt::black);
+    p.setPen(style::ink());
     text(p, QRectF(margin, y, w, line),
          tr("Cold start: %1 of weights, storage to HBM, %2 in all")
              .arg(fromStd(core::formatBytes(m_coldStart.bytes, m_units)),
@@ -249,17 +249,17 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     const double boxHeight = line * 1.6;
     for (std::size_t i = 0; i < stations; ++i) {
         const QRectF box(margin + double(i) * (boxWidth + gap), y, boxWidth, boxHeight);
-        p.setPen(QPen(QColor(120, 120, 120), 1));
-        p.setBrush(QColor(245, 245, 245));
+        p.setPen(QPen(style::grey(120), 1));
+        p.setBrush(style::grey(245));
         p.drawRoundedRect(box, 4, 4);
-        p.setPen(Qt::black);
+        p.setPen(style::ink());
         const QString name = i < m_coldStart.hops.size() ? fromStd(m_coldStart.hops[i].from)
                                                          : fromStd(m_coldStart.hops.back().to);
         text(p, box, name, Qt::AlignCenter);
         if (i + 1 < stations) {
             const core::ColdStartHop &hop = m_coldStart.hops[i];
             const bool slowest = i == m_coldStart.slowestHop;
-            const QColor colour = slowest ? style::warning() : QColor(90, 90, 90);
+            const QColor colour = slowest ? style::warning() : style::grey(90);
             const double x0 = box.right() + 4;
             const double x1 = box.right() + gap - 4;
             const double ym = box.center().y();
@@ -280,14 +280,14 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
         }
     }
     y += boxHeight + line * 1.2;
-    p.setPen(QColor(90, 90, 90));
+    p.setPen(style::grey(90));
     const QRectF leftOut(margin, y, w, line * 2.4);
     text(p, leftOut, fromStd(m_coldStart.leftOut), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap);
     y += line * 2.8;
 
     // ---- spill -----------------------------------------------------------------------------
     p.setFont(bold);
-    p.setPen(Qt::black);
+    p.setPen(style::ink());
     const QString spilled = fromStd(core::formatBytes(m_spill.spilledBytes, m_units));
     text(p, QRectF(margin, y, w, line),
          m_spill.spills
@@ -306,7 +306,7 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
         {tr("With the spill across the host link"), m_spill.spillSeconds}};
     for (int i = 0; i < 2; ++i) {
         const double by = y + i * line * 1.5;
-        p.setPen(Qt::black);
+        p.setPen(style::ink());
         text(p, QRectF(margin, by, labelWidth, line * 1.2), bars[i].first,
              Qt::AlignLeft | Qt::AlignVCenter);
         const double length = longest > 0 ? barArea * bars[i].second / longest : 0;
@@ -316,7 +316,7 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
         p.setPen(QPen(colour, 1));
         p.setBrush(fill);
         p.drawRect(QRectF(margin + labelWidth, by + line * 0.1, std::max(1.0, length), line));
-        p.setPen(Qt::black);
+        p.setPen(style::ink());
         const QString value = i == 0 ? fromStd(core::formatSeconds(bars[i].second))
                                      : tr("%1 (%2x)")
                                            .arg(fromStd(core::formatSeconds(bars[i].second)),
@@ -325,7 +325,7 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
              Qt::AlignLeft | Qt::AlignVCenter);
     }
     y += line * 3.2;
-    p.setPen(QColor(90, 90, 90));
+    p.setPen(style::grey(90));
     text(p, QRectF(margin, y, w, line * 2.4),
          tr("The host link carries %1%2%3 against HBM's %4: offloading is a last resort for "
             "latency-sensitive serving (l.33).")

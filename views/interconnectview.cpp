@@ -121,6 +121,7 @@ InterconnectView::InterconnectView(ScenarioDocument *document, QWidget *parent)
     m_chart->addSeries(m_speedup);
     m_speedup->attachAxis(m_x);
     m_speedup->attachAxis(m_speedupAxis);
+    style::styleChart(m_chart);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->setFont(style::annotationFont(0.9));
     auto *chartView = new QChartView(m_chart, this);
@@ -240,7 +241,7 @@ void StackedTimeBar::paintEvent(QPaintEvent *)
     const double line = fontMetrics().height();
     const double total = m_bandwidth + m_latency;
     const QRectF bar(4, line * 1.4, width() - 8, line * 1.4);
-    p.setPen(Qt::black);
+    p.setPen(style::ink());
     p.drawText(QRectF(4, 0, width() - 8, line * 1.3), Qt::AlignLeft | Qt::AlignVCenter,
                tr("Communication per step: %1 bandwidth + %2 latency")
                    .arg(QString::fromStdString(core::formatSeconds(m_bandwidth)),
@@ -257,7 +258,7 @@ void StackedTimeBar::paintEvent(QPaintEvent *)
     p.drawRect(QRectF(bar.left(), bar.top(), split, bar.height()));
     p.setBrush(latency);
     p.drawRect(QRectF(bar.left() + split, bar.top(), bar.width() - split, bar.height()));
-    p.setPen(Qt::black);
+    p.setPen(style::ink());
     p.drawText(QRectF(bar.left(), bar.bottom(), bar.width(), line * 1.2),
                Qt::AlignLeft | Qt::AlignVCenter,
                tr("bandwidth %1 %   latency %2 %")

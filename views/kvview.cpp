@@ -47,6 +47,7 @@ KvView::KvView(ScenarioDocument *document, QWidget *parent)
 {
     setObjectName(QStringLiteral("kvView"));
     m_chart->setAnimationOptions(QChart::NoAnimation);
+    style::styleChart(m_chart);
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_x->setTitleText(tr("Concurrent sequences resident in memory"));

@@ -185,7 +185,7 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), Qt::white);
+    p.fillRect(rect(), style::paper());
     const double scale = std::min(width() / kDesign.width(), height() / kDesign.height());
     p.translate((width() - kDesign.width() * scale) / 2, (height() - kDesign.height() * scale) / 2);
     p.scale(scale, scale);
@@ -204,13 +204,13 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
         p.setPen(QPen(on ? active : c.darker(120), on ? 3.5 : 1.5));
         p.setBrush(tint(c, on ? 0.30 : 0.14));
         p.drawRoundedRect(r, 8, 8);
-        p.setPen(Qt::black);
+        p.setPen(style::ink());
         p.setFont(font);
         p.drawText(QRectF(r.left() + 10, r.top() + 4, r.width() - 20, 24),
                    Qt::AlignLeft | Qt::AlignVCenter, title);
     };
     auto arrow = [&](QPointF a, QPointF b, bool on) {
-        p.setPen(QPen(on ? active : QColor(170, 170, 170), on ? 4 : 2));
+        p.setPen(QPen(on ? active : style::grey(170), on ? 4 : 2));
         p.drawLine(a, b);
         const QPointF d = (b - a) / std::hypot(b.x() - a.x(), b.y() - a.y());
         const QPointF n(-d.y(), d.x());
@@ -225,11 +225,11 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
     const QRectF w(240, 60, 120, 170); // K x N
     const QRectF c(380, 70, 60, 34);
     p.setFont(small);
-    p.setPen(QPen(QColor(120, 120, 120), 1));
-    p.setBrush(QColor(250, 250, 250));
+    p.setPen(QPen(style::grey(120), 1));
+    p.setBrush(style::grey(250));
     for (const QRectF &r : {a, w, c})
         p.drawRect(r);
-    p.setPen(Qt::black);
+    p.setPen(style::ink());
     p.drawText(QRectF(a.left(), a.bottom() + 2, a.width(), 20), Qt::AlignCenter,
                tr("activations A"));
     p.drawText(QRectF(w.left(), w.bottom() + 2, w.width(), 18), Qt::AlignCenter, tr("weights W"));
@@ -251,10 +251,10 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
 
     // on chip
     const QRectF die(500, 20, 480, 520);
-    p.setPen(QPen(QColor(140, 140, 140), 1.5, Qt::DashLine));
-    p.setBrush(QColor(246, 247, 249));
+    p.setPen(QPen(style::grey(140), 1.5, Qt::DashLine));
+    p.setBrush(style::grey(247));
     p.drawRoundedRect(die, 10, 10);
-    p.setPen(QColor(100, 100, 100));
+    p.setPen(style::grey(100));
     p.setFont(small);
     p.drawText(QRectF(die.right() - 210, die.top() + 6, 200, 20), Qt::AlignRight,
                tr("on the compute die"));
@@ -294,13 +294,13 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
     arrow(QPointF(mac.right(), 345), QPointF(accumulator.left(), 345), s == 4 || s == 5);
     arrow(QPointF(860, accumulator.bottom()), QPointF(860, vector.top()), s == 7);
     // the result goes back to HBM below the units, not across them
-    p.setPen(QPen(s == 7 ? active : QColor(170, 170, 170), s == 7 ? 4 : 2));
+    p.setPen(QPen(s == 7 ? active : style::grey(170), s == 7 ? 4 : 2));
     p.drawPolyline(QPolygonF({QPointF(860, vector.bottom()), QPointF(860, 522), QPointF(480, 522),
                               QPointF(480, hbm.bottom() + 30)}));
     arrow(QPointF(480, hbm.bottom() + 30), QPointF(480, hbm.bottom() + 2), s == 7);
 
     // the step, large, for the back of the room
-    p.setPen(Qt::black);
+    p.setPen(style::ink());
     QFont big = font;
     big.setPixelSize(22);
     big.setBold(true);
@@ -311,7 +311,7 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
     p.drawText(QRectF(20, 310, 460, 60), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                fromView(core::matmulStep(s).title));
     p.setFont(small);
-    p.setPen(QColor(90, 90, 90));
+    p.setPen(style::grey(90));
     p.drawText(QRectF(20, 380, 460, 150), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                s >= 2 && s <= 6
                    ? tr("Pass %1 of %2 along the shared dimension: steps 2 to 6 repeat until it "

@@ -40,14 +40,14 @@ struct Segment
 };
 
 // One colour per concept, the same in every view.
-const QList<Segment> &segmentKinds()
+QList<Segment> segmentKinds() // not cached: the greys follow the theme
 {
-    static const QList<Segment> kinds = {
+    const QList<Segment> kinds = {
         {"Weights", style::weights()},          {"Gradients", style::kSkyBlue},
         {"FP32 master copy", style::kYellow},   {"Optimiser moments", style::kVermillion},
         {"Activations", style::kGreen},         {"KV cache", style::kvCache()},
-        {"Runtime context", style::overhead()}, {"Workspace", QColor(150, 150, 150)},
-        {"Fragmentation", QColor(90, 90, 90)},
+        {"Runtime context", style::overhead()}, {"Workspace", style::grey(150)},
+        {"Fragmentation", style::grey(90)},
     };
     return kinds;
 }
@@ -92,13 +92,14 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
 {
     setObjectName(QStringLiteral("memoryView"));
     m_chart->setAnimationOptions(QChart::NoAnimation);
+    style::styleChart(m_chart);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->setFont(style::annotationFont(0.9));
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     for (const Segment &kind : segmentKinds()) {
         auto *set = new QBarSet(tr(kind.name));
         set->setColor(kind.colour);
-        set->setBorderColor(Qt::white);
+        set->setBorderColor(style::paper());
         m_sets << set;
         m_series->append(set);
     }
@@ -151,7 +152,7 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
         tr("Bytes per parameter of the training state. The lesson's recipe is 16 B; "
            "tools that keep FP32 gradients count 18 B."));
     m_recipeNote->setWordWrap(true);
-    m_recipeNote->setStyleSheet(QStringLiteral("color: #555"));
+    m_recipeNote->setStyleSheet(QStringLiteral("color: %1").arg(style::grey(0x55).name()));
     m_zeroStage->setRange(0, 3);
     m_zeroStage->setToolTip(
         tr("ZeRO: 1 shards the optimiser state (with the master copy), 2 also "

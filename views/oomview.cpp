@@ -100,7 +100,7 @@ void OomView::refresh()
            "reserve "
            "more than their tensors, and fragmentation (%1 % here) makes them fail earlier.</p>")
             .arg(style::number(s.serving.fragmentationFraction * 100, 3));
-    m_browser->setHtml(html);
+    m_browser->setHtml(style::themed(html));
 }
 
 QString OomView::csv() const

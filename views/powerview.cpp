@@ -117,13 +117,13 @@ void RackCanvas::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), Qt::white);
+    p.fillRect(rect(), style::paper());
     const double line = fontMetrics().height();
     const QRectF rack(line, line * 1.6, width() - 2 * line, height() - line * 3.2);
-    p.setPen(Qt::black);
+    p.setPen(style::ink());
     p.drawText(QRectF(line, 0, width() - 2 * line, line * 1.5), Qt::AlignCenter, m_rackText);
-    p.setPen(QPen(QColor(80, 80, 80), 2));
-    p.setBrush(QColor(240, 240, 240));
+    p.setPen(QPen(style::grey(80), 2));
+    p.setBrush(style::grey(240));
     p.drawRoundedRect(rack, 6, 6);
     const int shown = std::clamp(m_nodes, 0, 32);
     if (shown == 0)
@@ -133,8 +133,8 @@ void RackCanvas::paintEvent(QPaintEvent *)
     for (int n = 0; n < shown; ++n) {
         const QRectF node(rack.left() + gap * 2, rack.top() + gap + n * (nodeHeight + gap),
                           rack.width() - gap * 4, nodeHeight);
-        p.setPen(QPen(QColor(120, 120, 120), 1));
-        p.setBrush(Qt::white);
+        p.setPen(QPen(style::grey(120), 1));
+        p.setBrush(style::paper());
         p.drawRect(node);
         const int devices = std::clamp(m_devicesPerNode, 0, 16);
         const double w = (node.width() * 0.62) / std::max(1, devices);
@@ -146,7 +146,7 @@ void RackCanvas::paintEvent(QPaintEvent *)
             p.drawRect(QRectF(node.left() + 4 + d * w, node.top() + nodeHeight * 0.2, w - 3,
                               nodeHeight * 0.6));
         if (n == 0) {
-            p.setPen(Qt::black);
+            p.setPen(style::ink());
             p.drawText(node.adjusted(node.width() * 0.64, 0, -4, 0),
                        Qt::AlignRight | Qt::AlignVCenter, m_nodeText);
         }

@@ -200,7 +200,7 @@ void BitLayoutCanvas::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), Qt::white);
+    p.fillRect(rect(), style::paper());
     const QFont base = style::annotationFont(1.0);
     QFont bold = base;
     bold.setBold(true);
@@ -217,7 +217,7 @@ void BitLayoutCanvas::paintEvent(QPaintEvent *)
     const QColor signColour = style::kVermillion;
     const QColor exponentColour = style::kBlue;
     const QColor mantissaColour = style::kGreen;
-    const QColor integerColour = QColor(150, 150, 150);
+    const QColor integerColour = style::grey(150);
     p.setFont(bold);
     p.drawText(QRectF(margin + nameWidth, margin, bitsWidth, line),
                Qt::AlignLeft | Qt::AlignVCenter,
@@ -228,7 +228,7 @@ void BitLayoutCanvas::paintEvent(QPaintEvent *)
     for (std::size_t i = 0; i < layouts.size(); ++i) {
         const core::BitLayout &l = layouts[i];
         const double y = margin + line * 1.4 + double(i) * rowHeight;
-        p.setPen(Qt::black);
+        p.setPen(style::ink());
         p.drawText(QRectF(margin, y, nameWidth, rowHeight), Qt::AlignLeft | Qt::AlignVCenter,
                    fromView(l.name));
         int bit = 0;
@@ -249,7 +249,7 @@ void BitLayoutCanvas::paintEvent(QPaintEvent *)
             draw(l.exponent, exponentColour);
             draw(l.mantissa, mantissaColour);
         }
-        p.setPen(QColor(50, 50, 50));
+        p.setPen(style::grey(50));
         const QString figures =
             l.integer ? tr("%1 to %2, steps of 1 x scale").arg(sci(l.minValue), sci(l.maxFinite))
                       : tr("%1   %2   %3").arg(sci(l.maxFinite), sci(l.minNormal), sci(l.epsilon));

@@ -234,7 +234,7 @@ void QuantisationView::recompute()
                 .arg(num(rms(perTensor)), num(rms(grouped8)));
     html += tr("<p style=\"color:#666\">Quality must be re-evaluated on your own task; aggregate "
                "benchmarks do not transfer reliably (l.135).</p>");
-    m_summary->setHtml(html);
+    m_summary->setHtml(style::themed(html));
 }
 
 QString QuantisationView::csv() const

@@ -129,7 +129,7 @@ void RaceCanvas::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), Qt::white);
+    p.fillRect(rect(), style::paper());
     const QFont base = style::annotationFont(1.0);
     QFont bold = base;
     bold.setBold(true);
@@ -147,7 +147,7 @@ void RaceCanvas::paintEvent(QPaintEvent *)
                      double cpuRate, double accRate, core::Bound cpuBound, core::Bound accBound,
                      double speedup) {
         p.setFont(big);
-        p.setPen(Qt::black);
+        p.setPen(style::ink());
         p.drawText(QRectF(margin, top, w, line * 1.5), Qt::AlignLeft | Qt::AlignVCenter, title);
         p.setFont(base);
         const double slowest = std::max(cpuSeconds, accSeconds);
@@ -162,23 +162,23 @@ void RaceCanvas::paintEvent(QPaintEvent *)
             QColor colour;
             bool cpu;
         };
-        const Lane both[] = {
-            {fromStd(m_race.cpu.device), cpuSeconds, cpuRate, cpuBound, m_race.cpu.peakFlops,
-             m_race.cpu.bandwidth, QColor(120, 120, 120), true},
-            {fromStd(m_race.accelerator.device), accSeconds, accRate, accBound,
-             m_race.accelerator.peakFlops, m_race.accelerator.bandwidth, style::kBlue, false}};
+        const Lane both[] = {{fromStd(m_race.cpu.device), cpuSeconds, cpuRate, cpuBound,
+                              m_race.cpu.peakFlops, m_race.cpu.bandwidth, style::grey(120), true},
+                             {fromStd(m_race.accelerator.device), accSeconds, accRate, accBound,
+                              m_race.accelerator.peakFlops, m_race.accelerator.bandwidth,
+                              style::kBlue, false}};
         for (int i = 0; i < 2; ++i) {
             const Lane &lane = both[i];
             const double y = top + line * 1.8 + i * line * 3.6;
-            p.setPen(Qt::black);
+            p.setPen(style::ink());
             p.setFont(bold);
             p.drawText(QRectF(margin, y, labelWidth - line * 0.5, line * 2.4),
                        Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, lane.name);
             p.setFont(base);
             // the track, and how far this lane has run: all lanes share one clock
             const QRectF track(margin + labelWidth, y + line * 0.2, barWidth, line * 1.2);
-            p.setPen(QPen(QColor(220, 220, 220), 1));
-            p.setBrush(QColor(248, 248, 248));
+            p.setPen(QPen(style::grey(220), 1));
+            p.setBrush(style::grey(248));
             p.drawRect(track);
             const double clock = m_progress * slowest;
             const double done = std::min(1.0, clock / lane.seconds);
@@ -191,7 +191,7 @@ void RaceCanvas::paintEvent(QPaintEvent *)
             const bool finished = done >= 1.0;
             const QString timeText =
                 finished ? fromStd(core::formatSeconds(lane.seconds)) : tr("running...");
-            p.setPen(Qt::black);
+            p.setPen(style::ink());
             const double textX = track.left() + length + 6;
             const double textW = metrics.horizontalAdvance(timeText) + 8;
             p.drawText(
@@ -205,7 +205,7 @@ void RaceCanvas::paintEvent(QPaintEvent *)
                     : (lane.cpu ? tr("limited by a few dozen wide cores, %1 peak")
                                 : tr("limited by thousands of matrix lanes, %1 peak"))
                           .arg(fromStd(core::formatFlopRate(lane.peak)));
-            p.setPen(QColor(80, 80, 80));
+            p.setPen(style::grey(80));
             p.drawText(QRectF(track.left(), track.bottom() + 2, track.width(), line * 1.2),
                        Qt::AlignLeft | Qt::AlignVCenter,
                        tr("%1 reached; %2").arg(fromStd(core::formatFlopRate(lane.rate)), limit));
@@ -229,7 +229,7 @@ void RaceCanvas::paintEvent(QPaintEvent *)
           m_race.cpu.decodeFlopsPerSecond, m_race.accelerator.decodeFlopsPerSecond,
           m_race.cpu.decodeBound, m_race.accelerator.decodeBound, m_race.decodeSpeedup);
     p.setFont(base);
-    p.setPen(QColor(90, 90, 90));
+    p.setPen(style::grey(90));
     p.drawText(QRectF(margin, margin + 2 * sectionHeight, w, line * 3),
                Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                tr("Each lane is the lesson's toy: max(bytes / bandwidth, FLOP / peak), perfect "

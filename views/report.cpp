@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include "appearance.h"
 #include "decisionview.h"
 #include "memoryview.h"
 #include "rooflineview.h"
@@ -477,6 +478,7 @@ QString reportHtml(const core::Scenario &scenario, core::MemoryUnits units)
 bool writeReport(const core::Scenario &scenario, core::MemoryUnits units, const QString &path,
                  QString *error)
 {
+    const PrintAppearance printable; // paper is white whatever the screen's theme
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QStringLiteral("html") || suffix == QStringLiteral("htm"))
         return writeHtml(scenario, units, path, error);

@@ -83,6 +83,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
 {
     setObjectName(QStringLiteral("rooflineView"));
     m_chart->setAnimationOptions(QChart::NoAnimation);
+    style::styleChart(m_chart);
     m_chart->legend()->hide(); // direct labels instead of a legend
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_x->setTitleText(tr("Arithmetic intensity (FLOP per byte moved from memory)"));
@@ -92,7 +93,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
         axis->setLabelFormat(QStringLiteral("%g"));
         axis->setMinorTickCount(-1);
         axis->setMinorGridLineVisible(true);
-        axis->setMinorGridLinePen(QPen(QColor(235, 235, 235)));
+        axis->setMinorGridLinePen(QPen(style::grey(235)));
     }
     style::styleAxis(m_x);
     style::styleAxis(m_y);
@@ -126,7 +127,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     m_comparePoint->setColor(style::comparisonDevice());
     attach(m_comparePoint);
     m_point->setMarkerSize(16 * style::scale());
-    m_point->setBorderColor(Qt::white);
+    m_point->setBorderColor(style::paper());
     attach(m_point);
     connect(m_point, &QScatterSeries::hovered, this, [this](const QPointF &, bool state) {
         if (state)
@@ -178,7 +179,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
                                "FLOP only. Use it to rank options, then measure."),
                             readout);
     note->setWordWrap(true);
-    note->setStyleSheet(QStringLiteral("color: #8a4b00"));
+    note->setStyleSheet(QStringLiteral("color: %1").arg(style::note().name()));
     form->addRow(note);
 
     m_batch = new LogSliderControl(document, QStringLiteral("serving.batch"), 1, 1024, this);
@@ -397,7 +398,8 @@ void RooflineView::refresh()
         label->update(doc);
     m_bound->setCustomText(
         e.decodeBound == core::Bound::Compute ? tr("compute-bound") : tr("memory-bound"), doc);
-    style::setStyleSheetIfChanged(m_bound, QStringLiteral("color: %1").arg(boundColour.name()));
+    style::setStyleSheetIfChanged(
+        m_bound, QStringLiteral("color: %1").arg(style::readable(boundColour).name()));
     m_ridgeDistance->setCustomText(
         e.decodeBound == core::Bound::Memory
             ? tr("%1x left of the ridge").arg(number(e[FigureId::DecodeRidgeDistance]))

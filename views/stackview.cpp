@@ -213,27 +213,27 @@ void StackCanvas::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    p.fillRect(rect(), Qt::white);
+    p.fillRect(rect(), style::paper());
     QFont font = style::annotationFont(1.1);
     font.setBold(true);
     QFont small = style::annotationFont(0.9);
     const QColor colours[] = {style::kPurple, style::kGreen, style::kBlue, style::kOrange,
-                              QColor(110, 110, 110)};
+                              style::grey(110)};
     for (int i = 0; i < StackView::kLayerCount; ++i) {
         const auto layer = StackView::Layer(i);
         const QRectF r = layerRect(layer);
         const bool selected = layer == m_selected;
         QColor fill = colours[i];
         fill.setAlphaF(selected ? 0.45 : 0.2);
-        p.setPen(QPen(selected ? Qt::black : colours[i].darker(120), selected ? 3.5 : 1.5));
+        p.setPen(QPen(selected ? style::ink() : colours[i].darker(120), selected ? 3.5 : 1.5));
         p.setBrush(fill);
         p.drawRoundedRect(r, 8, 8);
-        p.setPen(Qt::black);
+        p.setPen(style::ink());
         p.setFont(font);
         p.drawText(r.adjusted(12, 0, -12, -r.height() * 0.3), Qt::AlignLeft | Qt::AlignVCenter,
                    StackView::layerName(layer));
         p.setFont(small);
-        p.setPen(QColor(60, 60, 60));
+        p.setPen(style::grey(60));
         QString detail =
             i == 0   ? tr("in the container image")
             : i == 1 ? tr("in the container image: fuses, plans memory")

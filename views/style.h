@@ -8,6 +8,7 @@
 #include <QString>
 
 class QAbstractAxis;
+class QChart;
 class QWidget;
 
 namespace views::style {
@@ -43,9 +44,36 @@ inline const QColor &computeBound()
 {
     return kVermillion;
 }
-inline const QColor &currentDevice()
+// The canvas: paper and ink follow the theme (light, dark, high contrast). Views paint on
+// paper() with ink() instead of white and black so the dark theme needs no second drawing.
+/** The background of charts and drawings: the palette's Base colour. */
+QColor paper();
+/** Text and lines on paper: the palette's Text colour. */
+QColor ink();
+/** The grey that is `lightValue` (0 black .. 255 white) on white paper, as the same mix of
+ *  ink and paper in the current theme; high contrast pushes it towards ink. */
+QColor grey(int lightValue);
+/** Secondary text ("#666" on white). */
+QColor muted();
+/** Caveat notes (a dark amber on light paper, a light amber on dark). */
+QColor note();
+/** `html` with the light-theme colours it names (#666, #555, #8a4b00) swapped for this
+ *  theme's muted() and note(). */
+QString themed(const QString &html);
+/** WCAG contrast ratio of two colours (1 to 21). */
+double contrastRatio(const QColor &a, const QColor &b);
+/** `colour` darkened (on light paper) or lightened (on dark) until text in it reads on paper():
+ *  a contrast of 4.5 (WCAG AA), 7 in high contrast (AAA). Lines keep their colour. */
+QColor readable(const QColor &colour);
+/** True while the palette is a high-contrast one. */
+bool highContrast();
+void setHighContrast(bool on);
+/** Background, title and legend in paper and ink. */
+void styleChart(QChart *chart);
+
+inline QColor currentDevice()
 {
-    return kBlack;
+    return ink();
 }
 inline const QColor &comparisonDevice()
 {

@@ -45,6 +45,7 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
 {
     setObjectName(QStringLiteral("throughputView"));
     m_chart->setAnimationOptions(QChart::NoAnimation);
+    style::styleChart(m_chart);
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_x->setTitleText(tr("Batch (sequences decoded together)"));

@@ -153,7 +153,7 @@ void TourPanel::refresh()
                        .arg(steps.size())
                        .arg(step.title, step.text, label, value)
                        .arg(step.line);
-    m_text->setHtml(html);
+    m_text->setHtml(style::themed(html));
     m_question->setVisible(!step.question.isEmpty());
     m_answer->setToolTip(step.question);
     m_answer->setPlaceholderText(step.question);

@@ -1,6 +1,7 @@
 // accel-explorer --snapshot as a user runs it with no display: every view renders to PNG, SVG
 // and PDF at both sizes, bad input exits 2 with the reason, and nothing needs a window.
 
+#include <QColor>
 #include <QFileInfo>
 #include <QImage>
 #include <QObject>
@@ -77,6 +78,12 @@ void Snapshot::rendersEveryView_data()
             << view << "png"
             << QStringList{"--presenter", "--size", "1920x1080", "--units", "both"};
     }
+    QTest::newRow("roofline dark high contrast")
+        << "roofline"
+        << "png" << QStringList{"--theme", "dark", "--high-contrast"};
+    QTest::newRow("the whole window in presenter mode on a tour step")
+        << "window"
+        << "png" << QStringList{"--presenter", "--size", "1920x1080", "--tour", "6"};
     QTest::newRow("roofline of another scenario with --set")
         << "roofline"
         << "png" << QStringList{"support-assistant", "--set", "serving.batch=64"};
@@ -94,9 +101,22 @@ void Snapshot::rendersEveryView()
     QVERIFY(QFileInfo(path).size() > 2000);
     if (suffix == QStringLiteral("png")) {
         const QImage image(path);
-        const QSize expected =
-            extra.contains(QStringLiteral("1920x1080")) ? QSize(3840, 2160) : QSize(2560, 1600);
+        const bool window = view == QStringLiteral("window"); // a screen grab: device pixels
+        const QSize expected = extra.contains(QStringLiteral("1920x1080"))
+                                   ? (window ? QSize(1920, 1080) : QSize(3840, 2160))
+                                   : QSize(2560, 1600);
         QCOMPARE(image.size(), expected); // rendered at full size, not a thumbnail
+        // the theme reaches the picture: dark paper, light ink
+        double lightness = 0;
+        for (int y = 0; y < image.height(); y += 16) {
+            for (int x = 0; x < image.width(); x += 16)
+                lightness += QColor(image.pixel(x, y)).lightnessF();
+        }
+        lightness /= double((image.height() + 15) / 16) * ((image.width() + 15) / 16);
+        if (extra.contains(QStringLiteral("dark")))
+            QVERIFY2(lightness < 0.3, qPrintable(QString::number(lightness)));
+        else
+            QVERIFY2(lightness > 0.7, qPrintable(QString::number(lightness)));
     }
 }
 
@@ -108,6 +128,9 @@ void Snapshot::badInput_data()
         << QStringList{"--snapshot", "nope", "-o", "/tmp/x.png"}
         << "valid views: roofline, throughput, memory, kv, oom";
     QTest::newRow("no output") << QStringList{"--snapshot", "roofline"} << "needs -o";
+    QTest::newRow("bad theme") << QStringList{"--snapshot", "roofline", "-o",
+                                              "x.png",      "--theme",  "sepia"}
+                               << "--theme is system, light or dark";
     QTest::newRow("bad size") << QStringList{"--snapshot", "roofline", "-o",
                                              "/tmp/x.png", "--size",   "big"}
                               << "--size needs WxH";

@@ -28,6 +28,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFont>
+#include <QIcon>
 #include <QPixmap>
 #include <QRegularExpression>
 #include <QSettings>
@@ -310,6 +311,12 @@ int main(int argc, char **argv)
         QApplication::setOrganizationName(QStringLiteral("AcceleratorExplorer"));
         QApplication::setApplicationName(QStringLiteral("Accelerator Explorer"));
         QApplication::setApplicationVersion(QStringLiteral(ACCEL_VERSION));
+        QApplication::setDesktopFileName(QStringLiteral("accel-explorer"));
+        QIcon icon; // PNG sizes: no SVG icon-engine plugin needed
+        for (int size : {16, 32, 48, 64, 128, 256})
+            icon.addFile(QStringLiteral(":/icons/accel-explorer-%1.png").arg(size),
+                         QSize(size, size));
+        QApplication::setWindowIcon(icon);
 
         Options options;
         QString error;

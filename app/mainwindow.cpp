@@ -4,6 +4,7 @@
 #include "views/batchcontrol.h"
 #include "views/explanationpanel.h"
 #include "views/handout.h"
+#include "views/helpdialog.h"
 #include "views/report.h"
 #include "views/rooflineview.h"
 #include "views/scenariodocument.h"
@@ -15,6 +16,7 @@
 #include "views/viewregistry.h"
 
 #include "core/explain.h"
+#include "core/presets.h"
 #include "core/scenarioio.h"
 
 #include <QAbstractItemView>
@@ -428,14 +430,9 @@ void MainWindow::createActions()
     wizard->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Accelerator Explorer"), this, [this] {
-        QMessageBox::about(
-            this, tr("About Accelerator Explorer"),
-            tr("<b>Accelerator Explorer</b> %1<br>A visual explorer of how AI accelerators "
-               "work and what decides whether one is the right choice.<br>"
-               "Built with Qt %2.")
-                .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
-    });
+    QAction *guide = help->addAction(tr("User &Guide"), this, [this] { showHelp(helpTopic()); });
+    guide->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&About Accelerator Explorer"), this, &MainWindow::showAbout);
 
     // Presenter mode hides the menu bar: the window itself keeps every shortcut working.
     const QList<QMenu *> menus = menuBar()->findChildren<QMenu *>();
@@ -605,6 +602,53 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
         break;
     }
     return QMainWindow::eventFilter(watched, event);
+}
+
+QString MainWindow::helpTopic() const
+{
+    if (m_tourDock->isVisible() && m_tour->isAncestorOf(QApplication::focusWidget()))
+        return QStringLiteral("tour");
+    if (m_panel->isAncestorOf(QApplication::focusWidget()))
+        return QStringLiteral("scenario");
+    const views::View *view = currentView();
+    return view ? view->snapshotName() : QStringLiteral("start");
+}
+
+void MainWindow::showHelp(const QString &topic)
+{
+    if (!m_help) {
+        m_help = new views::HelpDialog(this);
+        m_help->setModal(false);
+    }
+    m_help->showTopic(topic);
+    m_help->show();
+    m_help->raise();
+    m_help->activateWindow();
+}
+
+QString MainWindow::aboutText()
+{
+    return tr("<h3>Accelerator Explorer %1</h3>"
+              "<p>A visual explorer of how AI accelerators work and what decides whether one is "
+              "the right choice, following the lesson <i>AI accelerators</i>.</p>"
+              "<p><b>Data.</b> Preset data as of %2. Every device, model and link value names "
+              "its source (vendor datasheets, model cards and the lesson), says whether a peak "
+              "is dense or sparse and whether memory is in GB or GiB; hover a number to see it. "
+              "The lesson's accelerators are hypothetical and marked so. The preset files are "
+              "installed in <tt>share/accel-explorer/presets</tt>.</p>"
+              "<p><b>Licences.</b> Built with Qt %3 (LGPL v3; Qt Charts is GPL v3, so a "
+              "distributed build follows GPL v3 terms), Eigen (MPL 2.0) and nlohmann/json "
+              "(MIT).</p>"
+              "<p>The numbers are the lesson's toy model: use them to rank options, then "
+              "measure.</p>")
+        .arg(QApplication::applicationVersion(),
+             QString::fromStdString(std::string(core::presetDataDate())),
+             QString::fromLatin1(qVersion()));
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Accelerator Explorer"), aboutText());
 }
 
 void MainWindow::showView(const QString &snapshotName)

@@ -22,6 +22,7 @@ class QTabWidget;
 namespace views {
 struct ViewEntry;
 class ExplanationPanel;
+class HelpDialog;
 class RooflineView;
 class Autosave;
 class TourPanel;
@@ -71,6 +72,13 @@ public:
     /** The theme and contrast (saved in the settings); the views are rebuilt in the new look. */
     void setTheme(views::Theme theme, bool highContrast);
     views::Theme theme() const { return m_theme; }
+    /** Help (F1): the user guide at `topic` (a view's snapshot name, "tour", "scenario"). */
+    void showHelp(const QString &topic);
+    views::HelpDialog *helpDialog() const { return m_help; }
+    /** What F1 opens now: the tour, the scenario panel or the view in front. */
+    QString helpTopic() const;
+    /** The About box: version, preset data date, licences, data sources. */
+    static QString aboutText();
     bool highContrast() const { return m_highContrast; }
 
 protected:
@@ -91,6 +99,7 @@ private:
     void applyAppearance();
     void followScreen(QScreen *screen);
     void layOutPresenter();
+    void showAbout();
     void newScenario();
     void open();
     bool save();
@@ -124,6 +133,7 @@ private:
     QLabel *m_speedStatus;
     QLabel *m_boundStatus;
     QMenu *m_recentMenu = nullptr;
+    views::HelpDialog *m_help = nullptr;
     QAction *m_presenterAction = nullptr;
     QAction *m_highContrastAction = nullptr;
     QActionGroup *m_themeGroup = nullptr;

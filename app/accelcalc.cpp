@@ -3,6 +3,7 @@
 
 #include "core/evaluation.h"
 #include "core/evaluationjson.h"
+#include "core/exports.h"
 #include "core/hfimport.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
@@ -11,6 +12,7 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,7 +25,11 @@ const char *const kUsage =
     "usage:\n"
     "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain]\n"
     "  accel-calc sweep SCENARIO --param PATH --values V1,V2,... [--set PATH=VALUE ...]\n"
+    "                  [--format jsonl|json|csv]\n"
+    "  accel-calc sweep SCENARIO --kind batch|context|concurrency|utilisation\n"
+    "                  [--format jsonl|json|csv]   (the app's standard sweep values)\n"
     "  accel-calc check SCENARIO [--devices ID,...] [--formats F,...] [--set PATH=VALUE ...]\n"
+    "                  [--format json|csv]\n"
     "  accel-calc import-hf CONFIG.json\n"
     "  accel-calc presets\n"
     "  accel-calc --version\n"
@@ -31,7 +37,9 @@ const char *const kUsage =
     "SCENARIO is a scenario file, - for standard input, or a built-in scenario id\n"
     "(accel-calc presets lists them, e.g. lesson-default).\n"
     "--set serving.batch=32 overrides any input; VALUE is parsed as JSON, else taken as a string.\n"
-    "Output is JSON in SI units (bytes, FLOP, seconds, USD). Exit 0 for any valid input,\n"
+    "Output is JSON in SI units (bytes, FLOP, seconds, USD); sweep --format json and csv and\n"
+    "check --format csv carry the app version and the preset data date. Exit 0 for any valid "
+    "input,\n"
     "2 for bad input with FILE: /json/path: what is wrong on standard error.\n";
 
 struct Input
@@ -170,6 +178,8 @@ int run(const std::vector<std::string> &args)
     bool haveValues = false;
     std::string devices;
     std::string formats;
+    std::string outputFormat;
+    std::string kind;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string &arg = args[i];
         auto next = [&](const char *option) -> const std::string * {
@@ -198,6 +208,19 @@ int run(const std::vector<std::string> &args)
                 return usageError("--values needs V1,V2,...");
             values = *value;
             haveValues = true;
+        } else if (arg == "--format" && (command == "sweep" || command == "check")) {
+            const std::string *value = next("--format");
+            const bool known = value && (*value == "json" || *value == "csv" ||
+                                         (*value == "jsonl" && command == "sweep"));
+            if (!known)
+                return usageError(command == "sweep" ? "--format is jsonl, json or csv"
+                                                     : "--format is json or csv");
+            outputFormat = *value;
+        } else if (arg == "--kind" && command == "sweep") {
+            const std::string *value = next("--kind");
+            if (!value)
+                return usageError("--kind needs batch, context, concurrency or utilisation");
+            kind = *value;
         } else if (arg == "--devices" && command == "check") {
             const std::string *value = next("--devices");
             if (!value)
@@ -256,13 +279,60 @@ int run(const std::vector<std::string> &args)
                       << displayPath(problem.path) << ": warning: " << problem.message << "\n";
         core::Selection selection = core::selectDevice(scenario, candidates, formatList);
         selection.problems = problems;
-        std::cout << core::selectionToJson(selection) << "\n";
+        if (outputFormat == "csv")
+            std::cout << core::selectionToCsv(selection, core::exportStamp(ACCEL_VERSION));
+        else
+            std::cout << core::selectionToJson(selection) << "\n";
         return 0;
     }
 
     // sweep: validate every value first, so bad input prints nothing on standard output.
+    if (!kind.empty()) {
+        if (!param.empty() || haveValues)
+            return usageError("sweep takes --kind or --param with --values, not both");
+        std::optional<core::SweepKind> sweepKind;
+        for (core::SweepKind k : core::kSweepKinds) {
+            if (core::sweepName(k) == kind)
+                sweepKind = k;
+        }
+        if (!sweepKind)
+            return usageError("--kind is batch, context, concurrency or utilisation");
+        core::Scenario scenario;
+        if (!load(input, overrides, scenario, false))
+            return kBadInput;
+        param = std::string(core::sweepPath(*sweepKind));
+        values.clear();
+        for (double v : core::sweepValues(*sweepKind, scenario))
+            values += (values.empty() ? "" : ",") + core::exactNumber(v);
+        haveValues = true;
+    }
     if (param.empty() || !haveValues)
-        return usageError("sweep needs --param PATH and --values V1,V2,...");
+        return usageError("sweep needs --param PATH and --values V1,V2,... (or --kind)");
+    if (outputFormat == "json" || outputFormat == "csv") {
+        core::Scenario scenario;
+        if (!load(input, overrides, scenario))
+            return kBadInput;
+        std::vector<double> numbers;
+        for (const std::string &value : splitValues(values)) {
+            char *end = nullptr;
+            const double number = std::strtod(value.c_str(), &end);
+            if (end == value.c_str() || *end != '\0')
+                return usageError("--values: \"" + value +
+                                  "\" is not a number (json and csv "
+                                  "sweeps take numbers)");
+            numbers.push_back(number);
+        }
+        auto table = core::sweepParameter(scenario, param, numbers);
+        if (!table) {
+            std::cerr << input.label << ": " << displayPath(table.error().path) << ": "
+                      << table.error().message << "\n";
+            return kBadInput;
+        }
+        const core::ExportStamp stamp = core::exportStamp(ACCEL_VERSION);
+        std::cout << (outputFormat == "csv" ? core::sweepToCsv(table.value(), stamp)
+                                            : core::sweepToJson(table.value(), stamp) + "\n");
+        return 0;
+    }
     const std::vector<std::string> valueList = splitValues(values);
     if (valueList.size() > 100000)
         return usageError("at most 100,000 values");

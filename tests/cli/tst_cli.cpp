@@ -79,6 +79,7 @@ private slots:
     void explainAddsOnlyTheExplanation();
     void standardInputAndBuiltInIds();
     void sweepPrintsOneLinePerValue();
+    void sweepAndCheckExportCsv();
     void presetsListsEveryKind();
     void unknownKeysWarnOnStandardError();
     void importHfPrintsAnInlineModel();
@@ -290,6 +291,43 @@ void Cli::sweepPrintsOneLinePerValue()
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.out.isEmpty());
     QVERIFY2(bad.err.contains("/serving/batch: "), bad.err.constData());
+}
+
+// The app's standard sweeps and the checks as stamped CSV, for a spreadsheet.
+void Cli::sweepAndCheckExportCsv()
+{
+    const Run run = accelCalc({"sweep", "lesson-default", "--kind", "batch", "--format", "csv"});
+    QCOMPARE(run.exitCode, 0);
+    const QList<QByteArray> lines = run.out.trimmed().split('\n');
+    QVERIFY(lines[0].startsWith("# Accelerator Explorer "));
+    QVERIFY(lines[0].contains("preset data 20"));
+    QVERIFY(lines[1].startsWith("serving.batch,"));
+    QCOMPARE(lines.size(), 2 + 11); // batch 1, 2, 4, ... 1024
+    const QList<QByteArray> header = lines[1].split(',');
+    const QList<QByteArray> batch8 = lines[2 + 3].split(',');
+    QCOMPARE(batch8[0], QByteArray("8"));
+    const double tps = batch8[header.indexOf("decode.tokens_per_second")].toDouble();
+    QVERIFY2(std::fabs(tps - 437) <= 0.5, batch8.join(',').constData()); // lesson l.122
+
+    const Run json =
+        accelCalc({"sweep", "lesson-default", "--kind", "utilisation", "--format", "json"});
+    QCOMPARE(json.exitCode, 0);
+    const QJsonObject document = parseObject(json.out);
+    QVERIFY(!document.value("app_version").toString().isEmpty());
+    QVERIFY(!document.value("preset_data_date").toString().isEmpty());
+    QCOMPARE(document.value("rows").toArray().size(), 20);
+
+    const Run check = accelCalc({"check", "support-assistant", "--format", "csv"});
+    QCOMPARE(check.exitCode, 0);
+    QVERIFY(check.out.startsWith("# Accelerator Explorer "));
+    QVERIFY(check.out.contains("\ndevice,weights,verdict,passes,replicas"));
+
+    const Run bad = accelCalc({"sweep", "lesson-default", "--kind", "latency"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("--kind is batch, context, concurrency or utilisation"));
+    const Run badFormat = accelCalc({"check", "lesson-default", "--format", "xml"});
+    QCOMPARE(badFormat.exitCode, 2);
+    QVERIFY(badFormat.err.contains("--format is json or csv"));
 }
 
 void Cli::presetsListsEveryKind()

@@ -1,0 +1,225 @@
+// Sweeps and checks as data: each sweep row is exactly the one-off evaluation at that value (and
+// the lesson's batching table where it applies), CSV reads back to the same numbers, bad CSV
+// names its line, and every export carries the app version and the preset data date.
+
+#include "testsupport.h"
+
+#include "core/exports.h"
+#include "core/scenarioaccess.h"
+#include "core/selection.h"
+
+#include <QObject>
+
+#include <nlohmann/json.hpp>
+
+using core::FigureId;
+
+namespace {
+
+std::size_t column(const core::SweepTable &table, FigureId id)
+{
+    for (std::size_t j = 0; j < table.figures.size(); ++j) {
+        if (table.figures[j] == id)
+            return j;
+    }
+    qFatal("no column");
+}
+
+const core::ExportStamp kStamp{"1.2.3", "2026-12-02"};
+
+} // namespace
+
+class Exports : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void batchSweepIsTheLessonsTable_data();
+    void batchSweepIsTheLessonsTable();
+    void everySweepRowIsTheOneOffEvaluation_data();
+    void everySweepRowIsTheOneOffEvaluation();
+    void csvRoundTrips();
+    void csvQuotesAndBadInput_data();
+    void csvQuotesAndBadInput();
+    void contextSweepStartsAtThePrompt();
+    void jsonCarriesTheStamp();
+    void badPathNamesTheValue();
+    void checksAsCsv();
+};
+
+void Exports::batchSweepIsTheLessonsTable_data()
+{
+    QTest::addColumn<double>("batch");
+    QTest::addColumn<double>("stepSeconds");
+    QTest::addColumn<double>("tokensPerSecond");
+    // worked-numbers.md "Batching" (lesson l.122): rounded to the lesson's digits
+    QTest::newRow("batch 1") << 1.0 << 14.5e-3 << 68.8;
+    QTest::newRow("batch 8") << 8.0 << 18.3e-3 << 437.0;
+    QTest::newRow("batch 32") << 32.0 << 31.2e-3 << 1026.0;
+}
+
+void Exports::batchSweepIsTheLessonsTable()
+{
+    QFETCH(double, batch);
+    QFETCH(double, stepSeconds);
+    QFETCH(double, tokensPerSecond);
+    const core::Scenario lesson = testsupport::loadScenario(QStringLiteral("lesson-default"));
+    const auto values = core::sweepValues(core::SweepKind::Batch, lesson);
+    auto table = core::sweepParameter(lesson, core::sweepPath(core::SweepKind::Batch), values);
+    QVERIFY(table.ok());
+    QCOMPARE(table->values.front(), 1.0);
+    QCOMPARE(table->values.back(), 1024.0);
+    const auto row = std::find(table->values.begin(), table->values.end(), batch);
+    QVERIFY(row != table->values.end());
+    const auto &cells = table->rows[std::size_t(row - table->values.begin())];
+    ACCEL_COMPARE_NEAR(cells[column(table.value(), FigureId::DecodeStepSeconds)], stepSeconds,
+                       0.05e-3);
+    ACCEL_COMPARE_NEAR(cells[column(table.value(), FigureId::DecodeTokensPerSecond)],
+                       tokensPerSecond, tokensPerSecond * 0.001 + 0.05);
+}
+
+void Exports::everySweepRowIsTheOneOffEvaluation_data()
+{
+    QTest::addColumn<int>("kind");
+    for (core::SweepKind kind : core::kSweepKinds)
+        QTest::newRow(std::string(core::sweepName(kind)).c_str()) << int(kind);
+}
+
+void Exports::everySweepRowIsTheOneOffEvaluation()
+{
+    QFETCH(int, kind);
+    const core::Scenario base = testsupport::loadScenario(QStringLiteral("support-assistant"));
+    const std::string_view path = core::sweepPath(core::SweepKind(kind));
+    const auto values = core::sweepValues(core::SweepKind(kind), base);
+    QVERIFY(values.size() >= 6);
+    auto table = core::sweepParameter(base, path, values);
+    QVERIFY2(table.ok(), table.ok() ? "" : table.error().message.c_str());
+    QCOMPARE(table->rows.size(), values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        core::Scenario point = base;
+        QVERIFY(core::setNumberAt(point, path, values[i]).ok());
+        const core::Evaluation expected = core::evaluate(point);
+        for (std::size_t j = 0; j < table->figures.size(); ++j) {
+            const double want = expected[table->figures[j]];
+            const double got = table->rows[i][j];
+            QVERIFY((std::isnan(want) && std::isnan(got)) || want == got);
+        }
+    }
+}
+
+void Exports::csvRoundTrips()
+{
+    const core::Scenario lesson = testsupport::loadScenario(QStringLiteral("lesson-default"));
+    for (core::SweepKind kind : core::kSweepKinds) {
+        const auto values = core::sweepValues(kind, lesson);
+        auto table = core::sweepParameter(lesson, core::sweepPath(kind), values);
+        QVERIFY(table.ok());
+        const std::string csv = core::sweepToCsv(table.value(), kStamp);
+        QVERIFY(csv.starts_with("# Accelerator Explorer 1.2.3; preset data 2026-12-02"));
+        auto back = core::sweepFromCsv(csv);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+        QCOMPARE(back->path, table->path);
+        QCOMPARE(back->stamp.appVersion, std::string("1.2.3"));
+        QCOMPARE(back->stamp.presetDataDate, std::string("2026-12-02"));
+        QVERIFY(back->figures == table->figures);
+        QVERIFY(back->values == table->values); // exactly: shortest round-trip digits
+        for (std::size_t i = 0; i < table->rows.size(); ++i) {
+            for (std::size_t j = 0; j < table->figures.size(); ++j) {
+                const double a = table->rows[i][j];
+                const double b = back->rows[i][j];
+                QVERIFY((!std::isfinite(a) && std::isnan(b)) || a == b);
+            }
+        }
+    }
+}
+
+void Exports::csvQuotesAndBadInput_data()
+{
+    QTest::addColumn<QString>("csv");
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<QString>("what");
+    QTest::newRow("unknown column") << "serving.batch,decode.nope\n1,2\n"
+                                    << "line 1"
+                                    << "unknown column \"decode.nope\"";
+    QTest::newRow("not a number") << "serving.batch,decode.step_seconds\n1,fast\n"
+                                  << "line 2"
+                                  << "\"fast\" is not a number";
+    QTest::newRow("short row") << "serving.batch,decode.step_seconds\n1\n"
+                               << "line 2"
+                               << "has 1 fields, the header 2";
+    QTest::newRow("empty") << ""
+                           << "line 1"
+                           << "no header row";
+}
+
+void Exports::csvQuotesAndBadInput()
+{
+    QFETCH(QString, csv);
+    QFETCH(QString, where);
+    QFETCH(QString, what);
+    QCOMPARE(core::csvField("a,b\"c"), std::string("\"a,b\"\"c\""));
+    QCOMPARE(core::csvField("plain"), std::string("plain"));
+    auto read = core::sweepFromCsv(csv.toStdString());
+    QVERIFY(!read.ok());
+    QCOMPARE(QString::fromStdString(read.error().path), where);
+    QVERIFY2(QString::fromStdString(read.error().message).contains(what),
+             read.error().message.c_str());
+}
+
+// A context shorter than the prompt would be refused: the context sweep starts at the prompt.
+void Exports::contextSweepStartsAtThePrompt()
+{
+    const core::Scenario lesson = testsupport::loadScenario(
+        QStringLiteral("lesson-default"), {QStringLiteral("serving.prompt_tokens=3000")});
+    const auto values = core::sweepValues(core::SweepKind::Context, lesson);
+    QCOMPARE(values.front(), 3000.0);
+    QCOMPARE(values[1], 4096.0);
+    QCOMPARE(values.back(), 131072.0);
+    QVERIFY(core::sweepParameter(lesson, "serving.context_tokens", values).ok());
+}
+
+void Exports::jsonCarriesTheStamp()
+{
+    const core::Scenario lesson = testsupport::loadScenario(QStringLiteral("lesson-default"));
+    const double batches[] = {1, 8};
+    auto table = core::sweepParameter(lesson, "serving.batch", batches);
+    QVERIFY(table.ok());
+    const auto json = nlohmann::json::parse(core::sweepToJson(table.value(), kStamp));
+    QCOMPARE(json.at("app_version").get<std::string>(), std::string("1.2.3"));
+    QCOMPARE(json.at("preset_data_date").get<std::string>(), std::string("2026-12-02"));
+    QCOMPARE(json.at("rows").size(), std::size_t(2));
+    ACCEL_COMPARE_NEAR(json.at("rows")[1].at("decode.tokens_per_second").get<double>(), 437.0,
+                       0.5); // l.122
+    QCOMPARE(json.at("rows")[1].at("serving.batch").get<double>(), 8.0);
+    QCOMPARE(core::exportStamp("0.1.0").presetDataDate, std::string(core::presetDataDate()));
+}
+
+void Exports::badPathNamesTheValue()
+{
+    const core::Scenario lesson = testsupport::loadScenario(QStringLiteral("lesson-default"));
+    const double values[] = {1, -4};
+    auto table = core::sweepParameter(lesson, "serving.batch", values);
+    QVERIFY(!table.ok());
+    QVERIFY2(table.error().message.find("sweep value -4") != std::string::npos,
+             table.error().message.c_str());
+    QVERIFY(!core::sweepParameter(lesson, "serving.nope", values).ok());
+}
+
+void Exports::checksAsCsv()
+{
+    const core::Scenario lesson = testsupport::loadScenario(QStringLiteral("support-assistant"));
+    const core::Selection selection = core::selectDevice(lesson);
+    const std::string csv = core::selectionToCsv(selection, kStamp);
+    const QStringList lines =
+        QString::fromStdString(csv).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(lines[0].startsWith(QStringLiteral("# Accelerator Explorer 1.2.3; preset data")));
+    QVERIFY(lines[1].startsWith(QStringLiteral("# recommendation: ")));
+    QVERIFY(lines[2].startsWith(QStringLiteral("device,weights,verdict,passes,replicas")));
+    QVERIFY(lines[2].contains(QStringLiteral("memory_status,memory_headline")));
+    QCOMPARE(lines.size(), qsizetype(3 + selection.candidates.size()));
+    if (const core::Candidate *best = core::recommendedCandidate(selection))
+        QVERIFY(lines[1].contains(QString::fromStdString(best->deviceId)));
+}
+
+QTEST_GUILESS_MAIN(Exports)
+#include "tst_exports.moc"

@@ -2,6 +2,7 @@
 
 #include "views/autosave.h"
 #include "views/batchcontrol.h"
+#include "views/dataexport.h"
 #include "views/explanationpanel.h"
 #include "views/handout.h"
 #include "views/helpdialog.h"
@@ -339,6 +340,32 @@ void MainWindow::createActions()
          {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")})
         exportMenu->addAction(suffix.toUpper() + QStringLiteral("..."), this,
                               [this, suffix] { exportCurrentView(suffix); });
+    QMenu *dataMenu = file->addMenu(tr("Export &Data"));
+    const std::pair<core::SweepKind, QString> sweeps[] = {
+        {core::SweepKind::Batch, tr("&Batch Sweep...")},
+        {core::SweepKind::Context, tr("&Context Sweep...")},
+        {core::SweepKind::Concurrency, tr("C&oncurrency Sweep...")},
+        {core::SweepKind::Utilisation, tr("&Utilisation Sweep...")}};
+    for (const auto &[kind, label] : sweeps) {
+        dataMenu->addAction(label, this, [this, kind = kind] {
+            const QString name = QString::fromLatin1(core::sweepName(kind).data(),
+                                                     qsizetype(core::sweepName(kind).size()));
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export %1 Sweep").arg(name),
+                                                              name + QStringLiteral("-sweep.csv"),
+                                                              tr("CSV (*.csv);;JSON (*.json)"));
+            QString error;
+            if (!path.isEmpty() && !views::writeSweep(m_document->scenario(), kind, path, &error))
+                QMessageBox::warning(this, tr("Export Data"), error);
+        });
+    }
+    dataMenu->addAction(tr("Device &Checks..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Device Checks"),
+                                                          QStringLiteral("device-checks.csv"),
+                                                          tr("CSV (*.csv);;JSON (*.json)"));
+        QString error;
+        if (!path.isEmpty() && !views::writeChecks(m_document->scenario(), path, &error))
+            QMessageBox::warning(this, tr("Export Data"), error);
+    });
     file->addAction(tr("Export &Report..."), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Export Report"), QString(),

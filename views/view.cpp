@@ -1,5 +1,7 @@
 #include "view.h"
 
+#include "dataexport.h"
+
 #include "scenariodocument.h"
 
 #include <QApplication>
@@ -93,7 +95,7 @@ bool View::exportTo(const QString &filePath, QString *error)
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(), size));
         svg.setTitle(title());
-        svg.setDescription(tr("Accelerator Explorer: %1").arg(title()));
+        svg.setDescription(QStringLiteral("%1; %2").arg(title(), exportStampText()));
         QPainter painter;
         if (!painter.begin(&svg))
             return fail(tr("%1: cannot be written").arg(filePath));
@@ -105,7 +107,7 @@ bool View::exportTo(const QString &filePath, QString *error)
     if (suffix == QStringLiteral("pdf")) {
         QPdfWriter pdf(filePath);
         pdf.setTitle(title());
-        pdf.setCreator(QStringLiteral("Accelerator Explorer"));
+        pdf.setCreator(exportStampText());
         pdf.setResolution(72); // one PDF point per logical pixel: text keeps its size
         pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
@@ -126,6 +128,8 @@ bool View::exportTo(const QString &filePath, QString *error)
         painter.setRenderHint(QPainter::Antialiasing);
         render(painter, QRectF(QPointF(), size));
         painter.end();
+        image.setText(QStringLiteral("Software"), exportStampText());
+        image.setText(QStringLiteral("Title"), title());
         QImageWriter writer(filePath);
         if (!writer.write(image))
             return fail(tr("%1: %2").arg(filePath, writer.errorString()));
@@ -147,7 +151,7 @@ void View::copyImage()
 
 void View::copyCsv()
 {
-    QApplication::clipboard()->setText(csv());
+    QApplication::clipboard()->setText(QStringLiteral("# %1\n").arg(exportStampText()) + csv());
 }
 
 void View::exportWithDialog(const QString &suffix)

@@ -4,19 +4,27 @@
 // theme, layout, recent files) survive a restart.
 
 #include "app/mainwindow.h"
+#include "views/dataexport.h"
 #include "views/helpdialog.h"
 #include "views/scenariodocument.h"
 #include "views/view.h"
 #include "views/viewregistry.h"
 
+#include "core/exports.h"
 #include "core/presets.h"
+#include "core/scenarioio.h"
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QFile>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMenu>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -31,6 +39,7 @@ private slots:
     void f1OpensTheGuideAtTheViewInFront();
     void aboutNamesVersionDataAndLicences();
     void settingsSurviveARestart();
+    void dataAndImageExportsAreStamped();
 };
 
 void DesktopTest::initTestCase()
@@ -122,6 +131,48 @@ void DesktopTest::settingsSurviveARestart()
     QVERIFY(!recentMenu->actions().isEmpty());
     QCOMPARE(recentMenu->actions().first()->text(), QStringLiteral("inline-everything.json"));
     window.setTheme(views::Theme::System, false);
+}
+
+// File > Export Data and the view exports: the file reads back and says who made it from what.
+void DesktopTest::dataAndImageExportsAreStamped()
+{
+    QTemporaryDir dir;
+    const core::Scenario lesson = core::lessonDefaultScenario();
+    QString error;
+    const QString csv = dir.filePath(QStringLiteral("batch.csv"));
+    QVERIFY2(views::writeSweep(lesson, core::SweepKind::Batch, csv, &error), qPrintable(error));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    auto table = core::sweepFromCsv(file.readAll().toStdString());
+    QVERIFY(table.ok());
+    QCOMPARE(table->stamp.appVersion, std::string("9.8.7"));
+    QCOMPARE(table->stamp.presetDataDate, std::string(core::presetDataDate()));
+    QCOMPARE(table->values.size(), std::size_t(11));
+
+    const QString checks = dir.filePath(QStringLiteral("checks.json"));
+    QVERIFY2(views::writeChecks(lesson, checks, &error), qPrintable(error));
+    QFile json(checks);
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QJsonObject document = QJsonDocument::fromJson(json.readAll()).object();
+    QCOMPARE(document.value(QStringLiteral("app_version")).toString(), QStringLiteral("9.8.7"));
+    QVERIFY(
+        document.value(QStringLiteral("checks")).toObject().contains(QStringLiteral("candidates")));
+
+    QVERIFY(!views::writeSweep(lesson, core::SweepKind::Batch,
+                               dir.filePath(QStringLiteral("x.txt")), &error));
+    QVERIFY(error.contains(QStringLiteral(".csv or .json")));
+
+    views::ScenarioDocument document2;
+    std::unique_ptr<views::View> view(
+        views::findView(QStringLiteral("roofline"))->create(&document2, nullptr));
+    view->setAttribute(Qt::WA_DontShowOnScreen);
+    view->resize(800, 500);
+    view->show();
+    const QString png = dir.filePath(QStringLiteral("roofline.png"));
+    QVERIFY(view->exportTo(png, &error));
+    QVERIFY(QImage(png)
+                .text(QStringLiteral("Software"))
+                .contains(QStringLiteral("9.8.7; preset data")));
 }
 
 QTEST_MAIN(DesktopTest)

@@ -1,0 +1,94 @@
+#include "dataexport.h"
+
+#include "core/presets.h"
+#include "core/selection.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace views {
+
+namespace {
+
+bool writeAtomically(const QString &path, const std::string &text, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit()) {
+        if (error)
+            *error = QCoreApplication::translate("DataExport", "%1: cannot be written (%2)")
+                         .arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+QString suffixOf(const QString &path)
+{
+    return QFileInfo(path).suffix().toLower();
+}
+
+bool refuseSuffix(const QString &path, QString *error)
+{
+    if (error)
+        *error = QCoreApplication::translate("DataExport", "%1: data exports are .csv or .json")
+                     .arg(path);
+    return false;
+}
+
+} // namespace
+
+core::ExportStamp exportStamp()
+{
+    return core::exportStamp(QCoreApplication::applicationVersion().toStdString());
+}
+
+QString exportStampText()
+{
+    const core::ExportStamp stamp = exportStamp();
+    return QCoreApplication::translate("DataExport", "Accelerator Explorer %1; preset data %2")
+        .arg(QString::fromStdString(stamp.appVersion),
+             QString::fromStdString(stamp.presetDataDate));
+}
+
+bool writeSweep(const core::Scenario &scenario, core::SweepKind kind, const QString &path,
+                QString *error)
+{
+    const QString suffix = suffixOf(path);
+    if (suffix != QStringLiteral("csv") && suffix != QStringLiteral("json"))
+        return refuseSuffix(path, error);
+    const auto values = core::sweepValues(kind, scenario);
+    auto table = core::sweepParameter(scenario, core::sweepPath(kind), values);
+    if (!table) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(QString::fromStdString(table.error().path),
+                                                  QString::fromStdString(table.error().message));
+        return false;
+    }
+    const std::string text = suffix == QStringLiteral("csv")
+                                 ? core::sweepToCsv(table.value(), exportStamp())
+                                 : core::sweepToJson(table.value(), exportStamp()) + "\n";
+    return writeAtomically(path, text, error);
+}
+
+bool writeChecks(const core::Scenario &scenario, const QString &path, QString *error)
+{
+    const QString suffix = suffixOf(path);
+    if (suffix != QStringLiteral("csv") && suffix != QStringLiteral("json"))
+        return refuseSuffix(path, error);
+    const core::Selection selection = core::selectDevice(scenario);
+    std::string text;
+    if (suffix == QStringLiteral("csv")) {
+        text = core::selectionToCsv(selection, exportStamp());
+    } else {
+        // the accel-calc check document, with the stamp in front
+        const core::ExportStamp stamp = exportStamp();
+        const std::string body = core::selectionToJson(selection);
+        text = "{\n  \"app_version\": \"" + stamp.appVersion + "\",\n  \"preset_data_date\": \"" +
+               stamp.presetDataDate + "\",\n  \"checks\": " + body + "\n}\n";
+    }
+    return writeAtomically(path, text, error);
+}
+
+} // namespace views

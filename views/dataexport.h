@@ -1,0 +1,26 @@
+#pragma once
+
+// Data out of the app: the standard sweeps and the device checks written as CSV or JSON (by the
+// file's suffix), atomically, each stamped with the app version and the preset data date.
+
+#include "core/exports.h"
+
+#include <QString>
+
+namespace core {
+struct Scenario;
+}
+
+namespace views {
+
+/** "Accelerator Explorer 0.1.0; preset data 2026-12-02": what every export says about itself. */
+QString exportStampText();
+core::ExportStamp exportStamp();
+
+/** Writes `kind`'s sweep of `scenario` to `path` (.csv or .json). False with `error` set. */
+bool writeSweep(const core::Scenario &scenario, core::SweepKind kind, const QString &path,
+                QString *error);
+/** Writes the device checks (the wizard's candidates and formats) to `path` (.csv or .json). */
+bool writeChecks(const core::Scenario &scenario, const QString &path, QString *error);
+
+} // namespace views

@@ -7,6 +7,8 @@
 //                  the whole main window
 //   accel-explorer --snapshot list
 //   accel-explorer --report -o FILE.{pdf,html} [SCENARIO] [--set PATH=VALUE ...] [--units ...]
+//   accel-explorer --slide VIEW -o FILE.{png,svg,pdf} [SCENARIO] [--title TEXT] [--units ...]
+//                  one view at 1920x1080 with a title and the key assumptions
 //   accel-explorer --tour STEP   opens the lesson tour at a step
 //   accel-explorer --handout -o FILE.pdf   the tour as a printable handout
 //   accel-explorer --presenter   opens in presenter mode (full screen, 1.6x, high contrast)
@@ -17,6 +19,7 @@
 #include "views/handout.h"
 #include "views/report.h"
 #include "views/scenariodocument.h"
+#include "views/slide.h"
 #include "views/style.h"
 #include "views/view.h"
 #include "views/viewregistry.h"
@@ -47,6 +50,8 @@ constexpr int kBadInput = 2;
 struct Options
 {
     QString snapshot;
+    QString slide;
+    QString title;
     bool report = false;
     bool handout = false;
     int tour = 0; ///< 1-based; 0: no tour
@@ -75,6 +80,14 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
         };
         if (arg == QStringLiteral("--snapshot")) {
             options.snapshot = next();
+        } else if (arg == QStringLiteral("--slide")) {
+            options.slide = next();
+            if (options.slide.isEmpty()) {
+                error = QStringLiteral("--slide needs a view name (--snapshot list names them)");
+                return false;
+            }
+        } else if (arg == QStringLiteral("--title")) {
+            options.title = next();
         } else if (arg == QStringLiteral("--report")) {
             options.report = true;
         } else if (arg == QStringLiteral("--handout")) {
@@ -268,6 +281,25 @@ core::MemoryUnits unitsOf(const Options &options)
                                                      : core::MemoryUnits::GB;
 }
 
+int slide(const Options &options)
+{
+    if (options.output.isEmpty()) {
+        errorLine(QStringLiteral("accel-explorer: --slide needs -o FILE.png|svg|pdf"));
+        return kBadInput;
+    }
+    core::Scenario scenario;
+    QString label;
+    if (!loadScenario(options, scenario, label))
+        return kBadInput;
+    QString error;
+    if (!views::writeSlide(scenario, unitsOf(options), options.slide, options.output, &error,
+                           options.title)) {
+        errorLine(QStringLiteral("accel-explorer: ") + error);
+        return views::findView(options.slide) ? 1 : kBadInput;
+    }
+    return 0;
+}
+
 int report(const Options &options)
 {
     const QString suffix = QFileInfo(options.output).suffix().toLower();
@@ -303,7 +335,8 @@ int main(int argc, char **argv)
         bool wantsSnapshot = false;
         for (int i = 1; i < argc; ++i)
             wantsSnapshot = wantsSnapshot || QByteArray(argv[i]) == "--snapshot" ||
-                            QByteArray(argv[i]) == "--report" || QByteArray(argv[i]) == "--handout";
+                            QByteArray(argv[i]) == "--report" ||
+                            QByteArray(argv[i]) == "--handout" || QByteArray(argv[i]) == "--slide";
         if (wantsSnapshot && !hasDisplay() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
 
@@ -326,6 +359,8 @@ int main(int argc, char **argv)
         }
         if (!options.snapshot.isEmpty())
             return snapshot(options);
+        if (!options.slide.isEmpty())
+            return slide(options);
         if (options.report)
             return report(options);
         if (options.handout) {

@@ -11,6 +11,7 @@
 #include "views/scenariodocument.h"
 #include "views/scenariopanel.h"
 #include "views/selectionwizard.h"
+#include "views/slide.h"
 #include "views/style.h"
 #include "views/tourpanel.h"
 #include "views/view.h"
@@ -340,6 +341,18 @@ void MainWindow::createActions()
          {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")})
         exportMenu->addAction(suffix.toUpper() + QStringLiteral("..."), this,
                               [this, suffix] { exportCurrentView(suffix); });
+    file->addAction(tr("Export &Slide..."), this, [this] {
+        views::View *view = currentView();
+        if (!view)
+            return;
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Slide"), view->snapshotName() + QStringLiteral("-slide.png"),
+            tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+        QString error;
+        if (!path.isEmpty() && !views::writeSlide(m_document->scenario(), m_document->units(),
+                                                  view->snapshotName(), path, &error))
+            QMessageBox::warning(this, tr("Export Slide"), error);
+    });
     QMenu *dataMenu = file->addMenu(tr("Export &Data"));
     const std::pair<core::SweepKind, QString> sweeps[] = {
         {core::SweepKind::Batch, tr("&Batch Sweep...")},

@@ -1,5 +1,6 @@
 #include "exports.h"
 
+#include "formats.h"
 #include "presets.h"
 #include "scenarioaccess.h"
 #include "selection.h"
@@ -276,6 +277,40 @@ Result<SweepTable> sweepFromCsv(std::string_view csv)
     if (!haveHeader)
         return Diagnostic{"line 1", "no header row"};
     return table;
+}
+
+std::vector<std::pair<std::string, std::string>> keyAssumptions(const Scenario &s,
+                                                                MemoryUnits units)
+{
+    auto number = [](double value, const char *unit) {
+        return isSet(value) ? formatNumber(value, 4) + unit : std::string("not given");
+    };
+    const ServingConfig &serving = s.serving;
+    const std::string weights(formatLabel(serving.weightFormat));
+    const std::string kv(formatLabel(serving.kvFormat));
+    std::string device = s.device.name;
+    if (isSet(s.device.capacityGb()))
+        device += ", " + formatBytes(s.device.capacityGb() * 1e9, units);
+    if (isSet(s.device.bandwidthGbPerSecond))
+        device += ", " + formatBandwidth(s.device.bandwidthGbPerSecond * 1e9);
+    std::string model = s.model.name;
+    if (isSet(s.model.parameters))
+        model += ", " + formatNumber(s.model.parameters / 1e9, 3) + "B parameters";
+    return {
+        {"Model", model},
+        {"Device", device},
+        {"Weights / KV cache", weights + " / " + kv},
+        {"Batch", number(serving.batch, "")},
+        {"Context / prompt",
+         number(serving.contextTokens, "") + " / " + number(serving.promptTokens, " tokens")},
+        {"Concurrent sequences", number(serving.concurrentSequences, "")},
+        {"Runtime overhead", formatBytes(serving.overheadGb * 1e9, units)},
+        {"Price / utilisation", formatUsd(s.cost.pricePerHourUsd) + " per hour at " +
+                                    formatNumber(s.cost.utilisation * 100, 3) + " %"},
+        {"Efficiency (bandwidth / compute)",
+         formatNumber(serving.bandwidthEfficiency * 100, 3) + " % / " +
+             formatNumber(serving.computeEfficiency * 100, 3) + " %"},
+    };
 }
 
 std::string csvField(std::string_view text)

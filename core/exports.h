@@ -7,10 +7,12 @@
 #include "evaluation.h"
 #include "result.h"
 #include "scenario.h"
+#include "units.h"
 
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace core {
@@ -66,6 +68,11 @@ std::string sweepToJson(const SweepTable &table, const ExportStamp &stamp);
 /** One row per candidate and format: device, format, verdict, replicas, monthly cost and each
  *  check's status and headline; the stamp and the recommendation as comment lines. */
 std::string selectionToCsv(const Selection &selection, const ExportStamp &stamp);
+
+/** A scenario's key assumptions, label and value, for a slide's footer or a comparison:
+ *  model, device, formats, batch, context, concurrency, overhead, price, efficiency. */
+std::vector<std::pair<std::string, std::string>> keyAssumptions(const Scenario &scenario,
+                                                                MemoryUnits units);
 
 /** The shortest decimal text that reads back as the same double; empty when not finite. */
 std::string exactNumber(double value);

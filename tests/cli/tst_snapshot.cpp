@@ -2,6 +2,7 @@
 // and PDF at both sizes, bad input exits 2 with the reason, and nothing needs a window.
 
 #include <QColor>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QObject>
@@ -49,6 +50,8 @@ private slots:
     void badInput_data();
     void badInput();
     void writesTheHandout();
+    void writesASlide_data();
+    void writesASlide();
     void writesTheReport_data();
     void writesTheReport();
 };
@@ -158,6 +161,43 @@ void Snapshot::badInput()
 }
 
 // The lesson tour as a printable handout: one page per step.
+void Snapshot::writesASlide_data()
+{
+    QTest::addColumn<QString>("suffix");
+    QTest::newRow("png") << "png";
+    QTest::newRow("pdf") << "pdf";
+    QTest::newRow("svg") << "svg";
+}
+
+// A chosen view at 1920x1080 with its title and the scenario's key assumptions underneath.
+void Snapshot::writesASlide()
+{
+    QFETCH(QString, suffix);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("slide.") + suffix);
+    const Run run =
+        explorer({"--slide", "memory", "-o", path, "support-assistant", "--title", "Why 48 GB"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY(QFileInfo(path).size() > 5000);
+    if (suffix == QStringLiteral("png")) {
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(1920, 1080));
+        QCOMPARE(image.text(QStringLiteral("Title")), QStringLiteral("Why 48 GB"));
+        QVERIFY(image.text(QStringLiteral("Software")).contains(QStringLiteral("preset data")));
+    }
+    if (suffix == QStringLiteral("svg")) {
+        QFile svg(path);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        for (const char *needle :
+             {"Why 48 GB", "Concurrent sequences", "Price / utilisation", "preset data"})
+            QVERIFY2(text.contains(needle), needle);
+    }
+    const Run bad = explorer({"--slide", "nope", "-o", path});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("valid views: roofline"));
+}
+
 void Snapshot::writesTheHandout()
 {
     QTemporaryDir dir;

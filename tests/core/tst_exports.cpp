@@ -45,6 +45,7 @@ private slots:
     void jsonCarriesTheStamp();
     void badPathNamesTheValue();
     void checksAsCsv();
+    void keyAssumptionsNameTheInputs();
 };
 
 void Exports::batchSweepIsTheLessonsTable_data()
@@ -219,6 +220,20 @@ void Exports::checksAsCsv()
     QCOMPARE(lines.size(), qsizetype(3 + selection.candidates.size()));
     if (const core::Candidate *best = core::recommendedCandidate(selection))
         QVERIFY(lines[1].contains(QString::fromStdString(best->deviceId)));
+}
+
+void Exports::keyAssumptionsNameTheInputs()
+{
+    const core::Scenario lesson = testsupport::loadScenario(QStringLiteral("lesson-default"));
+    const auto gb = core::keyAssumptions(lesson, core::MemoryUnits::GB);
+    QCOMPARE(gb.size(), std::size_t(9));
+    QCOMPARE(gb[0].first, std::string("Model"));
+    QVERIFY(gb[0].second.find("7B parameters") != std::string::npos);
+    QCOMPARE(gb[2].second, std::string("BF16 / BF16"));
+    QCOMPARE(gb[3].second, std::string("8"));
+    QCOMPARE(gb[6].second, std::string("2.5 GB"));
+    const auto gib = core::keyAssumptions(lesson, core::MemoryUnits::GiB);
+    QVERIFY2(gib[6].second.find("GiB") != std::string::npos, gib[6].second.c_str());
 }
 
 QTEST_GUILESS_MAIN(Exports)

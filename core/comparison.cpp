@@ -1,0 +1,89 @@
+#include "comparison.h"
+
+#include "exports.h"
+#include "presets.h"
+
+#include <cmath>
+
+namespace core {
+
+namespace {
+
+constexpr FigureId kComparisonFigures[] = {
+    FigureId::WeightsBytes,
+    FigureId::KvBytesTotal,
+    FigureId::ServingBytesTotal,
+    FigureId::CapacityBytes,
+    FigureId::HeadroomBytes,
+    FigureId::MaxConcurrentSequences,
+    FigureId::Ridge,
+    FigureId::DecodeIntensity,
+    FigureId::DecodeStepSeconds,
+    FigureId::DecodeTokensPerSecond,
+    FigureId::DecodeTokensPerSecondPerSequence,
+    FigureId::PrefillTtftSeconds,
+    FigureId::CostUsdPerMillionTokens,
+    FigureId::CostJoulesPerToken,
+};
+
+} // namespace
+
+Result<Scenario> applyVariant(const Scenario &a, const ScenarioVariant &variant)
+{
+    Scenario b = a;
+    if (!variant.deviceId.empty()) {
+        auto device = devicePreset(variant.deviceId);
+        if (!device)
+            return Diagnostic{"/device", "no device preset \"" + variant.deviceId + "\""};
+        b.device = device.value();
+    }
+    if (!variant.modelId.empty()) {
+        auto model = modelPreset(variant.modelId);
+        if (!model)
+            return Diagnostic{"/model", "no model preset \"" + variant.modelId + "\""};
+        b.model = model.value();
+    }
+    if (variant.weightFormat)
+        b.serving.weightFormat = *variant.weightFormat;
+    if (variant.kvFormat)
+        b.serving.kvFormat = *variant.kvFormat;
+    return b;
+}
+
+std::span<const FigureId> comparisonFigures()
+{
+    return kComparisonFigures;
+}
+
+std::vector<ComparedFigure> compareFigures(const Evaluation &a, const Evaluation &b,
+                                           std::span<const FigureId> figures)
+{
+    std::vector<ComparedFigure> rows;
+    rows.reserve(figures.size());
+    for (FigureId id : figures) {
+        ComparedFigure row{id, a[id], b[id], 0, 0, false};
+        const bool finite = std::isfinite(row.a) && std::isfinite(row.b);
+        row.difference = finite ? row.b - row.a : std::nan("");
+        row.ratio = finite && row.a != 0 ? row.b / row.a : std::nan("");
+        const double scale = std::max(std::fabs(row.a), std::fabs(row.b));
+        row.differs = !finite ? std::isfinite(row.a) != std::isfinite(row.b)
+                              : std::fabs(row.difference) > 5e-4 * scale;
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+std::vector<InputDifference> differingInputs(const Scenario &a, const Scenario &b,
+                                             MemoryUnits units)
+{
+    const auto left = keyAssumptions(a, units);
+    const auto right = keyAssumptions(b, units);
+    std::vector<InputDifference> out;
+    for (std::size_t i = 0; i < left.size() && i < right.size(); ++i) {
+        if (left[i].second != right[i].second)
+            out.push_back({left[i].first, left[i].second, right[i].second});
+    }
+    return out;
+}
+
+} // namespace core

@@ -3,6 +3,7 @@
 //   accel-explorer --snapshot VIEW -o FILE.{png,svg,pdf} [SCENARIO] [--set PATH=VALUE ...]
 //                  [--size WxH] [--presenter] [--units GB|GiB|both] [--step N]
 //                  [--theme system|light|dark] [--high-contrast]
+//                  [--compare SCENARIO_B | device:ID | model:ID | weights:FORMAT]  (compare view)
 //   accel-explorer --snapshot window -o FILE.png [--presenter] [--tour N] [--theme ...]
 //                  the whole main window
 //   accel-explorer --snapshot list
@@ -16,6 +17,7 @@
 #include "mainwindow.h"
 
 #include "views/appearance.h"
+#include "views/compareview.h"
 #include "views/handout.h"
 #include "views/report.h"
 #include "views/scenariodocument.h"
@@ -24,6 +26,8 @@
 #include "views/view.h"
 #include "views/viewregistry.h"
 
+#include "core/comparison.h"
+#include "core/formats.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
 
@@ -52,6 +56,7 @@ struct Options
     QString snapshot;
     QString slide;
     QString title;
+    QString compare; ///< scenario B for the compare view, or device:ID, model:ID, weights:FORMAT
     bool report = false;
     bool handout = false;
     int tour = 0; ///< 1-based; 0: no tour
@@ -84,6 +89,13 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
             options.slide = next();
             if (options.slide.isEmpty()) {
                 error = QStringLiteral("--slide needs a view name (--snapshot list names them)");
+                return false;
+            }
+        } else if (arg == QStringLiteral("--compare")) {
+            options.compare = next();
+            if (options.compare.isEmpty()) {
+                error = QStringLiteral("--compare needs a scenario, device:ID, model:ID or "
+                                       "weights:FORMAT");
                 return false;
             }
         } else if (arg == QStringLiteral("--title")) {
@@ -186,6 +198,45 @@ bool loadScenario(const Options &options, core::Scenario &scenario, QString &lab
     return true;
 }
 
+/** --compare: B as a scenario of its own, or as A with one preset or format swapped. */
+bool applyCompare(const Options &options, const core::Scenario &a, views::CompareView &view)
+{
+    const QString value = options.compare;
+    const qsizetype colon = value.indexOf(QLatin1Char(':'));
+    const QString kind = colon > 0 ? value.left(colon) : QString();
+    const std::string rest = value.mid(colon + 1).toStdString();
+    core::ScenarioVariant variant;
+    if (kind == QStringLiteral("device")) {
+        variant.deviceId = rest;
+    } else if (kind == QStringLiteral("model")) {
+        variant.modelId = rest;
+    } else if (kind == QStringLiteral("weights")) {
+        variant.weightFormat = core::parseFormat(rest);
+        if (!variant.weightFormat) {
+            errorLine(QStringLiteral("--compare: unknown weight format \"%1\"")
+                          .arg(value.mid(colon + 1)));
+            return false;
+        }
+    } else {
+        Options b = options;
+        b.scenario = value;
+        b.overrides.clear();
+        core::Scenario scenario;
+        QString label;
+        if (!loadScenario(b, scenario, label))
+            return false;
+        view.setScenarioB(scenario, label);
+        return true;
+    }
+    if (auto checked = core::applyVariant(a, variant); !checked) {
+        errorLine(
+            QStringLiteral("--compare: %1").arg(QString::fromStdString(checked.error().message)));
+        return false;
+    }
+    view.setVariant(variant);
+    return true;
+}
+
 /** Snapshots: presenter mode is 1.6x and high contrast, as on the projector. */
 void applyAppearance(const Options &options)
 {
@@ -265,6 +316,9 @@ int snapshot(const Options &options)
     view->ensureCurrent();
     if (options.step > 0)
         view->setStep(options.step);
+    if (auto *compare = qobject_cast<views::CompareView *>(view.get());
+        compare && !options.compare.isEmpty() && !applyCompare(options, scenario, *compare))
+        return kBadInput;
     QApplication::processEvents();
     QString error;
     if (!view->exportTo(options.output, &error)) {

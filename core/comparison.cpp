@@ -9,20 +9,21 @@ namespace core {
 
 namespace {
 
+// speed and cost first: what a decision turns on; then memory; then the roofline's terms
 constexpr FigureId kComparisonFigures[] = {
-    FigureId::WeightsBytes,
-    FigureId::KvBytesTotal,
-    FigureId::ServingBytesTotal,
-    FigureId::CapacityBytes,
-    FigureId::HeadroomBytes,
-    FigureId::MaxConcurrentSequences,
-    FigureId::Ridge,
-    FigureId::DecodeIntensity,
-    FigureId::DecodeStepSeconds,
     FigureId::DecodeTokensPerSecond,
     FigureId::DecodeTokensPerSecondPerSequence,
+    FigureId::DecodeStepSeconds,
     FigureId::PrefillTtftSeconds,
     FigureId::CostUsdPerMillionTokens,
+    FigureId::ServingBytesTotal,
+    FigureId::HeadroomBytes,
+    FigureId::MaxConcurrentSequences,
+    FigureId::WeightsBytes,
+    FigureId::KvBytesTotal,
+    FigureId::CapacityBytes,
+    FigureId::Ridge,
+    FigureId::DecodeIntensity,
     FigureId::CostJoulesPerToken,
 };
 

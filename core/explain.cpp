@@ -92,8 +92,14 @@ std::string formatFigure(const Evaluation &e, FigureId id, MemoryUnits units)
 {
     if (!e.available(id))
         return "n/a";
-    const double v = e[id];
-    switch (figureInfo(id).quantity) {
+    return formatQuantity(e[id], figureInfo(id).quantity, units);
+}
+
+std::string formatQuantity(double v, Quantity quantity, MemoryUnits units)
+{
+    if (!std::isfinite(v))
+        return "n/a";
+    switch (quantity) {
     case Quantity::Bytes:
         return std::fabs(v) < 1e6 ? formatNumber(v, 6) + " B" : formatBytes(v, units);
     case Quantity::Count:

@@ -37,6 +37,10 @@ std::string provenanceOf(const Scenario &scenario, std::string_view path);
 std::optional<Explanation> explain(const Scenario &scenario, const Evaluation &evaluation,
                                    FigureId id, MemoryUnits units = MemoryUnits::GB);
 
+/** A value of a quantity with its unit ("14 GB", "18.29 ms", "437 tokens/s"); "n/a" when it
+ *  is not finite. */
+std::string formatQuantity(double value, Quantity quantity, MemoryUnits units = MemoryUnits::GB);
+
 /** A figure's value formatted with its unit ("14 GB", "18.29 ms", "437 tokens/s"). */
 std::string formatFigure(const Evaluation &evaluation, FigureId id,
                          MemoryUnits units = MemoryUnits::GB);

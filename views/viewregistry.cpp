@@ -2,6 +2,7 @@
 
 #include "anatomyview.h"
 #include "checksview.h"
+#include "compareview.h"
 #include "costview.h"
 #include "decisionview.h"
 #include "familyview.h"
@@ -60,6 +61,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new PowerView(d, p); }},
         {QStringLiteral("cost"), QStringLiteral("Cost"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new CostView(d, p); }},
+        {QStringLiteral("compare"), QStringLiteral("Compare"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new CompareView(d, p); }},
     };
     return entries;
 }

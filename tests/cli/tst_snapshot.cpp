@@ -61,7 +61,8 @@ void Snapshot::listsTheViews()
     const Run run = explorer({"--snapshot", "list"});
     QCOMPARE(run.exitCode, 0);
     const QList<QByteArray> names = run.out.trimmed().split('\n');
-    QCOMPARE(names.size(), 18); // every view is rendered by rendersEveryView below
+    QCOMPARE(names.size(), 19); // every view is rendered by rendersEveryView below
+    QVERIFY(names.contains("compare"));
     QVERIFY(names.contains("roofline"));
     QVERIFY(names.contains("throughput"));
     QVERIFY(names.contains("memory"));
@@ -81,6 +82,14 @@ void Snapshot::rendersEveryView_data()
             << view << "png"
             << QStringList{"--presenter", "--size", "1920x1080", "--units", "both"};
     }
+    QTest::newRow("compare BF16 against 1-byte weights") << "compare"
+                                                         << "png" << QStringList{};
+    QTest::newRow("compare two devices")
+        << "compare"
+        << "svg" << QStringList{"support-assistant", "--compare", "device:lesson-accelerator-24gb"};
+    QTest::newRow("compare two scenarios")
+        << "compare"
+        << "pdf" << QStringList{"lesson-default", "--compare", "support-assistant"};
     QTest::newRow("roofline dark high contrast")
         << "roofline"
         << "png" << QStringList{"--theme", "dark", "--high-contrast"};
@@ -134,6 +143,12 @@ void Snapshot::badInput_data()
     QTest::newRow("bad theme") << QStringList{"--snapshot", "roofline", "-o",
                                               "x.png",      "--theme",  "sepia"}
                                << "--theme is system, light or dark";
+    QTest::newRow("bad comparison format")
+        << QStringList{"--snapshot", "compare", "-o", "x.png", "--compare", "weights:bf17"}
+        << "unknown weight format \"bf17\"";
+    QTest::newRow("bad comparison device")
+        << QStringList{"--snapshot", "compare", "-o", "x.png", "--compare", "device:nope"}
+        << "no device preset \"nope\"";
     QTest::newRow("bad size") << QStringList{"--snapshot", "roofline", "-o",
                                              "/tmp/x.png", "--size",   "big"}
                               << "--size needs WxH";

@@ -23,6 +23,7 @@
 
 #include "views/anatomyview.h"
 #include "views/checksview.h"
+#include "views/compareview.h"
 #include "views/costview.h"
 #include "views/decisionview.h"
 #include "views/familyview.h"
@@ -119,6 +120,7 @@ private slots:
     void interconnectReadsTheLessonsCases();
     void powerReadsTheLessonsRack();
     void tourVisitsEveryStepWithTheLessonsNumbers();
+    void compareShowsTheDifferences();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -360,7 +362,8 @@ void ViewsTest::hiddenTabsAreBuiltWhenFirstShown()
     QSettings().setValue(QStringLiteral("window/tab"), 0);
     MainWindow window;
     showOffscreen(window);
-    QCOMPARE(window.tabs()->count(), 7); // Roofline, Memory, Inside, Wizard, Precision, Scale, Cost
+    QCOMPARE(window.tabs()->count(), 8); // Roofline, Memory, Inside, Wizard, Precision, Scale,
+                                         // Cost, Compare
     QVERIFY(!window.findChild<views::MemoryView *>()); // not built at start-up
     QVERIFY(window.document()->setDevicePreset(QStringLiteral("lesson-accelerator-24gb")));
     window.document()->flush();
@@ -836,6 +839,52 @@ void ViewsTest::tourVisitsEveryStepWithTheLessonsNumbers()
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity
 // line), both units (the longest texts) and presenter size (the largest fonts).
+// A against B: the rows are the core's comparison, the table shows B - A and B / A, the rows
+// that differ are bold, and B follows A when A changes.
+void ViewsTest::compareShowsTheDifferences()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("lesson-default")).value().scenario);
+    doc.flush();
+    views::CompareView view(&doc);
+    showOffscreen(view);
+    view.ensureCurrent();
+    // by default B is A with 1-byte weights (lesson l.100)
+    QCOMPARE(view.scenarioB().serving.weightFormat, core::NumericFormat::Int8);
+    int weightsRow = -1;
+    for (int i = 0; i < int(view.rows().size()); ++i) {
+        if (view.rows()[std::size_t(i)].id == FigureId::WeightsBytes)
+            weightsRow = i;
+    }
+    QVERIFY(weightsRow >= 0);
+    QTableWidget *table = view.table();
+    QCOMPARE(table->item(weightsRow, 1)->text(), QStringLiteral("14 GB"));
+    QCOMPARE(table->item(weightsRow, 2)->text(), QStringLiteral("7 GB"));
+    QCOMPARE(table->item(weightsRow, 3)->text(), QStringLiteral("\u22127 GB"));
+    QCOMPARE(table->item(weightsRow, 4)->text(), QStringLiteral("0.5x"));
+    QVERIFY(table->item(weightsRow, 0)->font().bold());
+    const core::Evaluation expectedB = core::evaluate(view.scenarioB());
+    for (std::size_t i = 0; i < view.rows().size(); ++i) {
+        const core::ComparedFigure &row = view.rows()[i];
+        QCOMPARE(row.a, doc.evaluation()[row.id]);
+        QVERIFY(row.b == expectedB[row.id] || (std::isnan(row.b) && std::isnan(expectedB[row.id])));
+        QCOMPARE(table->item(int(i), 0)->font().bold(), row.differs);
+    }
+
+    // A moves, B (A with other weights) moves with it
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 32));
+    doc.flush();
+    view.ensureCurrent();
+    QCOMPARE(view.scenarioB().serving.batch, 32.0);
+
+    // B as a scenario of its own
+    view.setScenarioB(
+        core::readScenario(*core::scenarioPresetText("support-assistant")).value().scenario,
+        QStringLiteral("support-assistant"));
+    QCOMPARE(view.scenarioB().serving.concurrentSequences, 40.0);
+    QVERIFY(!view.csv().isEmpty());
+}
+
 void ViewsTest::chartLabelsNeverOverlap_data()
 {
     QTest::addColumn<QString>("viewName");

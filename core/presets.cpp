@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 
 namespace core {
 
@@ -66,6 +68,46 @@ struct Registry
     void readLinks(const std::string &path, std::string_view text);
 };
 
+/** One link object; throws ReadFailure on a problem. */
+LinkSpec readLinkObject(const json &entry, const std::string &pointer, Diagnostics &warnings)
+{
+    detail::FieldReader r(entry, pointer, "link", warnings, nullptr);
+    r.warnUnknown({"id", "name", "kind", "per_direction_gb_s", "bidirectional_gb_s", "latency_s",
+                   "sources", "notes"});
+    LinkSpec link;
+    r.string("id", link.presetId);
+    r.string("name", link.name);
+    r.string("kind", link.kind);
+    r.number("per_direction_gb_s", link.perDirectionGbPerSecond);
+    r.number("bidirectional_gb_s", link.bidirectionalGbPerSecond);
+    r.number("latency_s", link.latencySeconds);
+    r.stringMap("sources", link.sources);
+    r.stringMap("notes", link.notes);
+    if (link.presetId.empty() || !isSet(link.perDirectionGbPerSecond) ||
+        !(link.perDirectionGbPerSecond > 0))
+        detail::fail(pointer, R"(a link needs an "id" and a positive "per_direction_gb_s")");
+    if (link.kind != "host" && link.kind != "device" && link.kind != "network")
+        detail::fail(pointer + "/kind", "one of host, device, network");
+    return link;
+}
+
+json linkToJson(const LinkSpec &link)
+{
+    json out = {{"id", link.presetId},
+                {"name", link.name},
+                {"kind", link.kind},
+                {"per_direction_gb_s", link.perDirectionGbPerSecond}};
+    if (isSet(link.bidirectionalGbPerSecond))
+        out["bidirectional_gb_s"] = link.bidirectionalGbPerSecond;
+    if (isSet(link.latencySeconds))
+        out["latency_s"] = link.latencySeconds;
+    if (!link.sources.empty())
+        out["sources"] = link.sources;
+    if (!link.notes.empty())
+        out["notes"] = link.notes;
+    return out;
+}
+
 void Registry::readLinks(const std::string &path, std::string_view text)
 {
     const json doc = detail::parseStrict(text);
@@ -75,23 +117,7 @@ void Registry::readLinks(const std::string &path, std::string_view text)
     for (const json &entry : doc["links"]) {
         const std::string pointer = "/links/" + std::to_string(index++);
         Diagnostics warnings;
-        detail::FieldReader r(entry, pointer, "link", warnings, nullptr);
-        r.warnUnknown({"id", "name", "kind", "per_direction_gb_s", "bidirectional_gb_s",
-                       "latency_s", "sources", "notes"});
-        LinkSpec link;
-        r.string("id", link.presetId);
-        r.string("name", link.name);
-        r.string("kind", link.kind);
-        r.number("per_direction_gb_s", link.perDirectionGbPerSecond);
-        r.number("bidirectional_gb_s", link.bidirectionalGbPerSecond);
-        r.number("latency_s", link.latencySeconds);
-        r.stringMap("sources", link.sources);
-        r.stringMap("notes", link.notes);
-        if (link.presetId.empty() || !isSet(link.perDirectionGbPerSecond) ||
-            !(link.perDirectionGbPerSecond > 0))
-            detail::fail(pointer, R"(a link needs an "id" and a positive "per_direction_gb_s")");
-        if (link.kind != "host" && link.kind != "device" && link.kind != "network")
-            detail::fail(pointer + "/kind", "one of host, device, network");
+        LinkSpec link = readLinkObject(entry, pointer, warnings);
         for (const Diagnostic &w : warnings)
             problems.push_back({path + ":" + w.path, w.message});
         list.push_back({link.presetId, "link", link.name});
@@ -181,17 +207,207 @@ const Registry &registry()
     return instance;
 }
 
+/** The user's presets: replaced as a whole by setUserPresets() (GUI thread only). */
+struct UserLayer
+{
+    PresetFile library;
+    std::vector<PresetInfo> combinedList; ///< built-ins, then the user's
+    std::map<std::string, json, std::less<>> modelObjects;
+    std::map<std::string, json, std::less<>> deviceObjects;
+};
+
+UserLayer &userLayer()
+{
+    static UserLayer layer;
+    return layer;
+}
+
+template <typename Spec> const Spec *findUser(const std::vector<Spec> &specs, std::string_view id)
+{
+    for (const Spec &spec : specs) {
+        if (spec.presetId == id)
+            return &spec;
+    }
+    return nullptr;
+}
+
+/** Reads a library document; throws ReadFailure on the first problem. */
+PresetFile readLibraryDocument(const json &doc)
+{
+    if (!doc.is_object())
+        detail::fail("", "a preset file must be a JSON object");
+    if (auto format = doc.find("format"); format != doc.end()) {
+        const bool known =
+            format->is_string() && (format->get<std::string>() == "accel-explorer/presets" ||
+                                    format->get<std::string>() == "accel-explorer/models" ||
+                                    format->get<std::string>() == "accel-explorer/devices" ||
+                                    format->get<std::string>() == "accel-explorer/links");
+        if (!known)
+            detail::fail("/format", "expected \"accel-explorer/presets\"");
+    }
+    if (!doc.contains("models") && !doc.contains("devices") && !doc.contains("links"))
+        detail::fail("", R"(a preset file needs "models", "devices" or "links")");
+    PresetFile library;
+    for (const char *key : {"models", "devices"}) {
+        if (!doc.contains(key))
+            continue;
+        json single = json::object();
+        single[key] = doc[key];
+        PresetFile part = readPresetDocument(single, nullptr);
+        for (ModelSpec &m : part.models)
+            library.models.push_back(std::move(m));
+        for (DeviceSpec &d : part.devices)
+            library.devices.push_back(std::move(d));
+        library.warnings.insert(library.warnings.end(), part.warnings.begin(), part.warnings.end());
+    }
+    if (doc.contains("links")) {
+        if (!doc["links"].is_array())
+            detail::fail("/links", "must be an array");
+        std::size_t index = 0;
+        for (const json &entry : doc["links"]) {
+            const std::string pointer = "/links/" + std::to_string(index++);
+            if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string())
+                detail::fail(pointer, "a preset needs a string \"id\"");
+            if (!isKebabCase(entry["id"].get<std::string>()))
+                detail::fail(pointer + "/id", "preset ids are kebab-case (a-z, 0-9, '-', '.')");
+            library.links.push_back(readLinkObject(entry, pointer, library.warnings));
+        }
+    }
+    return library;
+}
+
 } // namespace
 
 const std::vector<PresetInfo> &presetList()
 {
-    return registry().list;
+    const UserLayer &user = userLayer();
+    return user.combinedList.empty() ? registry().list : user.combinedList;
+}
+
+Result<PresetFile> readPresetLibrary(std::string_view text)
+{
+    try {
+        return readLibraryDocument(detail::parseStrict(text));
+    } catch (const detail::ReadFailure &failure) {
+        return failure.diagnostic;
+    } catch (const std::exception &error) {
+        return Diagnostic{"", std::string("could not read the preset file: ") + error.what()};
+    }
+}
+
+std::string presetLibraryToJson(const PresetFile &library)
+{
+    json models = json::array();
+    for (const ModelSpec &m : library.models) {
+        json object = detail::modelToJson(m);
+        object["id"] = m.presetId;
+        models.push_back(std::move(object));
+    }
+    json devices = json::array();
+    for (const DeviceSpec &d : library.devices) {
+        json object = detail::deviceToJson(d);
+        object["id"] = d.presetId;
+        devices.push_back(std::move(object));
+    }
+    json links = json::array();
+    for (const LinkSpec &l : library.links)
+        links.push_back(linkToJson(l));
+    json doc = {{"format", "accel-explorer/presets"}, {"version", 1}};
+    if (!models.empty())
+        doc["models"] = std::move(models);
+    if (!devices.empty())
+        doc["devices"] = std::move(devices);
+    if (!links.empty())
+        doc["links"] = std::move(links);
+    if (models.empty() && devices.empty() && links.empty() && library.models.empty() &&
+        library.devices.empty() && library.links.empty())
+        doc["devices"] = json::array();
+    return doc.dump(2) + "\n";
+}
+
+bool isBuiltinPreset(std::string_view id)
+{
+    const Registry &r = registry();
+    return r.models.count(id) || r.devices.count(id) || r.links.count(id) || r.scenarios.count(id);
+}
+
+bool isUserPreset(std::string_view id)
+{
+    const PresetFile &library = userLayer().library;
+    return findUser(library.models, id) || findUser(library.devices, id) ||
+           findUser(library.links, id);
+}
+
+const PresetFile &userPresets()
+{
+    return userLayer().library;
+}
+
+Result<bool> setUserPresets(const PresetFile &library)
+{
+    std::set<std::string, std::less<>> seen;
+    auto check = [&](const std::string &id, const std::string &where) -> std::optional<Diagnostic> {
+        if (!isKebabCase(id))
+            return Diagnostic{where + "/id",
+                              "preset ids are kebab-case (a-z, 0-9, '-', '.'), got \"" +
+                                  id.substr(0, 80) + "\""};
+        if (isBuiltinPreset(id))
+            return Diagnostic{where + "/id",
+                              "\"" + id + "\" is a built-in preset: give yours another id"};
+        if (!seen.insert(id).second)
+            return Diagnostic{where + "/id", "\"" + id + "\" is used twice"};
+        return std::nullopt;
+    };
+    for (std::size_t i = 0; i < library.models.size(); ++i)
+        if (auto problem = check(library.models[i].presetId, "/models/" + std::to_string(i)))
+            return *problem;
+    for (std::size_t i = 0; i < library.devices.size(); ++i)
+        if (auto problem = check(library.devices[i].presetId, "/devices/" + std::to_string(i)))
+            return *problem;
+    for (std::size_t i = 0; i < library.links.size(); ++i)
+        if (auto problem = check(library.links[i].presetId, "/links/" + std::to_string(i)))
+            return *problem;
+
+    UserLayer layer;
+    layer.library = library;
+    layer.library.warnings.clear();
+    const Registry &r = registry();
+    // built-in models, devices, links, then the user's of each kind, then the scenarios
+    auto builtIn = [&](std::string_view kind) {
+        for (const PresetInfo &info : r.list)
+            if (info.kind == kind)
+                layer.combinedList.push_back(info);
+    };
+    builtIn("model");
+    for (const ModelSpec &m : library.models) {
+        layer.combinedList.push_back({m.presetId, "model", m.name});
+        json object = detail::modelToJson(m);
+        object["id"] = m.presetId;
+        layer.modelObjects.emplace(m.presetId, std::move(object));
+    }
+    builtIn("device");
+    for (const DeviceSpec &d : library.devices) {
+        layer.combinedList.push_back({d.presetId, "device", d.name});
+        json object = detail::deviceToJson(d);
+        object["id"] = d.presetId;
+        layer.deviceObjects.emplace(d.presetId, std::move(object));
+    }
+    builtIn("link");
+    for (const LinkSpec &l : library.links)
+        layer.combinedList.push_back({l.presetId, "link", l.name});
+    builtIn("scenario");
+    if (library.models.empty() && library.devices.empty() && library.links.empty())
+        layer.combinedList.clear(); // back to the built-in list itself
+    userLayer() = std::move(layer);
+    return true;
 }
 
 Result<ModelSpec> modelPreset(std::string_view id)
 {
     const auto &models = registry().models;
     auto it = models.find(id);
+    if (it == models.end() && findUser(userLayer().library.models, id))
+        return *findUser(userLayer().library.models, id);
     if (it == models.end())
         return Result<ModelSpec>::failure(
             "", "unknown model preset \"" + std::string(id.substr(0, 80)) +
@@ -203,6 +419,8 @@ Result<DeviceSpec> devicePreset(std::string_view id)
 {
     const auto &devices = registry().devices;
     auto it = devices.find(id);
+    if (it == devices.end() && findUser(userLayer().library.devices, id))
+        return *findUser(userLayer().library.devices, id);
     if (it == devices.end())
         return Result<DeviceSpec>::failure(
             "", "unknown device preset \"" + std::string(id.substr(0, 80)) +
@@ -214,6 +432,8 @@ Result<LinkSpec> linkPreset(std::string_view id)
 {
     const auto &links = registry().links;
     auto it = links.find(id);
+    if (it == links.end() && findUser(userLayer().library.links, id))
+        return *findUser(userLayer().library.links, id);
     if (it == links.end())
         return Result<LinkSpec>::failure("", "unknown link preset \"" +
                                                  std::string(id.substr(0, 80)) + "\"");
@@ -251,13 +471,17 @@ const json *presetObject(std::string_view kind, std::string_view id)
 {
     const auto &objects = kind == "model" ? registry().modelObjects : registry().deviceObjects;
     auto it = objects.find(id);
-    return it == objects.end() ? nullptr : &it->second;
+    if (it != objects.end())
+        return &it->second;
+    const auto &user = kind == "model" ? userLayer().modelObjects : userLayer().deviceObjects;
+    auto mine = user.find(id);
+    return mine == user.end() ? nullptr : &mine->second;
 }
 
 std::string knownPresetIds(std::string_view kind)
 {
     std::string ids;
-    for (const PresetInfo &info : registry().list) {
+    for (const PresetInfo &info : presetList()) {
         if (info.kind == kind)
             ids += (ids.empty() ? "" : ", ") + info.id;
     }

@@ -49,6 +49,7 @@ struct PresetFile
 {
     std::vector<ModelSpec> models;
     std::vector<DeviceSpec> devices;
+    std::vector<LinkSpec> links;
     Diagnostics warnings;
 };
 
@@ -56,6 +57,26 @@ struct PresetFile
  *  {"format": "accel-explorer/devices", "devices": [...]}; each entry needs a kebab-case "id"
  *  and is validated like an inline model or device. The first problem is returned. */
 [[nodiscard]] Result<PresetFile> readPresetFile(std::string_view text);
+
+/** Reads a preset library, the user's own presets or a shared file:
+ *  {"format": "accel-explorer/presets", "models": [...], "devices": [...], "links": [...]},
+ *  any of the three lists; a models-only or devices-only file (readPresetFile) is accepted too.
+ *  Each entry is validated as the built-ins are; the first problem is returned with its path. */
+[[nodiscard]] Result<PresetFile> readPresetLibrary(std::string_view text);
+/** The library as JSON text that readPresetLibrary() reads back. */
+std::string presetLibraryToJson(const PresetFile &library);
+
+/** Makes the user's presets available beside the built-ins: in presetList() (after them),
+ *  modelPreset(), devicePreset(), linkPreset() and scenarios that name them. Replaces the
+ *  previous user presets. An id used twice, or one a built-in has, is refused (nothing
+ *  changes). */
+[[nodiscard]] Result<bool> setUserPresets(const PresetFile &library);
+/** The user presets now in use (empty until setUserPresets()). */
+const PresetFile &userPresets();
+/** True for an id among the user presets (scenarios that use one are saved with it inline). */
+bool isUserPreset(std::string_view id);
+/** True for a built-in preset id of any kind. */
+bool isBuiltinPreset(std::string_view id);
 
 /** When the built-in presets were last converted from the project's reference
  *  (scripts/convert_reference.py); reports print it beside the app version. */

@@ -487,7 +487,8 @@ json toJson(const Scenario &s)
     doc["version"] = kScenarioVersion;
     if (!s.name.empty())
         doc["name"] = s.name;
-    if (s.model.presetId.empty()) {
+    // a user preset is written inline: the file opens on machines without that preset
+    if (s.model.presetId.empty() || !isBuiltinPreset(s.model.presetId)) {
         json model = detail::modelToJson(s.model);
         // keep unknown keys of an inline model
         if (auto it = doc.find("model"); it != doc.end() && it->is_object())
@@ -498,7 +499,7 @@ json toJson(const Scenario &s)
     } else {
         doc["model"] = s.model.presetId;
     }
-    if (s.device.presetId.empty()) {
+    if (s.device.presetId.empty() || !isBuiltinPreset(s.device.presetId)) {
         json device = detail::deviceToJson(s.device);
         if (auto it = doc.find("device"); it != doc.end() && it->is_object())
             for (auto kv = it->begin(); kv != it->end(); ++kv)

@@ -359,8 +359,9 @@ void MainWindow::createActions()
         {core::SweepKind::Context, tr("&Context Sweep...")},
         {core::SweepKind::Concurrency, tr("C&oncurrency Sweep...")},
         {core::SweepKind::Utilisation, tr("&Utilisation Sweep...")}};
-    for (const auto &[kind, label] : sweeps) {
-        dataMenu->addAction(label, this, [this, kind = kind] {
+    for (const auto &sweep : sweeps) {
+        const core::SweepKind kind = sweep.first;
+        dataMenu->addAction(sweep.second, this, [this, kind] {
             const QString name = QString::fromLatin1(core::sweepName(kind).data(),
                                                      qsizetype(core::sweepName(kind).size()));
             const QString path = QFileDialog::getSaveFileName(this, tr("Export %1 Sweep").arg(name),
@@ -448,8 +449,9 @@ void MainWindow::createActions()
     const std::pair<views::Theme, QString> themeChoices[] = {{views::Theme::System, tr("&System")},
                                                              {views::Theme::Light, tr("&Light")},
                                                              {views::Theme::Dark, tr("&Dark")}};
-    for (const auto &[choice, label] : themeChoices) {
-        QAction *action = themes->addAction(label);
+    for (const auto &themeChoice : themeChoices) {
+        const views::Theme choice = themeChoice.first;
+        QAction *action = themes->addAction(themeChoice.second);
         action->setCheckable(true);
         action->setData(int(choice));
         m_themeGroup->addAction(action);

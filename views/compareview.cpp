@@ -394,8 +394,8 @@ void CompareView::refresh()
             item->setText(cells[c]);
             item->setFont(row.differs ? bold : m_table->font());
             item->setBackground(row.differs ? QBrush(tint) : QBrush());
-            item->setTextAlignment(c == 0 ? int(Qt::AlignLeft | Qt::AlignVCenter)
-                                          : int(Qt::AlignRight | Qt::AlignVCenter));
+            item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter
+                                          : Qt::AlignRight | Qt::AlignVCenter);
         }
     }
 }

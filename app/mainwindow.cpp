@@ -14,6 +14,7 @@
 #include "views/slide.h"
 #include "views/style.h"
 #include "views/tourpanel.h"
+#include "views/userpresets.h"
 #include "views/view.h"
 #include "views/viewregistry.h"
 
@@ -143,6 +144,11 @@ MainWindow::MainWindow(QWidget *parent)
     updateStatus();
     updateTitle();
     readSettings();
+    QString presetProblem;
+    if (!views::loadUserPresets(&presetProblem)) // a bad library: the built-ins, and why
+        statusBar()->showMessage(presetProblem, 15000);
+    else if (!core::userPresets().devices.empty() || !core::userPresets().models.empty())
+        m_panel->reloadPresets();
     buildTab(m_tabs->currentIndex());
 }
 
@@ -187,6 +193,13 @@ void MainWindow::rebuildViews()
     if (!shown.isEmpty())
         showView(shown);
     buildTab(m_tabs->currentIndex());
+}
+
+void MainWindow::presetsChanged()
+{
+    m_panel->reloadPresets();
+    if (!m_views.isEmpty())
+        rebuildViews(); // the comparison pickers list presets too
 }
 
 void MainWindow::applyAppearance()
@@ -470,6 +483,13 @@ void MainWindow::createActions()
         dialog->open();
     });
     wizard->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    tools->addAction(tr("My &Presets..."), this, [this] {
+        auto *dialog = new views::UserPresetsDialog(m_document->scenario(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &views::UserPresetsDialog::presetsChanged, this,
+                &MainWindow::presetsChanged);
+        dialog->open();
+    });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *guide = help->addAction(tr("User &Guide"), this, [this] { showHelp(helpTopic()); });

@@ -100,6 +100,8 @@ private:
     void followScreen(QScreen *screen);
     void layOutPresenter();
     void showAbout();
+    /** The user's presets changed: the pickers list them again. */
+    void presetsChanged();
     void newScenario();
     void open();
     bool save();

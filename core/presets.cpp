@@ -319,9 +319,8 @@ std::string presetLibraryToJson(const PresetFile &library)
         doc["devices"] = std::move(devices);
     if (!links.empty())
         doc["links"] = std::move(links);
-    if (models.empty() && devices.empty() && links.empty() && library.models.empty() &&
-        library.devices.empty() && library.links.empty())
-        doc["devices"] = json::array();
+    if (library.models.empty() && library.devices.empty() && library.links.empty())
+        doc["devices"] = json::array(); // an empty library still reads back
     return doc.dump(2) + "\n";
 }
 
@@ -343,7 +342,7 @@ const PresetFile &userPresets()
     return userLayer().library;
 }
 
-Result<bool> setUserPresets(const PresetFile &library)
+Result<bool> validateUserPresets(const PresetFile &library)
 {
     std::set<std::string, std::less<>> seen;
     auto check = [&](const std::string &id, const std::string &where) -> std::optional<Diagnostic> {
@@ -368,6 +367,13 @@ Result<bool> setUserPresets(const PresetFile &library)
         if (auto problem = check(library.links[i].presetId, "/links/" + std::to_string(i)))
             return *problem;
 
+    return true;
+}
+
+Result<bool> setUserPresets(const PresetFile &library)
+{
+    if (auto valid = validateUserPresets(library); !valid)
+        return valid;
     UserLayer layer;
     layer.library = library;
     layer.library.warnings.clear();

@@ -71,6 +71,8 @@ std::string presetLibraryToJson(const PresetFile &library);
  *  previous user presets. An id used twice, or one a built-in has, is refused (nothing
  *  changes). */
 [[nodiscard]] Result<bool> setUserPresets(const PresetFile &library);
+/** What setUserPresets() would refuse, without changing anything (an editor's check). */
+[[nodiscard]] Result<bool> validateUserPresets(const PresetFile &library);
 /** The user presets now in use (empty until setUserPresets()). */
 const PresetFile &userPresets();
 /** True for an id among the user presets (scenarios that use one are saved with it inline). */

@@ -9,6 +9,7 @@
 #include "core/scenarioaccess.h"
 
 #include <QComboBox>
+#include <QSignalBlocker>
 #include <QCompleter>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -123,6 +124,17 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     });
     connect(document, &ScenarioDocument::changed, this, &ScenarioPanel::refresh);
     refresh();
+}
+
+void ScenarioPanel::reloadPresets()
+{
+    for (QComboBox *combo : {m_model, m_device}) {
+        const QSignalBlocker blocker(combo);
+        combo->clear();
+    }
+    fillPresets(m_model, "model");
+    fillPresets(m_device, "device");
+    refresh(); // selects the scenario's model and device again
 }
 
 void ScenarioPanel::fillPresets(QComboBox *combo, const char *kind)

@@ -29,6 +29,8 @@ public:
     QComboBox *devicePicker() const { return m_device; }
     /** The editor of a numeric input, or nullptr. */
     QAbstractSpinBox *editor(const QString &path) const { return m_editors.value(path); }
+    /** Lists the presets again (after the user's presets changed). */
+    void reloadPresets();
     /** The message shown for the last refused entry (empty when none). */
     QString lastRefusal() const;
 

@@ -7,6 +7,8 @@
 #include "views/dataexport.h"
 #include "views/helpdialog.h"
 #include "views/scenariodocument.h"
+#include "views/scenariopanel.h"
+#include "views/userpresets.h"
 #include "views/view.h"
 #include "views/viewregistry.h"
 
@@ -16,12 +18,16 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -40,6 +46,7 @@ private slots:
     void aboutNamesVersionDataAndLicences();
     void settingsSurviveARestart();
     void dataAndImageExportsAreStamped();
+    void userPresetsAreSavedValidatedAndShared();
 };
 
 void DesktopTest::initTestCase()
@@ -173,6 +180,82 @@ void DesktopTest::dataAndImageExportsAreStamped()
     QVERIFY(QImage(png)
                 .text(QStringLiteral("Software"))
                 .contains(QStringLiteral("9.8.7; preset data")));
+}
+
+// Tools > My Presets: a device from the scenario becomes a preset of the user's, saved in the
+// data folder, listed by the pickers, validated with the field named, shared and imported.
+void DesktopTest::userPresetsAreSavedValidatedAndShared()
+{
+    QFile::remove(views::userPresetFile());
+    QVERIFY(core::setUserPresets({}).ok());
+    const std::size_t builtIn = core::presetList().size();
+    const core::Scenario lesson = core::lessonDefaultScenario();
+    {
+        views::UserPresetsDialog dialog(lesson);
+        QSignalSpy changed(&dialog, &views::UserPresetsDialog::presetsChanged);
+        dialog.addDeviceFromScenario();
+        QVERIFY2(dialog.isValid(), qPrintable(dialog.verdict()->text()));
+        QVERIFY(dialog.editor()->toPlainText().contains(QStringLiteral("\"my-lesson-accelerator")));
+        // a bad value is refused with its field, and Save does nothing
+        QString text = dialog.editor()->toPlainText();
+        text.replace(QStringLiteral("\"memory_gb\": 80"), QStringLiteral("\"memory_gb\": -1"));
+        dialog.editor()->setPlainText(text);
+        QVERIFY(!dialog.isValid());
+        QVERIFY2(dialog.verdict()->text().contains(QStringLiteral("/devices/0/memory_gb")),
+                 qPrintable(dialog.verdict()->text()));
+        QVERIFY(!dialog.save());
+        QCOMPARE(changed.count(), 0);
+        text.replace(QStringLiteral("\"memory_gb\": -1"), QStringLiteral("\"memory_gb\": 96"));
+        dialog.editor()->setPlainText(text);
+        QVERIFY(dialog.save());
+        QCOMPARE(changed.count(), 1);
+    }
+    QVERIFY(QFileInfo::exists(views::userPresetFile()));
+    QCOMPARE(core::presetList().size(), builtIn + 1);
+    const std::string id = core::userPresets().devices.at(0).presetId;
+    QCOMPARE(core::devicePreset(id).value().memoryGb, 96.0);
+
+    // the next start reads it back; the pickers list it
+    QVERIFY(core::setUserPresets({}).ok());
+    QString error;
+    QVERIFY2(views::loadUserPresets(&error), qPrintable(error));
+    QVERIFY(core::isUserPreset(id));
+    {
+        MainWindow window;
+        QVERIFY(window.scenarioPanel()->devicePicker()->findData(QString::fromStdString(id)) >= 0);
+    }
+
+    // a shared file adds its presets; one that clashes with a built-in changes nothing
+    QTemporaryDir dir;
+    const QString shared = dir.filePath(QStringLiteral("shared.json"));
+    QFile out(shared);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(R"({"format": "accel-explorer/presets", "links": [{"id": "our-fabric",
+        "name": "Our fabric", "kind": "network", "per_direction_gb_s": 50,
+        "sources": {"*": "measured"}}]})");
+    out.close();
+    QVERIFY2(views::importPresetFile(shared, &error), qPrintable(error));
+    QCOMPARE(core::linkPreset("our-fabric").value().perDirectionGbPerSecond, 50.0);
+    QFile clash(dir.filePath(QStringLiteral("clash.json")));
+    QVERIFY(clash.open(QIODevice::WriteOnly));
+    clash.write(R"({"links": [{"id": "pcie-4-x16", "kind": "host", "per_direction_gb_s": 1}]})");
+    clash.close();
+    QVERIFY(!views::importPresetFile(clash.fileName(), &error));
+    QVERIFY2(error.contains(QStringLiteral("built-in")), qPrintable(error));
+    QCOMPARE(core::presetList().size(), builtIn + 2);
+
+    // a damaged library: the built-ins stay, and the message names the file and the field
+    QFile damaged(views::userPresetFile());
+    QVERIFY(damaged.open(QIODevice::WriteOnly));
+    damaged.write(R"({"devices": [{"id": "x", "memory_gb": "lots"}]})");
+    damaged.close();
+    QVERIFY(core::setUserPresets({}).ok());
+    QVERIFY(!views::loadUserPresets(&error));
+    QVERIFY2(error.contains(views::userPresetFile()) &&
+                 error.contains(QStringLiteral("/devices/0")),
+             qPrintable(error));
+    QCOMPARE(core::presetList().size(), builtIn);
+    QFile::remove(views::userPresetFile());
 }
 
 QTEST_MAIN(DesktopTest)

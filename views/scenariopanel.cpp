@@ -9,12 +9,12 @@
 #include "core/scenarioaccess.h"
 
 #include <QComboBox>
-#include <QSignalBlocker>
 #include <QCompleter>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 

@@ -36,11 +36,14 @@
 #include <QFileInfo>
 #include <QFont>
 #include <QIcon>
+#include <QLibraryInfo>
+#include <QLocale>
 #include <QPixmap>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTextStream>
+#include <QTranslator>
 
 #include <cstdio>
 #include <cstdlib>
@@ -404,6 +407,18 @@ int main(int argc, char **argv)
             icon.addFile(QStringLiteral(":/icons/accel-explorer-%1.png").arg(size),
                          QSize(size, size));
         QApplication::setWindowIcon(icon);
+        // Every user-facing string of the Qt side goes through tr(): a translation installed as
+        // share/accel-explorer/translations/accel-explorer_<locale>.qm is picked up here, and
+        // Qt's own strings (dialog buttons) follow the locale too.
+        QTranslator qtStrings;
+        if (qtStrings.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                           QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QApplication::installTranslator(&qtStrings);
+        QTranslator ours;
+        if (ours.load(QLocale(), QStringLiteral("accel-explorer"), QStringLiteral("_"),
+                      QApplication::applicationDirPath() +
+                          QStringLiteral("/../share/accel-explorer/translations")))
+            QApplication::installTranslator(&ours);
 
         Options options;
         QString error;

@@ -17,6 +17,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLegend>
@@ -109,6 +110,11 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
     , m_overheadSet(new QBarSet(tr("Runtime overhead")))
     , m_capacityA(nullptr)
     , m_capacityB(nullptr)
+    , m_costChart(new QChart)
+    , m_costY(new QBarCategoryAxis)
+    , m_costX(new QValueAxis)
+    , m_costA(new QBarSet(tr("A")))
+    , m_costB(new QBarSet(tr("B")))
     , m_table(new QTableWidget(this))
 {
     setObjectName(QStringLiteral("compareView"));
@@ -186,6 +192,34 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
         line->attachAxis(markY);
     }
 
+    // cost per million tokens, A against B
+    m_costChart->setAnimationOptions(QChart::NoAnimation);
+    style::styleChart(m_costChart);
+    m_costChart->legend()->hide();
+    m_costChart->setMargins(QMargins(4, 4, 4, 4));
+    m_costA->setColor(colourA());
+    m_costB->setColor(colourB());
+    auto *cost = new QHorizontalBarSeries;
+    cost->append(m_costB); // drawn bottom-up: B below, A on top
+    cost->append(m_costA);
+    cost->setLabelsVisible(true);
+    cost->setLabelsPosition(QAbstractBarSeries::LabelsInsideBase);
+    cost->setLabelsFormat(QStringLiteral("$@value"));
+    cost->setLabelsPrecision(3);
+    m_costA->setLabelColor(style::paper());
+    m_costB->setLabelColor(style::paper());
+    m_costA->setLabelFont(style::annotationFont(1.0));
+    m_costB->setLabelFont(style::annotationFont(1.0));
+    m_costChart->addSeries(cost);
+    m_costY->append(tr("A, B"));
+    style::styleAxis(m_costX);
+    style::styleAxis(m_costY);
+    m_costX->setTitleText(tr("USD per million tokens"));
+    m_costChart->addAxis(m_costX, Qt::AlignBottom);
+    m_costChart->addAxis(m_costY, Qt::AlignLeft);
+    cost->attachAxis(m_costX);
+    cost->attachAxis(m_costY);
+
     m_table->setColumnCount(5);
     m_table->setHorizontalHeaderLabels(
         {tr("Figure"), tr("A"), tr("B"), tr("B \u2212 A"), tr("B / A")});
@@ -213,8 +247,11 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
     roofView->setRenderHint(QPainter::Antialiasing);
     auto *barsView = new QChartView(m_barsChart, this);
     barsView->setRenderHint(QPainter::Antialiasing);
-    charts->addWidget(roofView, 1);
-    charts->addWidget(barsView, 1);
+    auto *costView = new QChartView(m_costChart, this);
+    costView->setRenderHint(QPainter::Antialiasing);
+    charts->addWidget(roofView, 5);
+    charts->addWidget(barsView, 5);
+    charts->addWidget(costView, 3);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(controls);
@@ -372,6 +409,21 @@ void CompareView::refresh()
     m_barsX->setTitleText(
         tr("Device memory (%1); dashes: capacity")
             .arg(units == core::MemoryUnits::GiB ? QStringLiteral("GiB") : QStringLiteral("GB")));
+
+    // cost
+    const double costA = ea[FigureId::CostUsdPerMillionTokens];
+    const double costB = eb[FigureId::CostUsdPerMillionTokens];
+    for (auto [set, value] : {std::pair{m_costA, costA}, std::pair{m_costB, costB}}) {
+        const double shown = std::isfinite(value) ? value : 0.0;
+        if (set->count() != 1)
+            set->append(shown);
+        else
+            set->replace(0, shown);
+    }
+    const double costTop =
+        std::max({std::isfinite(costA) ? costA : 0.0, std::isfinite(costB) ? costB : 0.0, 0.01});
+    m_costX->setRange(0, costTop * 1.15);
+    m_costX->applyNiceNumbers();
 
     // the table
     m_table->setRowCount(int(m_rows.size()));

@@ -90,6 +90,12 @@ private:
     QLineSeries *m_capacityA;
     QLineSeries *m_capacityB;
 
+    QChart *m_costChart;
+    QBarCategoryAxis *m_costY;
+    QValueAxis *m_costX;
+    QBarSet *m_costA;
+    QBarSet *m_costB;
+
     QTableWidget *m_table;
 };
 

@@ -251,7 +251,9 @@ int run(const std::vector<std::string> &args)
         if (!load(input, overrides, scenario))
             return kBadInput;
         const core::Evaluation evaluation = core::evaluate(scenario);
-        std::cout << core::evaluationToJson(scenario, evaluation, explain) << "\n";
+        std::cout << core::stampJson(core::evaluationToJson(scenario, evaluation, explain),
+                                     core::exportStamp(ACCEL_VERSION))
+                  << "\n";
         return 0;
     }
 
@@ -282,7 +284,9 @@ int run(const std::vector<std::string> &args)
         if (outputFormat == "csv")
             std::cout << core::selectionToCsv(selection, core::exportStamp(ACCEL_VERSION));
         else
-            std::cout << core::selectionToJson(selection) << "\n";
+            std::cout << core::stampJson(core::selectionToJson(selection),
+                                         core::exportStamp(ACCEL_VERSION))
+                      << "\n";
         return 0;
     }
 

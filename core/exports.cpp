@@ -313,6 +313,16 @@ std::vector<std::pair<std::string, std::string>> keyAssumptions(const Scenario &
     };
 }
 
+std::string stampJson(const std::string &objectText, const ExportStamp &stamp)
+{
+    json document = json::parse(objectText, nullptr, false);
+    if (!document.is_object())
+        return objectText;
+    document["app_version"] = stamp.appVersion;
+    document["preset_data_date"] = stamp.presetDataDate;
+    return document.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
 std::string csvField(std::string_view text)
 {
     if (text.find_first_of(",\"\n\r") == std::string_view::npos)

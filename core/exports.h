@@ -77,6 +77,10 @@ std::vector<std::pair<std::string, std::string>> keyAssumptions(const Scenario &
 /** The shortest decimal text that reads back as the same double; empty when not finite. */
 std::string exactNumber(double value);
 
+/** A JSON object's text with "app_version" and "preset_data_date" added (indent 2); text that
+ *  is not an object comes back unchanged. */
+std::string stampJson(const std::string &objectText, const ExportStamp &stamp);
+
 /** RFC 4180 quoting: a field with a comma, quote or line break in quotes, quotes doubled. */
 std::string csvField(std::string_view text);
 

@@ -82,11 +82,8 @@ bool writeChecks(const core::Scenario &scenario, const QString &path, QString *e
     if (suffix == QStringLiteral("csv")) {
         text = core::selectionToCsv(selection, exportStamp());
     } else {
-        // the accel-calc check document, with the stamp in front
-        const core::ExportStamp stamp = exportStamp();
-        const std::string body = core::selectionToJson(selection);
-        text = "{\n  \"app_version\": \"" + stamp.appVersion + "\",\n  \"preset_data_date\": \"" +
-               stamp.presetDataDate + "\",\n  \"checks\": " + body + "\n}\n";
+        // the accel-calc check document, stamped
+        text = core::stampJson(core::selectionToJson(selection), exportStamp()) + "\n";
     }
     return writeAtomically(path, text, error);
 }

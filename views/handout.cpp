@@ -1,6 +1,7 @@
 #include "handout.h"
 
 #include "appearance.h"
+#include "dataexport.h"
 
 #include "scenariodocument.h"
 #include "style.h"
@@ -54,10 +55,10 @@ QString stepHtml(const TourStep &step, int index, int count, const core::Scenari
                     .arg(step.question.toHtmlEscaped(),
                          style::number(bytes ? answer / 1e9 : answer, 4));
     }
-    html += QObject::tr("<p style=\"color:#666\">Step %1 of %2. Accelerator Explorer %3.</p>")
+    html += QObject::tr("<p style=\"color:#666\">Step %1 of %2. %3.</p>")
                 .arg(index + 1)
                 .arg(count)
-                .arg(QApplication::applicationVersion());
+                .arg(exportStampText());
     return html;
 }
 
@@ -70,6 +71,7 @@ bool writeTourHandout(const QString &path, QString *error)
     {
         QPdfWriter pdf(temporary);
         pdf.setTitle(QObject::tr("Accelerator Explorer: the lesson tour"));
+        pdf.setCreator(exportStampText());
         pdf.setPageSize(QPageSize(QPageSize::A4));
         pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
         pdf.setResolution(200);

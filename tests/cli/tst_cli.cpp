@@ -322,6 +322,13 @@ void Cli::sweepAndCheckExportCsv()
     QVERIFY(check.out.startsWith("# Accelerator Explorer "));
     QVERIFY(check.out.contains("\ndevice,weights,verdict,passes,replicas"));
 
+    // evaluate and check JSON say who made them from which data
+    const Run evaluate = accelCalc({"evaluate", "lesson-default"});
+    QCOMPARE(parseObject(evaluate.out).value("preset_data_date").toString().size(), 10);
+    QVERIFY(!parseObject(evaluate.out).value("app_version").toString().isEmpty());
+    const Run checkJson = accelCalc({"check", "support-assistant"});
+    QVERIFY(!parseObject(checkJson.out).value("app_version").toString().isEmpty());
+
     const Run bad = accelCalc({"sweep", "lesson-default", "--kind", "latency"});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains("--kind is batch, context, concurrency or utilisation"));

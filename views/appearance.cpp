@@ -129,10 +129,14 @@ void applyAppearance(const Appearance &appearance)
         QApplication::style()->name().compare(wantedStyle, Qt::CaseInsensitive) != 0)
         QApplication::setStyle(QStyleFactory::create(wantedStyle));
     style::setHighContrast(appearance.highContrast);
-    QApplication::setPalette(palette);
+    // unchanged palette or font: no change event through every widget (start-up time)
+    if (palette != QApplication::palette())
+        QApplication::setPalette(palette);
     const double scale = appearance.presenter ? kPresenterScale : 1.0;
     style::setScale(scale);
-    QApplication::setFont(style::scaledFont(base.font, scale));
+    const QFont font = style::scaledFont(base.font, scale);
+    if (font != QApplication::font())
+        QApplication::setFont(font);
     // Qt delivers the change to existing widgets later; views built next must inherit it now
     QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationFontChange);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationPaletteChange);

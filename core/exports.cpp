@@ -325,7 +325,8 @@ std::string stampJson(const std::string &objectText, const ExportStamp &stamp)
 
 std::string csvField(std::string_view text)
 {
-    if (text.find_first_of(",\"\n\r") == std::string_view::npos)
+    // a leading '#' would read back as a comment line
+    if (text.find_first_of(",\"\n\r") == std::string_view::npos && !text.starts_with('#'))
         return std::string(text);
     std::string out = "\"";
     for (char c : text) {

@@ -3,6 +3,7 @@
 #include "core/evaluation.h"
 #include "core/evaluationjson.h"
 #include "core/explain.h"
+#include "core/exports.h"
 #include "core/hfimport.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
@@ -85,8 +86,33 @@ std::string scenarioFile(const std::uint8_t *data, std::size_t size)
     return checkScenario(loaded.value().scenario);
 }
 
+/** A user's preset library and a CSV sweep from the same bytes: both readers never crash, and
+ *  what they accept writes out and reads back the same. */
+std::string libraryAndCsv(std::string_view text)
+{
+    if (auto library = core::readPresetLibrary(text)) {
+        (void)core::validateUserPresets(library.value());
+        auto back = core::readPresetLibrary(core::presetLibraryToJson(library.value()));
+        if (!back)
+            return "a library that does not read back: " + back.error().path + ": " +
+                   back.error().message;
+        if (back->models.size() != library->models.size() ||
+            back->devices.size() != library->devices.size() ||
+            back->links.size() != library->links.size())
+            return "a library that reads back with other entries";
+    }
+    if (auto table = core::sweepFromCsv(text)) {
+        auto back = core::sweepFromCsv(core::sweepToCsv(table.value(), table->stamp));
+        if (!back || back->values != table->values || back->figures != table->figures)
+            return "a CSV sweep that does not read back the same";
+    }
+    return {};
+}
+
 std::string presetFile(const std::uint8_t *data, std::size_t size)
 {
+    if (auto problem = libraryAndCsv(asText(data, size)); !problem.empty())
+        return problem;
     auto file = core::readPresetFile(asText(data, size));
     if (!file)
         return file.error().message.empty() ? "an error without a message" : std::string();

@@ -14,7 +14,8 @@ namespace fuzzentries {
 /** Scenario file text: read, evaluate, explain, serialise, save and read back. */
 std::string scenarioFile(const std::uint8_t *data, std::size_t size);
 
-/** Preset file text (models or devices): read and evaluate each entry in the lesson scenario. */
+/** Preset file text (models or devices): read and evaluate each entry in the lesson scenario;
+ *  the same bytes as a user preset library and as a CSV sweep read back what they write. */
 std::string presetFile(const std::uint8_t *data, std::size_t size);
 
 /** Hugging Face config.json text: import, then evaluate the model in the lesson scenario. */

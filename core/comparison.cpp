@@ -65,7 +65,8 @@ std::vector<ComparedFigure> compareFigures(const Evaluation &a, const Evaluation
         ComparedFigure row{id, a[id], b[id], 0, 0, false};
         const bool finite = std::isfinite(row.a) && std::isfinite(row.b);
         row.difference = finite ? row.b - row.a : std::nan("");
-        row.ratio = finite && row.a != 0 ? row.b / row.a : std::nan("");
+        // a ratio across zero (15 GB free against 9 GB short) means nothing: no ratio
+        row.ratio = finite && row.a != 0 && row.a * row.b >= 0 ? row.b / row.a : std::nan("");
         const double scale = std::max(std::fabs(row.a), std::fabs(row.b));
         row.differs = !finite ? std::isfinite(row.a) != std::isfinite(row.b)
                               : std::fabs(row.difference) > 5e-4 * scale;

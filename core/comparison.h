@@ -40,7 +40,7 @@ struct ComparedFigure
     double a = 0;
     double b = 0;
     double difference = 0; ///< b - a
-    double ratio = 0;      ///< b / a; NaN when a is 0 or either is not finite
+    double ratio = 0;      ///< b / a; NaN when a is 0, the signs differ or either is not finite
     bool differs = false;  ///< more than 0.05 % apart (or one is missing)
 };
 

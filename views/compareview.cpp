@@ -369,13 +369,14 @@ void CompareView::refresh()
 
     // memory: the two serving stacks against their capacities
     const double unit = units == core::MemoryUnits::GiB ? core::kGiB : core::kGB;
+    // horizontal categories run bottom-up: B first, so A reads on top
     auto setPair = [](QBarSet *set, double va, double vb) {
         if (set->count() != 2) {
             set->remove(0, set->count());
-            set->append({va, vb});
+            set->append({vb, va});
         } else {
-            set->replace(0, va);
-            set->replace(1, vb);
+            set->replace(0, vb);
+            set->replace(1, va);
         }
     };
     setPair(m_weightsSet, ea[FigureId::WeightsBytes] / unit, eb[FigureId::WeightsBytes] / unit);
@@ -393,15 +394,15 @@ void CompareView::refresh()
                         : tr("short by %1")
                               .arg(fromStd(core::formatBytes(-e[FigureId::HeadroomBytes], units)));
     };
-    const QStringList categories{tr("A: %1").arg(fitText(ea)), tr("B: %1").arg(fitText(eb))};
+    const QStringList categories{tr("B: %1").arg(fitText(eb)), tr("A: %1").arg(fitText(ea))};
     if (m_barsY->categories() != categories) {
         m_barsY->clear();
         m_barsY->append(categories);
     }
     const double capA = ea[FigureId::CapacityBytes] / unit;
     const double capB = eb[FigureId::CapacityBytes] / unit;
-    replaceIfChanged(m_capacityA, {QPointF(capA, 0.05), QPointF(capA, 0.95)});
-    replaceIfChanged(m_capacityB, {QPointF(capB, 1.05), QPointF(capB, 1.95)});
+    replaceIfChanged(m_capacityB, {QPointF(capB, 0.05), QPointF(capB, 0.95)});
+    replaceIfChanged(m_capacityA, {QPointF(capA, 1.05), QPointF(capA, 1.95)});
     const double most = std::max({capA, capB, ea[FigureId::ServingBytesTotal] / unit,
                                   eb[FigureId::ServingBytesTotal] / unit});
     m_barsX->setRange(0, most * 1.08);

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ ccache pkg-config
           qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev
           libqt6opengl6-dev # Qt6Charts' CMake package needs it; Debian only recommends it
-          libeigen3-dev nlohmann-json3-dev xvfb xauth)
+          libeigen3-dev nlohmann-json3-dev xvfb xauth
+          desktop-file-utils) # install_and_run validates the .desktop file
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -21,6 +21,7 @@
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -108,6 +109,7 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
     , m_weightsSet(new QBarSet(tr("Weights")))
     , m_kvSet(new QBarSet(tr("KV cache")))
     , m_overheadSet(new QBarSet(tr("Runtime overhead")))
+    , m_fragmentationSet(new QBarSet(tr("Fragmentation")))
     , m_capacityA(nullptr)
     , m_capacityB(nullptr)
     , m_costChart(new QChart)
@@ -163,7 +165,8 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
     m_weightsSet->setColor(style::weights());
     m_kvSet->setColor(style::kvCache());
     m_overheadSet->setColor(style::overhead());
-    for (QBarSet *set : {m_weightsSet, m_kvSet, m_overheadSet}) {
+    m_fragmentationSet->setColor(style::grey(90)); // as in the memory view
+    for (QBarSet *set : {m_weightsSet, m_kvSet, m_overheadSet, m_fragmentationSet}) {
         set->setBorderColor(style::paper());
         m_memory->append(set);
     }
@@ -190,6 +193,7 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
         m_barsChart->addSeries(line);
         line->attachAxis(m_barsX);
         line->attachAxis(markY);
+        m_barsChart->legend()->markers(line).first()->setVisible(false); // the axis says so
     }
 
     // cost per million tokens, A against B
@@ -379,15 +383,12 @@ void CompareView::refresh()
             set->replace(1, va);
         }
     };
-    setPair(m_weightsSet, ea[FigureId::WeightsBytes] / unit, eb[FigureId::WeightsBytes] / unit);
-    setPair(m_kvSet, ea[FigureId::KvBytesTotal] / unit, eb[FigureId::KvBytesTotal] / unit);
-    setPair(m_overheadSet,
-            (ea[FigureId::ServingBytesTotal] - ea[FigureId::WeightsBytes] -
-             ea[FigureId::KvBytesTotal]) /
-                unit,
-            (eb[FigureId::ServingBytesTotal] - eb[FigureId::WeightsBytes] -
-             eb[FigureId::KvBytesTotal]) /
-                unit);
+    // the serving stack as the core splits it: weights, KV, runtime overhead, fragmentation
+    for (const auto &[set, id] : {std::pair{m_weightsSet, FigureId::WeightsBytes},
+                                  std::pair{m_kvSet, FigureId::KvBytesTotal},
+                                  std::pair{m_overheadSet, FigureId::OverheadBytes},
+                                  std::pair{m_fragmentationSet, FigureId::FragmentationBytes}})
+        setPair(set, ea[id] / unit, eb[id] / unit);
     auto fitText = [&](const core::Evaluation &e) {
         return e.fits() ? tr("fits, %1 free")
                               .arg(fromStd(core::formatFigure(e, FigureId::HeadroomBytes, units)))

@@ -87,6 +87,7 @@ private:
     QBarSet *m_weightsSet;
     QBarSet *m_kvSet;
     QBarSet *m_overheadSet;
+    QBarSet *m_fragmentationSet;
     QLineSeries *m_capacityA;
     QLineSeries *m_capacityB;
 

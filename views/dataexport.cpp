@@ -4,25 +4,13 @@
 #include "core/selection.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
 
 namespace views {
 
 namespace {
-
-bool writeAtomically(const QString &path, const std::string &text, QString *error)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit()) {
-        if (error)
-            *error = QCoreApplication::translate("DataExport", "%1: cannot be written (%2)")
-                         .arg(path, file.errorString());
-        return false;
-    }
-    return true;
-}
 
 QString suffixOf(const QString &path)
 {
@@ -38,6 +26,20 @@ bool refuseSuffix(const QString &path, QString *error)
 }
 
 } // namespace
+
+bool writeFileAtomically(const QString &path, const std::string &text, QString *error)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit()) {
+        if (error)
+            *error = QCoreApplication::translate("DataExport", "%1: cannot be written (%2)")
+                         .arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
 
 core::ExportStamp exportStamp()
 {
@@ -69,7 +71,7 @@ bool writeSweep(const core::Scenario &scenario, core::SweepKind kind, const QStr
     const std::string text = suffix == QStringLiteral("csv")
                                  ? core::sweepToCsv(table.value(), exportStamp())
                                  : core::sweepToJson(table.value(), exportStamp()) + "\n";
-    return writeAtomically(path, text, error);
+    return writeFileAtomically(path, text, error);
 }
 
 bool writeChecks(const core::Scenario &scenario, const QString &path, QString *error)
@@ -85,7 +87,7 @@ bool writeChecks(const core::Scenario &scenario, const QString &path, QString *e
         // the accel-calc check document, stamped
         text = core::stampJson(core::selectionToJson(selection), exportStamp()) + "\n";
     }
-    return writeAtomically(path, text, error);
+    return writeFileAtomically(path, text, error);
 }
 
 } // namespace views

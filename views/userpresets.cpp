@@ -1,10 +1,11 @@
 #include "userpresets.h"
 
+#include "dataexport.h"
+
 #include "core/presets.h"
 #include "core/scenario.h"
 
 #include <QDialogButtonBox>
-#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -15,7 +16,6 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 
@@ -26,19 +26,6 @@ namespace {
 QString fromStd(const std::string &text)
 {
     return QString::fromStdString(text);
-}
-
-bool writeText(const QString &path, const std::string &text, QString *error)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit()) {
-        if (error)
-            *error = QObject::tr("%1: cannot be written (%2)").arg(path, file.errorString());
-        return false;
-    }
-    return true;
 }
 
 /** An id not yet used by a built-in or by `library`: "my-" and the name, kebab-cased. */
@@ -124,7 +111,7 @@ bool saveUserPresets(const core::PresetFile &library, QString *error)
                                                   fromStd(valid.error().message));
         return false;
     }
-    if (!writeText(userPresetFile(), core::presetLibraryToJson(library), error))
+    if (!writeFileAtomically(userPresetFile(), core::presetLibraryToJson(library), error))
         return false;
     return core::setUserPresets(library).ok();
 }
@@ -322,7 +309,7 @@ void UserPresetsDialog::shareSelected()
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Share Presets"), QStringLiteral("presets.json"), tr("Presets (*.json)"));
     QString error;
-    if (!path.isEmpty() && !writeText(path, core::presetLibraryToJson(chosen), &error))
+    if (!path.isEmpty() && !writeFileAtomically(path, core::presetLibraryToJson(chosen), &error))
         QMessageBox::warning(this, tr("Share Presets"), error);
 }
 

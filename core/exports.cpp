@@ -244,6 +244,8 @@ Result<SweepTable> sweepFromCsv(std::string_view csv)
         const std::vector<std::string> fields = splitCsvLine(line);
         if (!haveHeader) {
             table.path = fields.front();
+            if (table.path.empty())
+                return Diagnostic{where, "the header's first column must name the varied input"};
             for (std::size_t j = 1; j < fields.size(); ++j) {
                 const FigureInfo *info = findFigure(fields[j]);
                 if (!info)

@@ -151,6 +151,10 @@ void Exports::csvQuotesAndBadInput_data()
     QTest::newRow("empty") << ""
                            << "line 1"
                            << "no header row";
+    // found by fuzzing: a header of one empty quoted field wrote back as nothing
+    QTest::newRow("no input column") << "\"\"\n1\n"
+                                     << "line 1"
+                                     << "must name the varied input";
 }
 
 void Exports::csvQuotesAndBadInput()

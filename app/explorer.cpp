@@ -201,6 +201,13 @@ bool loadScenario(const Options &options, core::Scenario &scenario, QString &lab
     return true;
 }
 
+core::MemoryUnits unitsOf(const Options &options)
+{
+    return options.units == QStringLiteral("GiB")    ? core::MemoryUnits::GiB
+           : options.units == QStringLiteral("both") ? core::MemoryUnits::Both
+                                                     : core::MemoryUnits::GB;
+}
+
 /** --compare: B as a scenario of its own, or as A with one preset or format swapped. */
 bool applyCompare(const Options &options, const core::Scenario &a, views::CompareView &view)
 {
@@ -306,9 +313,7 @@ int snapshot(const Options &options)
 
     views::ScenarioDocument document;
     document.reset(scenario, options.scenario);
-    document.setUnits(options.units == QStringLiteral("GiB")    ? core::MemoryUnits::GiB
-                      : options.units == QStringLiteral("both") ? core::MemoryUnits::Both
-                                                                : core::MemoryUnits::GB);
+    document.setUnits(unitsOf(options));
     document.flush();
     // A never-shown chart renders as a thumbnail: show it off screen and let it lay out.
     std::unique_ptr<views::View> view(entry->create(&document, nullptr));
@@ -329,13 +334,6 @@ int snapshot(const Options &options)
         return 1;
     }
     return 0;
-}
-
-core::MemoryUnits unitsOf(const Options &options)
-{
-    return options.units == QStringLiteral("GiB")    ? core::MemoryUnits::GiB
-           : options.units == QStringLiteral("both") ? core::MemoryUnits::Both
-                                                     : core::MemoryUnits::GB;
 }
 
 int slide(const Options &options)

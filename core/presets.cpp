@@ -231,6 +231,21 @@ template <typename Spec> const Spec *findUser(const std::vector<Spec> &specs, st
     return nullptr;
 }
 
+/** A preset's JSON object as the built-in files write it: the spec's keys and its "id". */
+json modelObject(const ModelSpec &model)
+{
+    json object = detail::modelToJson(model);
+    object["id"] = model.presetId;
+    return object;
+}
+
+json deviceObject(const DeviceSpec &device)
+{
+    json object = detail::deviceToJson(device);
+    object["id"] = device.presetId;
+    return object;
+}
+
 /** Reads a library document; throws ReadFailure on the first problem. */
 PresetFile readLibraryDocument(const json &doc)
 {
@@ -298,17 +313,11 @@ Result<PresetFile> readPresetLibrary(std::string_view text)
 std::string presetLibraryToJson(const PresetFile &library)
 {
     json models = json::array();
-    for (const ModelSpec &m : library.models) {
-        json object = detail::modelToJson(m);
-        object["id"] = m.presetId;
-        models.push_back(std::move(object));
-    }
+    for (const ModelSpec &m : library.models)
+        models.push_back(modelObject(m));
     json devices = json::array();
-    for (const DeviceSpec &d : library.devices) {
-        json object = detail::deviceToJson(d);
-        object["id"] = d.presetId;
-        devices.push_back(std::move(object));
-    }
+    for (const DeviceSpec &d : library.devices)
+        devices.push_back(deviceObject(d));
     json links = json::array();
     for (const LinkSpec &l : library.links)
         links.push_back(linkToJson(l));
@@ -387,16 +396,12 @@ Result<bool> setUserPresets(const PresetFile &library)
     builtIn("model");
     for (const ModelSpec &m : library.models) {
         layer.combinedList.push_back({m.presetId, "model", m.name});
-        json object = detail::modelToJson(m);
-        object["id"] = m.presetId;
-        layer.modelObjects.emplace(m.presetId, std::move(object));
+        layer.modelObjects.emplace(m.presetId, modelObject(m));
     }
     builtIn("device");
     for (const DeviceSpec &d : library.devices) {
         layer.combinedList.push_back({d.presetId, "device", d.name});
-        json object = detail::deviceToJson(d);
-        object["id"] = d.presetId;
-        layer.deviceObjects.emplace(d.presetId, std::move(object));
+        layer.deviceObjects.emplace(d.presetId, deviceObject(d));
     }
     builtIn("link");
     for (const LinkSpec &l : library.links)

@@ -248,10 +248,16 @@ void UserPresetsDialog::check()
         m_verdict->setText(tr("\u2718 %1").arg(problem));
 }
 
+core::PresetFile UserPresetsDialog::editedLibrary() const
+{
+    // what the editor holds, or the library in use while the text does not read
+    auto library = core::readPresetLibrary(m_editor->toPlainText().toStdString());
+    return library ? library.value() : core::userPresets();
+}
+
 void UserPresetsDialog::addDeviceFromScenario()
 {
-    auto library = core::readPresetLibrary(m_editor->toPlainText().toStdString());
-    core::PresetFile current = library ? library.value() : core::userPresets();
+    core::PresetFile current = editedLibrary();
     core::DeviceSpec device = m_scenario.device;
     device.presetId = freshId(device.name.empty() ? "device" : device.name, current);
     current.devices.push_back(device);
@@ -260,8 +266,7 @@ void UserPresetsDialog::addDeviceFromScenario()
 
 void UserPresetsDialog::addModelFromScenario()
 {
-    auto library = core::readPresetLibrary(m_editor->toPlainText().toStdString());
-    core::PresetFile current = library ? library.value() : core::userPresets();
+    core::PresetFile current = editedLibrary();
     core::ModelSpec model = m_scenario.model;
     model.presetId = freshId(model.name.empty() ? "model" : model.name, current);
     current.models.push_back(model);

@@ -53,6 +53,7 @@ signals:
 
 private:
     void check();
+    core::PresetFile editedLibrary() const;
     void setLibrary(const core::PresetFile &library);
     void shareSelected();
     void import();

@@ -244,6 +244,20 @@ void FamilyView::refresh()
                          {QPointF(x0, x0 * 1000 / ridges[i]), QPointF(x1, x1 * 1000 / ridges[i])});
     // labels: every point, and the ridges at the chart's right edge
     m_labels->clear();
+    // every bubble is an obstacle: a name never sits on another device's point
+    const QRectF plot = m_chart->plotArea();
+    if (plot.width() > 10 && plot.height() > 10) {
+        const double decadesPerPixelX = std::log10(x1 / x0) / plot.width();
+        const double decadesPerPixelY = std::log10(y1 / y0) / plot.height();
+        for (const Point &p : std::as_const(m_points)) {
+            const double radius =
+                std::min(6 + 1.4 * std::sqrt(p.memoryGb), 32.0) * style::scale() / 2;
+            const double fx = std::pow(10, radius * decadesPerPixelX);
+            const double fy = std::pow(10, radius * decadesPerPixelY);
+            m_labels->addObstacle(QPointF(p.peakTflops / fx, p.bandwidthGbs / fy),
+                                  QPointF(p.peakTflops * fx, p.bandwidthGbs * fy), m_current);
+        }
+    }
     const core::DeviceSpec &current = document()->scenario().device;
     QList<QPointF> currentPoint;
     for (const Point &p : std::as_const(m_points)) {

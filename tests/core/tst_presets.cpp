@@ -22,6 +22,7 @@ private slots:
     void devices();
     void everyPresetCarriesItsSources();
     void edgeDevicesStateUsableMemory();
+    void correctionsCarryTheirSource();
     void links();
     void mixtralReadsOnlyTheExpertsItTouches_data();
     void mixtralReadsOnlyTheExpertsItTouches();
@@ -161,6 +162,20 @@ void Presets::edgeDevicesStateUsableMemory()
         {QStringLiteral("model=llama-3-1-70b"), QStringLiteral("device=apple-m3-max"),
          QStringLiteral("serving.weight_format=bf16"), QStringLiteral("serving.overhead_gb=1")});
     QVERIFY(!e.fits());
+}
+
+// A value found wrong in the reference is replaced by scripts/convert_reference.py (CORRECTIONS),
+// and the preset says where the new value comes from and what it replaced
+// (docs/data-verification.md).
+void Presets::correctionsCarryTheirSource()
+{
+    auto a10g = core::devicePreset("nvidia-a10g");
+    QVERIFY(a10g.ok());
+    QCOMPARE(a10g->powerW, 300.0); // nvidia-smi's power limit on AWS G5, not the A10's 150 W
+    QVERIFY(a10g->sources.count("power_w") &&
+            a10g->sources.at("power_w").find("nvidia-smi") != std::string::npos);
+    QVERIFY(a10g->notes.count("power_w") &&
+            a10g->notes.at("power_w").find("150 W") != std::string::npos);
 }
 
 // Links are per direction; a vendor's bidirectional headline is twice that.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <set>
 #include <vector>
@@ -541,10 +542,20 @@ DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diag
 
 namespace {
 
+// Whole numbers are written as integers ("layers": 32, not 32.0), so a printed model or
+// device reads like the preset files and pastes cleanly; the value is the same double.
+json number(double value)
+{
+    constexpr double kExactIntegers = 9007199254740992.0; // 2^53
+    if (std::isfinite(value) && std::trunc(value) == value && std::fabs(value) < kExactIntegers)
+        return static_cast<std::int64_t>(value);
+    return value;
+}
+
 void putIfSet(json &out, const char *key, double value)
 {
     if (isSet(value))
-        out[key] = value;
+        out[key] = number(value);
 }
 
 json stringMapToJson(const std::map<std::string, std::string> &map)
@@ -609,7 +620,7 @@ json deviceToJson(const DeviceSpec &d)
     json peaks = json::object();
     for (NumericFormat f : kAllFormats) {
         if (isSet(d.peak(f)))
-            peaks[std::string(formatKey(f))] = d.peak(f);
+            peaks[std::string(formatKey(f))] = number(d.peak(f));
     }
     out["peak_tflops"] = peaks;
     if (d.nativeFormats)

@@ -93,6 +93,9 @@ void HfImport::families()
     QVERIFY(m.sources.at("parameters").find("computed from the architecture") != std::string::npos);
     // The printed model reads back as an inline model in a scenario.
     const std::string json = core::modelToJson(m);
+    // ready to paste: whole numbers print as integers, as in the preset files
+    QVERIFY2(json.find("\"layers\": " + std::to_string(int(m.layers)) + ",") != std::string::npos,
+             json.c_str());
     auto scenario = core::readScenario("{\"model\": " + json + "}");
     QVERIFY2(scenario.ok(), scenario.ok() ? "" : scenario.error().message.c_str());
     QCOMPARE(scenario->scenario.model.parameters, parameters);

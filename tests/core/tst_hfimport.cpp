@@ -61,6 +61,11 @@ void HfImport::families_data()
         << "mixtral-8x7b.json" << 46702792704.0 << 12879925248.0 << 8.0 << 128.0 << 131072.0;
     QTest::newRow("qwen2.5-7b (qkv biases)")
         << "qwen2.5-7b.json" << 7615616512.0 << 7615616512.0 << 4.0 << 128.0 << 57344.0;
+    // gemma-7b is not in models.json: 8,537,680,896 = tied embeddings 256,000 x 3,072 + 28 layers x
+    // (attention 4 x 3,072 x 4,096 + gated MLP 3 x 3,072 x 24,576 + two norms 2 x 3,072) + the
+    // final norm 3,072, the "8.54B" Google's model card gives; KV 2 x 28 x 16 x 256 x 2 bytes
+    QTest::newRow("gemma-7b (head_dim 256 wins, tied embeddings)")
+        << "gemma-7b.json" << 8537680896.0 << 8537680896.0 << 16.0 << 256.0 << 458752.0;
     QTest::newRow("gemma-2-9b (head_dim 256 wins)")
         << "gemma-2-9b.json" << 9241705984.0 << 9241705984.0 << 8.0 << 256.0 << 344064.0;
     QTest::newRow("phi-3-mini (fused qkv)")
@@ -69,6 +74,8 @@ void HfImport::families_data()
         << "falcon-7b-refinedweb.json" << 6921720704.0 << 6921720704.0 << 1.0 << 64.0 << 8192.0;
     QTest::newRow("falcon-7b newer config (num_kv_heads 71 ignored)")
         << "falcon-7b.json" << 6921720704.0 << 6921720704.0 << 1.0 << 64.0 << 8192.0;
+    QTest::newRow("gpt-j-6b (gpt2-style names, rotary, untied head)")
+        << "gpt-j-6b.json" << 6050882784.0 << 6050882784.0 << 16.0 << 256.0 << 458752.0;
     QTest::newRow("gpt2 (learned positions, no kv field)")
         << "gpt2.json" << 124439808.0 << 124439808.0 << 12.0 << 64.0 << 36864.0;
 }

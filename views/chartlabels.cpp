@@ -6,7 +6,9 @@
 #include <QBrush>
 #include <QChart>
 #include <QFontMetricsF>
+#include <QGraphicsLineItem>
 #include <QGraphicsSimpleTextItem>
+#include <QPen>
 #include <QXYSeries>
 
 #include <algorithm>
@@ -33,7 +35,9 @@ void ChartLabels::clear()
 {
     for (const Label &label : m_labels) {
         label.item->hide();
+        label.leader->hide();
         m_spare.append(label.item);
+        m_spareLeaders.append(label.leader);
     }
     m_labels.clear();
     m_obstacles.clear();
@@ -60,7 +64,15 @@ void ChartLabels::add(const QString &text, QPointF value, QAbstractSeries *serie
         item->setBrush(ink);
     item->setZValue(20);
     item->show();
-    m_labels.append({item, value, series, offset * style::scale(), align, text, {}, 0});
+    QGraphicsLineItem *leader =
+        m_spareLeaders.isEmpty() ? new QGraphicsLineItem(m_chart) : m_spareLeaders.takeLast();
+    QPen pen(style::grey(140), 1.0 * style::scale());
+    pen.setCosmetic(true);
+    if (leader->pen() != pen)
+        leader->setPen(pen);
+    leader->setZValue(3.5); // above the grid and axes, under the series' points and lines
+    leader->hide();
+    m_labels.append({item, leader, value, series, offset * style::scale(), align, text, {}, 0});
     reposition();
 }
 
@@ -137,6 +149,19 @@ void ChartLabels::reposition()
         const QRectF rect(position, bounds.size());
         placed.append(rect);
         label.item->setPos(position);
+        // Moved off its place by a label before it: a leader says which point it names.
+        const QPointF anchor = m_chart->mapToPosition(label.value, label.series);
+        const bool displaced = std::abs(rect.top() - wanted.top()) > bounds.height() * 0.75;
+        if (displaced && area.contains(anchor)) {
+            const QPointF nearest(std::clamp(anchor.x(), rect.left(), rect.right()),
+                                  std::clamp(anchor.y(), rect.top(), rect.bottom()));
+            const QLineF line(anchor, nearest);
+            if (label.leader->line() != line)
+                label.leader->setLine(line);
+            label.leader->show();
+        } else {
+            label.leader->hide();
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 
 // Direct labels on a chart: text anchored to a data point, moved whenever the plot area
-// changes (Qt Charts 6.4 has no per-point label format, so we place our own).
+// changes (Qt Charts 6.4 has no per-point label format, so we place our own). A label pushed
+// away from its point by the ones before it gets a thin leader line back to the point.
 
 #include <QColor>
 #include <QList>
@@ -10,6 +11,7 @@
 
 class QChart;
 class QAbstractSeries;
+class QGraphicsLineItem;
 class QGraphicsSimpleTextItem;
 
 class QXYSeries;
@@ -47,6 +49,7 @@ private:
     struct Label
     {
         QGraphicsSimpleTextItem *item;
+        QGraphicsLineItem *leader; ///< shown only while the label sits away from its point
         QPointF value;
         QAbstractSeries *series;
         QPointF offset;
@@ -65,6 +68,7 @@ private:
     QList<Label> m_labels;
     QList<Obstacle> m_obstacles;
     QList<QGraphicsSimpleTextItem *> m_spare; ///< hidden items kept for reuse: no churn per step
+    QList<QGraphicsLineItem *> m_spareLeaders;
 };
 
 } // namespace views

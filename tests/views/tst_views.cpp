@@ -47,6 +47,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
@@ -113,6 +114,7 @@ private slots:
     void matmulStepMachine();
     void raceMatchesTheCore();
     void familyPointsAreThePresets();
+    void displacedLabelsGetALeaderToTheirPoint();
     void stackLayersAndTheDiagnosisOrder();
     void precisionShowsAValueInEveryFormat();
     void quantisationWorkbench();
@@ -652,6 +654,42 @@ void ViewsTest::familyPointsAreThePresets()
     QCOMPARE(doc.scenario().device.presetId, std::string("nvidia-h100-sxm"));
     QCOMPARE(views::FamilyView::shortName(QStringLiteral("NVIDIA H100 SXM5 80GB")),
              QStringLiteral("H100 SXM5 80GB"));
+}
+
+// In the dense 100-1,000 TFLOP/s cluster a device's name cannot sit beside its point; the label
+// moved away gets a leader line from the point to the label, and a label in its place gets none.
+void ViewsTest::displacedLabelsGetALeaderToTheirPoint()
+{
+    views::ScenarioDocument doc;
+    views::FamilyView view(&doc);
+    showOffscreen(view, QSize(1280, 800));
+    QCoreApplication::processEvents();
+    auto *chartView = view.findChild<QChartView *>();
+    QVERIFY(chartView);
+    QList<QRectF> labels;
+    QList<QLineF> leaders;
+    for (QGraphicsItem *item : chartView->scene()->items()) {
+        if (!item->isVisible())
+            continue;
+        if (auto *text = dynamic_cast<QGraphicsSimpleTextItem *>(item);
+            text && text->zValue() == 20)
+            labels << text->sceneBoundingRect();
+        if (auto *line = dynamic_cast<QGraphicsLineItem *>(item); line && line->zValue() == 3.5)
+            leaders << QLineF(line->mapToScene(line->line().p1()),
+                              line->mapToScene(line->line().p2()));
+    }
+    QVERIFY(labels.size() >= 20);
+    QVERIFY2(!leaders.isEmpty(), "no label in the cluster was given a leader");
+    QVERIFY2(leaders.size() < labels.size(), "every label has a leader: none sits at its point");
+    const QRectF plot = chartView->chart()->plotArea();
+    for (const QLineF &leader : leaders) {
+        QVERIFY(plot.contains(leader.p1())); // from a point on the plot
+        const bool endsOnALabel = std::any_of(labels.cbegin(), labels.cend(), [&](const QRectF &r) {
+            return r.adjusted(-1, -1, 1, 1).contains(leader.p2());
+        });
+        QVERIFY2(endsOnALabel, "a leader ends away from every label");
+        QVERIFY(leader.length() > 5); // a displaced label, not one beside its point
+    }
 }
 
 void ViewsTest::stackLayersAndTheDiagnosisOrder()

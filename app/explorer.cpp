@@ -79,6 +79,30 @@ void errorLine(const QString &message)
     std::fprintf(stderr, "%s\n", message.toLocal8Bit().constData());
 }
 
+constexpr const char *kUsage =
+    "Usage:\n"
+    "  accel-explorer [SCENARIO] [--set PATH=VALUE]... [--tour STEP] [--presenter]\n"
+    "                 [--theme system|light|dark] [--high-contrast]\n"
+    "  accel-explorer --snapshot VIEW|window|list -o FILE.png|svg|pdf [SCENARIO]\n"
+    "                 [--set PATH=VALUE]... [--size WxH] [--presenter] [--theme ...]\n"
+    "                 [--high-contrast] [--units GB|GiB|both] [--step N] [--tour STEP]\n"
+    "                 [--compare SCENARIO|device:ID|model:ID|weights:FORMAT]\n"
+    "  accel-explorer --slide VIEW -o FILE.png|svg|pdf [SCENARIO] [--title TEXT]\n"
+    "  accel-explorer --report -o FILE.pdf|html [SCENARIO] [--units GB|GiB|both]\n"
+    "  accel-explorer --handout -o FILE.pdf\n"
+    "  accel-explorer --help | --version\n"
+    "\n"
+    "SCENARIO is a scenario file or a built-in scenario id (accel-calc presets lists them).\n"
+    "The render commands (--snapshot, --slide, --report, --handout) need no display.\n"
+    "Numbers without a window: accel-calc evaluate|sweep|check|import-hf|presets.\n";
+
+/** True for arguments that only print (help, version): no window, so no display needed. */
+bool printsOnly(const char *arg)
+{
+    const QByteArray a(arg);
+    return a == "--help" || a == "-h" || a == "--version" || a == "-v";
+}
+
 bool parse(const QStringList &arguments, Options &options, QString &error)
 {
     for (int i = 1; i < arguments.size(); ++i) {
@@ -386,14 +410,36 @@ bool hasDisplay()
 int main(int argc, char **argv)
 {
     try {
-        // Rendering needs no display: fall back to the offscreen platform when there is none.
         bool wantsSnapshot = false;
         for (int i = 1; i < argc; ++i)
             wantsSnapshot = wantsSnapshot || QByteArray(argv[i]) == "--snapshot" ||
                             QByteArray(argv[i]) == "--report" ||
                             QByteArray(argv[i]) == "--handout" || QByteArray(argv[i]) == "--slide";
-        if (wantsSnapshot && !hasDisplay() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
+        bool printOnly = false;
+        for (int i = 1; i < argc; ++i)
+            printOnly = printOnly || printsOnly(argv[i]);
+        if (printOnly) {
+            for (int i = 1; i < argc; ++i) {
+                if (QByteArray(argv[i]) == "--version" || QByteArray(argv[i]) == "-v") {
+                    std::printf("accel-explorer %s (preset data %s)\n", ACCEL_VERSION,
+                                std::string(core::presetDataDate()).c_str());
+                    return 0;
+                }
+            }
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (!hasDisplay() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+            if (!wantsSnapshot) { // Qt's own message here is a plugin error; say what to do
+                errorLine(QStringLiteral(
+                    "accel-explorer: no display to open a window on (DISPLAY and "
+                    "WAYLAND_DISPLAY are unset). Run it in a desktop session or under xvfb-run, "
+                    "or render without a window: --snapshot, --slide, --report, --handout "
+                    "(--help lists them)."));
+                return 1;
+            }
+            qputenv("QT_QPA_PLATFORM", "offscreen"); // rendering needs no display
+        }
 
         QApplication app(argc, argv);
         QApplication::setOrganizationName(QStringLiteral("AcceleratorExplorer"));

@@ -45,6 +45,8 @@ class Snapshot : public QObject
 
 private slots:
     void listsTheViews();
+    void helpAndVersionNeedNoDisplay();
+    void aWindowWithNoDisplaySaysWhatToDo();
     void rendersEveryView_data();
     void rendersEveryView();
     void badInput_data();
@@ -66,6 +68,31 @@ void Snapshot::listsTheViews()
     QVERIFY(names.contains("roofline"));
     QVERIFY(names.contains("throughput"));
     QVERIFY(names.contains("memory"));
+}
+
+void Snapshot::helpAndVersionNeedNoDisplay()
+{
+    for (const char *flag : {"--help", "-h"}) {
+        const Run run = explorer({QString::fromLatin1(flag)});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.startsWith("Usage:"), run.out.constData());
+        for (const char *command : {"--snapshot", "--slide", "--report", "--handout", "--tour"})
+            QVERIFY2(run.out.contains(command), command);
+    }
+    const Run version = explorer({"--version"});
+    QCOMPARE(version.exitCode, 0);
+    QVERIFY2(version.out.startsWith("accel-explorer " ACCEL_VERSION " (preset data "),
+             version.out.constData());
+}
+
+// Without a display Qt itself only says a platform plugin failed; the app says why and what to do.
+void Snapshot::aWindowWithNoDisplaySaysWhatToDo()
+{
+    const Run run = explorer({});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains("no display"), run.err.constData());
+    QVERIFY(run.err.contains("--snapshot"));
+    QVERIFY(!run.err.contains("plugin"));
 }
 
 void Snapshot::rendersEveryView_data()

@@ -444,6 +444,15 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
         if (std::floor(m.headDim) != m.headDim)
             fail(r.pointerOf("hidden_size"),
                  "hidden_size is not a multiple of attention_heads: give \"head_dim\" explicitly");
+        // the derived value obeys the same range as a given one, or the saved file (which
+        // writes head_dim out) would not read back
+        if (const ParameterInfo *info = findParameter("model.head_dim");
+            info && !rangeProblem(*info, m.headDim).empty())
+            fail(r.pointerOf("hidden_size"),
+                 "hidden_size / attention_heads gives a head dimension of " +
+                     plainNumber(m.headDim) + "; it must be between " + plainNumber(info->minimum) +
+                     " and " + plainNumber(info->maximum) +
+                     ": give \"head_dim\" explicitly or correct the sizes");
     }
     if (isSet(m.attentionHeads) && m.kvHeads > m.attentionHeads)
         fail(r.pointerOf("kv_heads"), "kv_heads (" + plainNumber(m.kvHeads) +

@@ -177,6 +177,13 @@ void ScenarioIo::rejects_data()
                       "{\"runtime_context\": 1.5, \"workspace\": 2.0}}}")
         << none << "/serving/overhead_parts"
         << "must agree";
+    // fuzz finding: the derived head_dim escaped the range a given one obeys, so the saved file
+    // (which writes head_dim out) did not read back
+    QTest::newRow("derived head_dim out of range")
+        << QByteArray("{\"model\": {\"parameters\": 1.3e9, \"layers\": 24, \"hidden_size\": "
+                      "82048, \"attention_heads\": 16, \"kv_heads\": 16}}")
+        << none << "/model/hidden_size"
+        << "head dimension of 5,128";
     QTest::newRow("tensor parallel without hidden size")
         << QByteArray("{\"model\": {\"parameters\": 7e9, \"layers\": 32, \"kv_heads\": 8, "
                       "\"head_dim\": 128}, \"serving\": {\"tensor_parallel\": 2}}")

@@ -96,13 +96,6 @@ constexpr const char *kUsage =
     "The render commands (--snapshot, --slide, --report, --handout) need no display.\n"
     "Numbers without a window: accel-calc evaluate|sweep|check|import-hf|presets.\n";
 
-/** True for arguments that only print (help, version): no window, so no display needed. */
-bool printsOnly(const char *arg)
-{
-    const QByteArray a(arg);
-    return a == "--help" || a == "-h" || a == "--version" || a == "-v";
-}
-
 bool parse(const QStringList &arguments, Options &options, QString &error)
 {
     for (int i = 1; i < arguments.size(); ++i) {
@@ -415,19 +408,18 @@ int main(int argc, char **argv)
             wantsSnapshot = wantsSnapshot || QByteArray(argv[i]) == "--snapshot" ||
                             QByteArray(argv[i]) == "--report" ||
                             QByteArray(argv[i]) == "--handout" || QByteArray(argv[i]) == "--slide";
-        bool printOnly = false;
-        for (int i = 1; i < argc; ++i)
-            printOnly = printOnly || printsOnly(argv[i]);
-        if (printOnly) {
-            for (int i = 1; i < argc; ++i) {
-                if (QByteArray(argv[i]) == "--version" || QByteArray(argv[i]) == "-v") {
-                    std::printf("accel-explorer %s (preset data %s)\n", ACCEL_VERSION,
-                                std::string(core::presetDataDate()).c_str());
-                    return 0;
-                }
+        // Help and version only print: no window, so no display and no QApplication.
+        for (int i = 1; i < argc; ++i) {
+            const QByteArray arg(argv[i]);
+            if (arg == "--version" || arg == "-v") {
+                std::printf("accel-explorer %s (preset data %s)\n", ACCEL_VERSION,
+                            std::string(core::presetDataDate()).c_str());
+                return 0;
             }
-            std::fputs(kUsage, stdout);
-            return 0;
+            if (arg == "--help" || arg == "-h") {
+                std::fputs(kUsage, stdout);
+                return 0;
+            }
         }
         if (!hasDisplay() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
             if (!wantsSnapshot) { // Qt's own message here is a plugin error; say what to do

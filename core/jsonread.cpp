@@ -133,6 +133,15 @@ std::string cleanParseMessage(const std::string &what)
     return bracket == std::string::npos ? what : what.substr(bracket + 2);
 }
 
+/** "between 1 and 1,024", "between above 0 and 100 GB": what a parameter accepts. */
+std::string allowedRange(const ParameterInfo &info)
+{
+    const std::string low =
+        info.minimumExclusive ? "above " + plainNumber(info.minimum) : plainNumber(info.minimum);
+    const std::string unit = info.unit.empty() ? "" : " " + std::string(info.unit);
+    return "between " + low + " and " + plainNumber(info.maximum) + unit;
+}
+
 } // namespace
 
 void fail(std::string path, std::string message)
@@ -216,15 +225,11 @@ void FieldReader::number(std::string_view key, double &out)
     if (const ParameterInfo *info = findParameter(dotted)) {
         std::string_view problem = rangeProblem(*info, number);
         if (!problem.empty()) {
-            std::string range = info->minimumExclusive ? "above " + plainNumber(info->minimum)
-                                                       : plainNumber(info->minimum);
-            std::string unit = info->unit.empty() ? "" : " " + std::string(info->unit);
             if (problem == "must be a whole number")
                 fail(pointerOf(key), std::string(info->name) + " must be a whole number (got " +
                                          plainNumber(number) + ")");
-            fail(pointerOf(key), std::string(info->name) + " must be between " + range + " and " +
-                                     plainNumber(info->maximum) + unit + " (got " +
-                                     plainNumber(number) + ")");
+            fail(pointerOf(key), std::string(info->name) + " must be " + allowedRange(*info) +
+                                     " (got " + plainNumber(number) + ")");
         }
     }
     out = number;
@@ -450,8 +455,7 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
             info && !rangeProblem(*info, m.headDim).empty())
             fail(r.pointerOf("hidden_size"),
                  "hidden_size / attention_heads gives a head dimension of " +
-                     plainNumber(m.headDim) + "; it must be between " + plainNumber(info->minimum) +
-                     " and " + plainNumber(info->maximum) +
+                     plainNumber(m.headDim) + "; it must be " + allowedRange(*info) +
                      ": give \"head_dim\" explicitly or correct the sizes");
     }
     if (isSet(m.attentionHeads) && m.kvHeads > m.attentionHeads)

@@ -23,6 +23,12 @@ namespace views {
 
 namespace {
 
+/** A point's diameter in pixels: its area grows with memory capacity (GB), within limits. */
+double markerDiameter(double memoryGb)
+{
+    return std::min(6 + 1.4 * std::sqrt(memoryGb), 32.0) * style::scale();
+}
+
 struct Family
 {
     core::DeviceFamily family;
@@ -231,7 +237,7 @@ void FamilyView::refresh()
         for (const Point &p : std::as_const(m_points)) {
             if (p.family != m_families[f]->name())
                 continue;
-            const double size = std::min(6 + 1.4 * std::sqrt(p.memoryGb), 32.0) * style::scale();
+            const double size = markerDiameter(p.memoryGb);
             m_families[f]->setPointConfiguration(index++,
                                                  QHash<QXYSeries::PointConfiguration, QVariant>{
                                                      {QXYSeries::PointConfiguration::Size, size}});
@@ -250,8 +256,7 @@ void FamilyView::refresh()
         const double decadesPerPixelX = std::log10(x1 / x0) / plot.width();
         const double decadesPerPixelY = std::log10(y1 / y0) / plot.height();
         for (const Point &p : std::as_const(m_points)) {
-            const double radius =
-                std::min(6 + 1.4 * std::sqrt(p.memoryGb), 32.0) * style::scale() / 2;
+            const double radius = markerDiameter(p.memoryGb) / 2;
             const double fx = std::pow(10, radius * decadesPerPixelX);
             const double fy = std::pow(10, radius * decadesPerPixelY);
             m_labels->addObstacle(QPointF(p.peakTflops / fx, p.bandwidthGbs / fy),

@@ -2,6 +2,7 @@
 
 #include "exports.h"
 #include "presets.h"
+#include "scenarioedits.h"
 
 #include <cmath>
 
@@ -33,22 +34,18 @@ Result<Scenario> applyVariant(const Scenario &a, const ScenarioVariant &variant)
 {
     Scenario b = a;
     if (!variant.deviceId.empty()) {
-        auto device = devicePreset(variant.deviceId);
-        if (!device)
-            return Diagnostic{"/device", "no device preset \"" + variant.deviceId + "\""};
-        b.device = device.value();
+        auto moved = onDevicePreset(b, variant.deviceId);
+        if (!moved)
+            return moved.error();
+        b = std::move(moved.value().scenario); // a refused move still compares: it does not fit
     }
     if (!variant.modelId.empty()) {
-        auto model = modelPreset(variant.modelId);
+        auto model = withModelPreset(b, variant.modelId);
         if (!model)
-            return Diagnostic{"/model", "no model preset \"" + variant.modelId + "\""};
-        b.model = model.value();
+            return model.error();
+        b = std::move(model.value());
     }
-    if (variant.weightFormat)
-        b.serving.weightFormat = *variant.weightFormat;
-    if (variant.kvFormat)
-        b.serving.kvFormat = *variant.kvFormat;
-    return b;
+    return withFormats(b, variant.weightFormat.value_or(b.serving.weightFormat), variant.kvFormat);
 }
 
 std::span<const FigureId> comparisonFigures()

@@ -1,6 +1,7 @@
 #include "explain.h"
 
 #include "scenario.h"
+#include "scenarioedits.h"
 
 #include <cmath>
 
@@ -61,7 +62,9 @@ std::string provenanceOf(const Scenario &s, std::string_view path)
 {
     const std::string key(path);
     if (auto it = s.givenInputs.find(key); it != s.givenInputs.end())
-        return it->second == InputOrigin::CommandLine ? "set on the command line" : "scenario file";
+        return it->second == InputOrigin::CommandLine ? "set on the command line"
+               : it->second == InputOrigin::App       ? "entered in the app"
+                                                      : "scenario file";
     auto fromSpec = [&](const std::string &presetId,
                         const std::map<std::string, std::string> &sources,
                         const std::map<std::string, std::string> &notes, std::string_view section) {
@@ -81,10 +84,20 @@ std::string provenanceOf(const Scenario &s, std::string_view path)
         return fromSpec(s.model.presetId, s.model.sources, s.model.notes, "model");
     if (key.starts_with("device."))
         return fromSpec(s.device.presetId, s.device.sources, s.device.notes, "device");
-    if (key == "cost.price_per_hour_usd" && isSet(s.device.pricePerHourUsd))
-        return "device's price: " + provenanceOf(s, "device.price_per_hour_usd");
-    if (key == "power.device_w" && isSet(s.device.powerW))
-        return "device's power: " + provenanceOf(s, "device.power_w");
+    // Price and power follow the device (scenarioedits.h): say which rule gave the value.
+    const DeviceFollowers follow = deviceFollowers(s.device, s.wizard);
+    if (key == "cost.price_per_hour_usd") {
+        if (!isSet(s.cost.pricePerHourUsd) || s.wizard.prices.contains(s.device.presetId))
+            return follow.priceOrigin;
+        if (s.cost.pricePerHourUsd == s.device.pricePerHourUsd)
+            return follow.priceOrigin + ": " + provenanceOf(s, "device.price_per_hour_usd");
+    }
+    if (key == "power.device_w") {
+        if (isSet(s.device.powerW) && s.power.deviceW == s.device.powerW)
+            return follow.powerOrigin + ": " + provenanceOf(s, "device.power_w");
+        if (!isSet(s.device.powerW) && s.power.deviceW == follow.deviceW)
+            return follow.powerOrigin;
+    }
     return "default: the lesson's running example";
 }
 

@@ -2,6 +2,7 @@
 
 #include "calc.h"
 #include "scenario.h"
+#include "scenarioedits.h"
 
 #include <algorithm>
 #include <array>
@@ -61,8 +62,7 @@ namespace {
 RaceLane lane(const Scenario &base, const DeviceSpec &device, const MatmulCounters &matmul,
               double rows)
 {
-    Scenario s = base;
-    s.device = device;
+    Scenario s = onDevice(base, device).scenario;
     s.serving.batch = std::max(1.0, rows);
     s.serving.concurrentSequences = std::max(s.serving.concurrentSequences, s.serving.batch);
     s.serving.tensorParallel = 1;

@@ -65,7 +65,7 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"training.micro_batch", "Micro-batch", "sequences", 1, 1e6, false, true, 1, "Sequences per device per step (activations).", "Training the same model"},
     {"training.sequence_length", "Sequence length", "tokens", 1, 1e8, false, true, 4096, "Tokens per training sequence (activations).", "Training the same model"},
     // cost
-    {"cost.price_per_hour_usd", "Price per hour", "USD/h", 0, 1e5, false, false, 4.0, "Price of one device-hour.", "Power and cost"},
+    {"cost.price_per_hour_usd", "Price per hour", "USD/h", 0, 1e5, false, false, kNone, "Price of one device-hour; follows the device's own price (none: price needed).", "Power and cost"},
     {"cost.utilisation", "Utilisation", "", 0, 1, true, false, 0.70, "Fraction of paid hours the device is busy.", "Power and cost"},
     {"cost.sustained_tokens_per_second", "Sustained tokens/s", "tokens/s", 0, 1e9, true, false, kNone, "Measured tokens/s while busy (default: the decode estimate x throttle).", "Power and cost"},
     {"cost.throttle_factor", "Throttle factor", "", 0, 1, true, false, 1.0, "Sustained fraction of benchmark throughput (thermal throttling).", "Power and cost"},

@@ -128,7 +128,7 @@ struct TrainingConfig
 
 struct CostConfig
 {
-    double pricePerHourUsd = 4.0;
+    double pricePerHourUsd = kUnset; ///< follows the device (scenarioedits.h); unset: none
     double utilisation = 0.70;
     double sustainedTokensPerSecond = kUnset; ///< unset: the decode estimate x throttle
     double throttleFactor = 1.0;
@@ -182,7 +182,7 @@ struct WizardConfig
 };
 
 /** Where an input's value came from, for the "show your work" trail. */
-enum class InputOrigin { File, CommandLine };
+enum class InputOrigin { File, CommandLine, App };
 
 struct Scenario
 {
@@ -197,8 +197,8 @@ struct Scenario
     PowerConfig power;
     WizardConfig wizard;
 
-    /// Dotted paths ("serving.batch") the file or the command line set; everything else is a
-    /// preset's value or the lesson's default.
+    /// Dotted paths ("serving.batch") the file, the command line or an edit in the app set;
+    /// everything else is a preset's value, follows the device, or is the lesson's default.
     std::map<std::string, InputOrigin> givenInputs;
     /// The JSON document as read (compact text), so a save keeps keys this version does not know.
     std::string document;

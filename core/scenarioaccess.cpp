@@ -143,6 +143,7 @@ Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value
     if (path.starts_with("device."))
         scenario.device.presetId.clear();
     *accessor->field(scenario) = value;
+    scenario.givenInputs[std::string(path)] = InputOrigin::App;
     if (path == "serving.overhead_gb")
         scenario.serving.overheadParts.clear(); // the breakdown described the old total
     if (path == "serving.context_tokens" && scenario.serving.promptTokens > value)

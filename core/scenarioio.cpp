@@ -3,6 +3,7 @@
 #include "jsonread.h"
 #include "parameters.h"
 #include "presets.h"
+#include "scenarioedits.h"
 #include "units.h"
 
 #include <algorithm>
@@ -286,9 +287,6 @@ void readCost(const json &doc, Scenario &s, Diagnostics &warnings)
     r.warnUnknown({"price_per_hour_usd", "utilisation", "sustained_tokens_per_second",
                    "throttle_factor", "api_usd_per_million_input", "api_usd_per_million_output"});
     CostConfig &c = s.cost;
-    // Without a price in the file, a device preset's own price is used, then the lesson's $4.
-    if (isSet(s.device.pricePerHourUsd))
-        c.pricePerHourUsd = s.device.pricePerHourUsd;
     r.number("price_per_hour_usd", c.pricePerHourUsd);
     r.number("utilisation", c.utilisation);
     r.number("sustained_tokens_per_second", c.sustainedTokensPerSecond);
@@ -337,8 +335,6 @@ void readPower(const json &doc, Scenario &s, Diagnostics &warnings)
     FieldReader r(sectionOrEmpty(doc, "power"), "/power", "power", warnings, &s.givenInputs);
     r.warnUnknown({"devices_per_node", "device_w", "host_w", "rack_w", "idle_fraction"});
     PowerConfig &p = s.power;
-    if (isSet(s.device.powerW))
-        p.deviceW = s.device.powerW;
     r.number("devices_per_node", p.devicesPerNode);
     r.number("device_w", p.deviceW);
     r.number("host_w", p.hostW);
@@ -440,6 +436,13 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
     readInterconnect(doc, s, warnings);
     readPower(doc, s, warnings);
     readWizard(doc, s, warnings);
+    // Without a price or power in the file they follow the device, by the rule every other
+    // "this scenario on that device" uses: a price is never borrowed from the lesson's default.
+    const DeviceFollowers follow = deviceFollowers(s.device, s.wizard);
+    if (!s.givenInputs.contains("cost.price_per_hour_usd"))
+        s.cost.pricePerHourUsd = follow.pricePerHourUsd;
+    if (!s.givenInputs.contains("power.device_w"))
+        s.power.deviceW = follow.deviceW;
 }
 
 // ---------------------------------------------------------------------------------------------

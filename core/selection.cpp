@@ -2,6 +2,7 @@
 
 #include "evaluation.h"
 #include "presets.h"
+#include "scenarioedits.h"
 #include "units.h"
 
 #include <nlohmann/json.hpp>
@@ -410,16 +411,21 @@ CheckResult effort(const Candidate &c)
     return r;
 }
 
-CheckResult cost(const Candidate &c, const Evaluation &e, bool devicePriced)
+CheckResult cost(const Candidate &c, const Evaluation &e)
 {
     CheckResult r = start(CheckKind::Cost, CheckStatus::Pass);
     const Scenario &s = c.scenario;
     const double price = s.cost.pricePerHourUsd;
-    const std::string priceNote =
-        "$" + num(price) + "/h per device (" +
-        (devicePriced ? std::string("the device's price")
-                      : std::string("the scenario's price: the device has none")) +
-        ")";
+    const DeviceFollowers follow = deviceFollowers(c.device, s.wizard);
+    if (!isSet(price) && s.wizard.regime != Regime::Edge) {
+        // Never another device's price: without one this candidate cannot be costed or win on cost.
+        r.status = CheckStatus::Warn;
+        r.summary = "Price needed: " + deviceLabel(c) +
+                    " has no price per device-hour; type one in the wizard's candidates to cost "
+                    "it. Until then it cannot be ranked on cost.";
+        return r;
+    }
+    const std::string priceNote = "$" + num(price) + "/h per device (" + follow.priceOrigin + ")";
     add(r, "price_per_hour_usd", price);
     const double monthly = c.replicas * price * kHoursPerMonth;
     add(r, "monthly_cost_usd", monthly);
@@ -534,6 +540,8 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
         return text;
     }
     case CheckKind::Cost:
+        if (regime != Regime::Edge && !isSet(c.scenario.cost.pricePerHourUsd))
+            return "price needed";
         if (regime == Regime::Training)
             return formatUsd(f("monthly_cost_usd") / kHoursPerMonth) + " per hour";
         if (regime == Regime::Edge)
@@ -574,16 +582,10 @@ Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, Nu
     c.device = device.device;
     c.weightFormat = format;
     Scenario &s = c.scenario;
-    s = base;
-    s.device = device.device;
-    s.serving.weightFormat = format;
-    s.serving.tensorParallel = 1; // one device per replica, as the lesson's walkthrough
+    Scenario onePerReplica = base;
+    onePerReplica.serving.tensorParallel = 1; // one device per replica, as the lesson's walkthrough
+    s = withFormats(onDevice(onePerReplica, device.device).scenario, format);
     s.serving.batch = std::max(1.0, s.serving.concurrentSequences); // the peak batch
-    const bool devicePriced = isSet(device.device.pricePerHourUsd);
-    if (devicePriced)
-        s.cost.pricePerHourUsd = device.device.pricePerHourUsd;
-    if (isSet(device.device.powerW))
-        s.power.deviceW = device.device.powerW;
     const Evaluation e = evaluate(s);
     c.capacityBytes = e[F::CapacityBytes];
     c.replicas = 1;
@@ -598,8 +600,8 @@ Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, Nu
     }
     c.checks[3] = availability(c, e); // sets the replicas for an online service
     c.checks[4] = effort(c);
-    c.checks[5] = cost(c, e, devicePriced);
-    c.monthlyCostUsd = c.replicas * s.cost.pricePerHourUsd * kHoursPerMonth;
+    c.checks[5] = cost(c, e);
+    c.monthlyCostUsd = c.replicas * s.cost.pricePerHourUsd * kHoursPerMonth; // unset: no price
     for (CheckResult &check : c.checks)
         check.headline = headlineOf(check, c);
     c.passes = std::none_of(c.checks.begin(), c.checks.end(),
@@ -622,6 +624,12 @@ std::string firstFailure(const Candidate &c)
     return {};
 }
 
+/** The monthly cost for ranking: a candidate without a price never wins on cost. */
+double costRank(const Candidate &c)
+{
+    return isSet(c.monthlyCostUsd) ? c.monthlyCostUsd : std::numeric_limits<double>::infinity();
+}
+
 void recommend(Selection &selection)
 {
     Recommendation &rec = selection.recommendation;
@@ -639,7 +647,7 @@ void recommend(Selection &selection)
             if (regime == Regime::Training) {
                 if (a->replicas != b->replicas)
                     return a->replicas < b->replicas;
-                return a->monthlyCostUsd < b->monthlyCostUsd;
+                return costRank(*a) < costRank(*b);
             }
             if (regime == Regime::Edge) {
                 const double ea = a->check(CheckKind::Cost).figure("joules_per_inference");
@@ -649,8 +657,8 @@ void recommend(Selection &selection)
             }
             if (a->capacityBytes != b->capacityBytes)
                 return a->capacityBytes < b->capacityBytes;
-            if (a->monthlyCostUsd != b->monthlyCostUsd)
-                return a->monthlyCostUsd < b->monthlyCostUsd;
+            if (costRank(*a) != costRank(*b))
+                return costRank(*a) < costRank(*b);
             return nominalBytes(a->weightFormat) > nominalBytes(b->weightFormat);
         });
     if (passing.empty()) {

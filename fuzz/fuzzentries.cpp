@@ -6,6 +6,7 @@
 #include "core/exports.h"
 #include "core/hfimport.h"
 #include "core/presets.h"
+#include "core/scenarioedits.h"
 #include "core/scenarioio.h"
 
 #include <nlohmann/json.hpp>
@@ -125,14 +126,12 @@ std::string presetFile(const std::uint8_t *data, std::size_t size)
             return "model " + model.presetId + ": " + problem;
     }
     for (const core::DeviceSpec &device : file->devices) {
-        core::Scenario s = scenario;
-        s.device = device;
+        core::Scenario fitting = scenario;
+        // The reader refuses an overhead above the memory with a message; keep clear of it.
+        if (fitting.serving.overheadGb > device.capacityGb())
+            fitting.serving.overheadGb = 0;
+        core::Scenario s = core::onDevice(fitting, device).scenario;
         s.device.presetId.clear();
-        // The reader refuses these combinations with a message; mirror it rather than report.
-        if (s.serving.overheadGb > s.device.capacityGb())
-            s.serving.overheadGb = 0;
-        if (s.serving.computeFormat && !core::isSet(s.device.peak(*s.serving.computeFormat)))
-            s.serving.computeFormat.reset();
         if (auto problem = checkScenario(s); !problem.empty())
             return "device " + device.presetId + ": " + problem;
     }

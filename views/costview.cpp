@@ -8,6 +8,7 @@
 #include "core/evaluation.h"
 #include "core/presets.h"
 #include "core/scenario.h"
+#include "core/scenarioedits.h"
 #include "core/units.h"
 
 #include <QChart>
@@ -39,26 +40,17 @@ QString fromStd(const std::string &text)
 struct Curve
 {
     QString name;
-    double price = 0;   ///< USD per device-hour
-    double perHour = 0; ///< tokens per busy hour
-    bool ownPrice = false;
+    double price = core::kUnset; ///< USD per device-hour; unset: the device has no price
+    double perHour = 0;          ///< tokens per busy hour
 };
 
-/** A device's curve inputs: its own price where it has one, the decode estimate of the scenario's
- *  workload on it, derated by the throttle factor. */
+/** A curve's inputs: the scenario as it is, or the scenario on another device by the core's one
+ *  rule (its own price or none, the decode estimate on it derated by the throttle factor). */
 Curve curveFor(const core::Scenario &scenario, const core::DeviceSpec *device)
 {
-    core::Scenario s = scenario;
-    Curve c;
-    if (device) {
-        s.device = *device;
-        s.cost.sustainedTokensPerSecond = core::kUnset; // measured on the scenario's own device
-        if (core::isSet(device->pricePerHourUsd)) {
-            s.cost.pricePerHourUsd = device->pricePerHourUsd;
-            c.ownPrice = true;
-        }
-    }
+    const core::Scenario s = device ? core::onDevice(scenario, *device).scenario : scenario;
     const core::Evaluation e = core::evaluate(s);
+    Curve c;
     c.name = fromStd(s.device.name);
     c.price = e[core::FigureId::CostPricePerHour];
     c.perHour = e[core::FigureId::CostTokensPerHour];
@@ -205,7 +197,10 @@ void CostView::refresh()
     m_labels->clear();
     for (int i = 0; i < m_curves.size(); ++i) {
         QList<QPointF> points;
-        if (i < curves.size() && curves[i].perHour > 0) {
+        const bool shown = i < curves.size();
+        if (shown && !core::isSet(curves[i].price)) // never another device's price
+            m_curves[i]->setName(tr("%1: price needed").arg(curves[i].name));
+        else if (shown && curves[i].perHour > 0) {
             for (int u = 5; u <= 100; ++u) {
                 const double usd =
                     core::usdPerMillionTokens(curves[i].price, curves[i].perHour, u / 100.0);
@@ -214,12 +209,10 @@ void CostView::refresh()
                 high = std::max(high, usd);
             }
             m_curves[i]->setName(
-                tr("%1, $%2/h%3")
-                    .arg(curves[i].name, style::number(curves[i].price, 3),
-                         i > 0 && !curves[i].ownPrice ? tr(" (scenario's price)") : QString()));
+                tr("%1, $%2/h").arg(curves[i].name, style::number(curves[i].price, 3)));
         }
         replaceIfChanged(m_curves[i], points);
-        m_curves[i]->setVisible(!points.isEmpty());
+        m_curves[i]->setVisible(shown && (!points.isEmpty() || !core::isSet(curves[i].price)));
     }
     // the hosted API as USD per million generated tokens, where prices are set
     QList<QPointF> api;
@@ -243,9 +236,11 @@ void CostView::refresh()
     QList<QPointF> marks;
     const double u = s.cost.utilisation * 100;
     const double now = e[core::FigureId::CostUsdPerMillionTokens];
-    marks << QPointF(u, now);
-    m_labels->add(tr("$%1 at %2 %").arg(style::number(now, 3), style::number(u, 3)),
-                  QPointF(u, now), m_marks, style::kBlue.darker(120), QPointF(8, -24), true);
+    if (std::isfinite(now)) {
+        marks << QPointF(u, now);
+        m_labels->add(tr("$%1 at %2 %").arg(style::number(now, 3), style::number(u, 3)),
+                      QPointF(u, now), m_marks, style::kBlue.darker(120), QPointF(8, -24), true);
+    }
     if (e.available(core::FigureId::CostBreakEvenUtilisation) && core::isSet(apiPerMillion)) {
         const double breakEven = e[core::FigureId::CostBreakEvenUtilisation] * 100;
         if (breakEven > 0 && breakEven <= 100) {
@@ -259,16 +254,20 @@ void CostView::refresh()
     m_labels->reposition();
 
     QString html =
-        tr("<h3>What a token costs</h3><p>Price per hour divided by the tokens "
-           "produced in the hours the device is busy: idle hours are billed too "
-           "(l.179-184). At %1 % utilisation: <b>$%2 per million tokens</b>; %3 tokens "
-           "per busy hour%4.</p>")
-            .arg(
-                style::number(u, 3), style::number(now, 3),
-                fromStd(core::formatNumber(e[core::FigureId::CostTokensPerHour], 4)),
-                s.cost.throttleFactor < 1
-                    ? tr(" after a %1 throttle derate").arg(style::number(s.cost.throttleFactor, 3))
-                    : QString());
+        !std::isfinite(now)
+            ? tr("<h3>What a token costs</h3><p><b>Price needed:</b> %1 has no price per "
+                 "device-hour, and no other device's price is borrowed. Type one in the scenario "
+                 "panel or the Device-Selection Wizard to cost it.</p>")
+                  .arg(fromStd(s.device.name).toHtmlEscaped())
+            : tr("<h3>What a token costs</h3><p>Price per hour divided by the tokens "
+                 "produced in the hours the device is busy: idle hours are billed too "
+                 "(l.179-184). At %1 % utilisation: <b>$%2 per million tokens</b>; %3 tokens "
+                 "per busy hour%4.</p>")
+                  .arg(style::number(u, 3), style::number(now, 3),
+                       fromStd(core::formatNumber(e[core::FigureId::CostTokensPerHour], 4)),
+                       s.cost.throttleFactor < 1 ? tr(" after a %1 throttle derate")
+                                                       .arg(style::number(s.cost.throttleFactor, 3))
+                                                 : QString());
     if (core::isSet(apiPerMillion))
         html += tr("<p>A hosted API at $%1 per million generated tokens (input and output priced "
                    "apart, for this prompt and answer) is cheaper below the break-even.</p>")

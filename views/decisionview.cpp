@@ -4,6 +4,7 @@
 #include "style.h"
 
 #include "core/presets.h"
+#include "core/scenarioedits.h"
 #include "core/selection.h"
 #include "core/units.h"
 
@@ -94,8 +95,7 @@ void DecisionView::refresh()
     m_browser->setHtml(style::themed(decisionHtml(*m_selection)));
     const core::Candidate *best = core::recommendedCandidate(*m_selection);
     const core::Scenario &s = document()->scenario();
-    const bool alreadyApplied =
-        best && best->deviceId == s.device.presetId && best->weightFormat == s.serving.weightFormat;
+    const bool alreadyApplied = best && core::runsCandidate(s, *best);
     m_apply->setEnabled(best && !alreadyApplied);
     m_apply->setText(alreadyApplied ? tr("Applied to the Scenario") : tr("Apply to Scenario"));
 }
@@ -106,10 +106,8 @@ bool DecisionView::applyRecommendation()
     const core::Candidate *best = core::recommendedCandidate(*m_selection);
     if (!best)
         return false;
-    core::Scenario next = document()->scenario();
-    next.device = best->device;
-    next.serving.weightFormat = best->weightFormat;
-    document()->applyScenario(next, tr("Apply Recommendation"));
+    document()->applyScenario(core::withCandidate(document()->scenario(), *best).scenario,
+                              tr("Apply Recommendation"));
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include "core/presets.h"
 #include "core/scaling.h"
 #include "core/scenario.h"
+#include "core/scenarioedits.h"
 #include "core/units.h"
 
 #include <QChart>
@@ -144,14 +145,13 @@ InterconnectView::InterconnectView(ScenarioDocument *document, QWidget *parent)
 bool InterconnectView::applyLink(int which, const QString &linkId)
 {
     const auto link = core::linkPreset(linkId.toStdString());
-    if (!link)
+    auto s = core::withLinkPreset(
+        document()->scenario(), which == 0 ? core::LinkTier::IntraNode : core::LinkTier::InterNode,
+        linkId.toStdString());
+    if (!link || !s)
         return false;
-    core::Scenario s = document()->scenario();
-    (which == 0 ? s.interconnect.intraLinkGbPerSecond : s.interconnect.interLinkGbPerSecond) =
-        link->perDirectionGbPerSecond;
-    if (core::isSet(link->latencySeconds))
-        s.interconnect.latencySeconds = link->latencySeconds;
-    document()->applyScenario(s, tr("Choose Link %1").arg(QString::fromStdString(link->name)));
+    document()->applyScenario(s.value(),
+                              tr("Choose Link %1").arg(QString::fromStdString(link->name)));
     return true;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/evaluation.h"
 #include "core/scenario.h"
+#include "core/scenarioedits.h"
 #include "core/units.h"
 
 #include <QChart>
@@ -133,10 +134,8 @@ void KvView::refresh()
     replaceIfChanged(m_capacity, {QPointF(0, capacity / unit), QPointF(xMax, capacity / unit)});
 
     // The comparison line: 1-byte weights (or 4-bit when the weights are already 1 byte).
-    core::Scenario other = s;
-    other.serving.weightFormat = core::nominalBytes(s.serving.weightFormat) >= 2.0
-                                     ? core::NumericFormat::Int8
-                                     : core::NumericFormat::Int4;
+    const core::Scenario other = core::withFormats(
+        s, core::nextSmallerWeightFormat(s.serving.weightFormat).value_or(s.serving.weightFormat));
     core::Scenario shown = m_withoutGqa->isChecked() ? s : other;
     if (m_withoutGqa->isChecked() && core::isSet(s.model.attentionHeads))
         shown.model.kvHeads = s.model.attentionHeads;

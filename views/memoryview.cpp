@@ -8,6 +8,7 @@
 #include "core/lessonfigures.h"
 #include "core/parameters.h"
 #include "core/scenario.h"
+#include "core/scenarioedits.h"
 #include "core/units.h"
 
 #include <QBarCategoryAxis>
@@ -60,16 +61,6 @@ QString fromView(std::string_view text)
 double unitBytes(core::MemoryUnits units)
 {
     return units == core::MemoryUnits::GiB ? core::kGiB : core::kGB;
-}
-
-/** The lower-precision format the serving comparison uses, if there is one. */
-std::optional<core::NumericFormat> lowerFormat(core::NumericFormat format)
-{
-    if (core::nominalBytes(format) >= 2.0)
-        return core::NumericFormat::Int8;
-    if (core::nominalBytes(format) >= 1.0)
-        return core::NumericFormat::Int4;
-    return std::nullopt;
 }
 
 } // namespace
@@ -181,13 +172,8 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
             core::findTrainingRecipe(m_recipe->itemData(index).toString().toStdString());
         if (!recipe)
             return;
-        core::Scenario s = this->document()->scenario();
-        s.training.recipe = std::string(recipe->key);
-        s.training.weightsBytes = recipe->weightsBytes;
-        s.training.gradsBytes = recipe->gradsBytes;
-        s.training.masterBytes = recipe->masterBytes;
-        s.training.optimizerBytes = recipe->optimizerBytes;
-        this->document()->applyScenario(s, tr("Change Training Recipe"));
+        if (auto s = core::withTrainingRecipe(this->document()->scenario(), recipe->key))
+            this->document()->applyScenario(s.value(), tr("Change Training Recipe"));
     });
     auto number = [this](QSpinBox *spin, const char *path) {
         connect(spin, &QSpinBox::editingFinished, this, [this, spin, path] {
@@ -253,9 +239,8 @@ QList<MemoryView::Bar> MemoryView::bars() const
         return bar;
     };
     bars << servingBar(s, e);
-    if (auto lower = lowerFormat(s.serving.weightFormat)) {
-        core::Scenario other = s;
-        other.serving.weightFormat = *lower;
+    if (auto lower = core::nextSmallerWeightFormat(s.serving.weightFormat)) {
+        const core::Scenario other = core::withFormats(s, *lower);
         bars << servingBar(other, core::evaluate(other));
     }
     for (Bar &bar : bars) {
@@ -320,9 +305,7 @@ void MemoryView::refresh()
     m_labels->clear();
     m_headroomTexts.clear();
     auto badge = [&](FigureId id, core::NumericFormat format) -> QString {
-        core::Scenario variant = s;
-        variant.serving.weightFormat = format;
-        auto lesson = core::lessonBadge(variant, id);
+        auto lesson = core::lessonBadge(core::withFormats(s, format), id);
         return lesson ? tr("\nlesson: %1").arg(QString::fromStdString(lesson->printed)) : QString();
     };
     const double halfBar = m_series->barWidth() / 2;
@@ -335,7 +318,8 @@ void MemoryView::refresh()
         const Bar &bar = m_drawn[i];
         const bool trainingBar = i == 0;
         const core::NumericFormat format =
-            i == 2 ? *lowerFormat(s.serving.weightFormat) : s.serving.weightFormat;
+            i == 2 ? *core::nextSmallerWeightFormat(s.serving.weightFormat)
+                   : s.serving.weightFormat;
         double base = 0;
         for (const auto &segment : bar.segments) {
             if (segment.second / unit >= yMax * 0.025) {

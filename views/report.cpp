@@ -13,6 +13,7 @@
 #include "core/presets.h"
 #include "core/scenario.h"
 #include "core/scenarioaccess.h"
+#include "core/scenarioedits.h"
 #include "core/selection.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -48,12 +49,9 @@ QString fromView(std::string_view text)
 /** The scenario as the decision leaves it: the recommended device and format applied. */
 core::Scenario decided(const core::Scenario &scenario, const core::Selection &selection)
 {
-    core::Scenario s = scenario;
-    if (const core::Candidate *best = core::recommendedCandidate(selection)) {
-        s.device = best->device;
-        s.serving.weightFormat = best->weightFormat;
-    }
-    return s;
+    if (const core::Candidate *best = core::recommendedCandidate(selection))
+        return core::withCandidate(scenario, *best).scenario;
+    return scenario;
 }
 
 const char *const kStyle =

@@ -10,6 +10,7 @@
 #include "core/evaluation.h"
 #include "core/presets.h"
 #include "core/scenario.h"
+#include "core/scenarioedits.h"
 #include "core/units.h"
 
 #include <QChart>
@@ -249,13 +250,8 @@ void RooflineView::refresh()
     core::Evaluation compare;
     bool haveCompare = false;
     if (!m_compareId.isEmpty()) {
-        if (auto device = core::devicePreset(m_compareId.toStdString())) {
-            core::Scenario other = s;
-            other.device = device.value();
-            if (other.serving.computeFormat &&
-                !core::isSet(other.device.peak(*other.serving.computeFormat)))
-                other.serving.computeFormat.reset();
-            compare = core::evaluate(other);
+        if (auto moved = core::onDevicePreset(s, m_compareId.toStdString())) {
+            compare = core::evaluate(moved->scenario);
             haveCompare = compare.available(FigureId::DecodeIntensity);
         }
     }

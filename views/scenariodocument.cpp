@@ -4,6 +4,7 @@
 #include "core/parameters.h"
 #include "core/presets.h"
 #include "core/scenarioaccess.h"
+#include "core/scenarioedits.h"
 #include "core/scenarioio.h"
 
 #include <QFile>
@@ -169,25 +170,14 @@ bool ScenarioDocument::setDevicePreset(const QString &id, QString *error)
 {
     if (id.toStdString() == m_scenario.device.presetId)
         return true;
-    auto device = core::devicePreset(id.toStdString());
-    if (!device) {
+    auto moved = core::onDevicePreset(m_scenario, id.toStdString());
+    if (!moved || moved->refusal) {
         if (error)
-            *error = QString::fromStdString(device.error().message);
+            *error =
+                QString::fromStdString(moved ? moved->refusal->message : moved.error().message);
         return false;
     }
-    core::Scenario after = m_scenario;
-    after.device = device.value();
-    if (after.serving.overheadGb > after.device.capacityGb()) {
-        if (error)
-            *error = tr("The runtime overhead (%1 GB) is larger than %2's memory.")
-                         .arg(after.serving.overheadGb)
-                         .arg(QString::fromStdString(after.device.name));
-        return false;
-    }
-    if (after.serving.computeFormat &&
-        !core::isSet(after.device.peak(*after.serving.computeFormat)))
-        after.serving.computeFormat.reset(); // fall back to the device's own best format
-    pushEdit(after, tr("Change Device"), -1);
+    pushEdit(moved->scenario, tr("Change Device"), -1);
     return true;
 }
 

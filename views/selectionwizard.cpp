@@ -9,6 +9,7 @@
 #include "core/presets.h"
 #include "core/scenario.h"
 #include "core/scenarioaccess.h"
+#include "core/scenarioedits.h"
 #include "core/selection.h"
 
 #include <QButtonGroup>
@@ -575,10 +576,8 @@ void SelectionWizard::accept()
 {
     core::Scenario result = m_working->scenario();
     const core::Selection selection = core::selectDevice(result);
-    if (const core::Candidate *best = core::recommendedCandidate(selection)) {
-        result.device = best->device;
-        result.serving.weightFormat = best->weightFormat;
-    }
+    if (const core::Candidate *best = core::recommendedCandidate(selection))
+        result = core::withCandidate(result, *best).scenario;
     m_target->applyScenario(result, tr("Apply Device Selection"));
     QWizard::accept();
 }

@@ -178,7 +178,7 @@ void Snapshot::badInput_data()
         << "unknown weight format \"bf17\"";
     QTest::newRow("bad comparison device")
         << QStringList{"--snapshot", "compare", "-o", "x.png", "--compare", "device:nope"}
-        << "no device preset \"nope\"";
+        << "unknown device preset \"nope\" (known: ";
     QTest::newRow("bad size") << QStringList{"--snapshot", "roofline", "-o",
                                              "/tmp/x.png", "--size",   "big"}
                               << "--size needs WxH";

@@ -8,6 +8,8 @@
 
 #include <QObject>
 
+#include <cmath>
+
 using core::CheckKind;
 using core::CheckStatus;
 
@@ -177,16 +179,18 @@ void Selection::recommendationFollowsPrice()
     };
     QCOMPARE(pick(3.0, 5.0), std::string("A"));
     QCOMPARE(pick(5.0, 3.0), std::string("B"));
-    // a device's own price is used; without one, the scenario's
+    // a device's own price is used; without one it has none (issue #19: never the scenario's),
+    // so it cannot win on cost even against a dearer device
     const core::Selection s = core::selectDevice(
         scenario,
-        {{"", customDevice("A", 48, 1000, 3.0)}, {"", customDevice("B", 48, 1000, core::kUnset)}},
+        {{"", customDevice("A", 48, 1000, 9.0)}, {"", customDevice("B", 48, 1000, core::kUnset)}},
         bf16);
-    QCOMPARE(s.candidates[0].check(CheckKind::Cost).figure("price_per_hour_usd"), 3.0);
-    QCOMPARE(s.candidates[1].check(CheckKind::Cost).figure("price_per_hour_usd"),
-             scenario.cost.pricePerHourUsd);
-    QVERIFY(s.candidates[1].check(CheckKind::Cost).summary.find("the device has none") !=
-            std::string::npos);
+    QCOMPARE(s.candidates[0].check(CheckKind::Cost).figure("price_per_hour_usd"), 9.0);
+    QVERIFY(std::isnan(s.candidates[1].check(CheckKind::Cost).figure("price_per_hour_usd")));
+    QVERIFY(s.candidates[1].check(CheckKind::Cost).summary.starts_with("Price needed"));
+    QCOMPARE(s.candidates[1].check(CheckKind::Cost).headline, std::string("price needed"));
+    QVERIFY(std::isnan(s.candidates[1].monthlyCostUsd));
+    QCOMPARE(s.recommendation.deviceId, std::string("A"));
 }
 
 // l.234: at 10 % utilisation a hosted API may be cheaper.

@@ -3,6 +3,8 @@
 
 #include "views/scenariodocument.h"
 
+#include "core/comparison.h"
+#include "core/explain.h"
 #include "core/scenarioio.h"
 
 #include <QFile>
@@ -27,6 +29,8 @@ private slots:
     void refusedValueChangesNothing();
     void formatAndPresetChangesAreUndoable();
     void saveAndOpenRoundTrip();
+    void panelFileAndCompareAgreeOnADevice_data();
+    void panelFileAndCompareAgreeOnADevice();
     void badFileChangesNothing();
     void unitsChangeDisplayOnly();
     void importModelIsOneUndoStep();
@@ -147,6 +151,56 @@ void ScenarioDocumentTest::saveAndOpenRoundTrip()
     QCOMPARE(other.scenario().serving.batch, 32.0);
     QVERIFY(!other.isModified());
     QCOMPARE(core::writeScenario(other.scenario()), core::writeScenario(doc.scenario()));
+}
+
+void ScenarioDocumentTest::panelFileAndCompareAgreeOnADevice_data()
+{
+    QTest::addColumn<QString>("device");
+    QTest::addColumn<QString>("priceOrigin");
+    QTest::newRow("H100 SXM, $4.26/h") << "nvidia-h100-sxm"
+                                       << "device's price";
+    QTest::newRow("B200, no price") << "nvidia-b200"
+                                    << "price needed";
+}
+
+// Issue #19: picking a device in the panel kept the old price and power while opening a file
+// naming that device used the device's own. The panel, the saved-and-reopened file and the
+// Compare tab now give one price, one power and the same figures.
+void ScenarioDocumentTest::panelFileAndCompareAgreeOnADevice()
+{
+    QFETCH(QString, device);
+    QFETCH(QString, priceOrigin);
+    ScenarioDocument doc;
+    QVERIFY(doc.setNumber(QStringLiteral("cost.price_per_hour_usd"), 9.5)); // typed for device A
+    QString error;
+    QVERIFY2(doc.setDevicePreset(device, &error), qPrintable(error));
+    const core::Scenario panel = doc.scenario();
+    QVERIFY(panel.cost.pricePerHourUsd != 9.5 || std::isnan(panel.cost.pricePerHourUsd));
+    QVERIFY(QString::fromStdString(core::provenanceOf(panel, "cost.price_per_hour_usd"))
+                .startsWith(priceOrigin));
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("moved.json"));
+    QVERIFY2(doc.save(path, &error), qPrintable(error));
+    ScenarioDocument reopened;
+    QVERIFY2(reopened.open(path, &error), qPrintable(error));
+
+    core::ScenarioVariant variant;
+    variant.deviceId = device.toStdString();
+    doc.undoStack()->undo(); // back to A, as the Compare tab sees it
+    auto compared = core::applyVariant(doc.scenario(), variant);
+    QVERIFY(compared);
+
+    const core::Evaluation expected = core::evaluate(panel);
+    for (const core::Scenario &other : {reopened.scenario(), compared.value()}) {
+        QCOMPARE(std::isnan(other.cost.pricePerHourUsd), std::isnan(panel.cost.pricePerHourUsd));
+        QCOMPARE(other.power.deviceW, panel.power.deviceW);
+        const core::Evaluation e = core::evaluate(other);
+        for (std::size_t i = 0; i < core::kFigureCount; ++i)
+            QVERIFY2((std::isnan(e.values[i]) && std::isnan(expected.values[i])) ||
+                         e.values[i] == expected.values[i],
+                     core::figureTable()[i].key.data());
+    }
 }
 
 void ScenarioDocumentTest::badFileChangesNothing()

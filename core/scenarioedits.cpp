@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+#include "scenarioedits.h"
+
+#include "parameters.h"
+#include "presets.h"
+#include "selection.h"
+#include "units.h"
+
+#include <iterator>
+
+namespace core {
+
+namespace {
+
+/** Forgets what the file or command line said about inputs that belong to the old device. */
+void forgetDeviceClaims(Scenario &s)
+{
+    for (auto it = s.givenInputs.begin(); it != s.givenInputs.end();) {
+        const std::string &path = it->first;
+        const bool deviceBound = path.starts_with("device.") || path == "cost.price_per_hour_usd" ||
+                                 path == "power.device_w" ||
+                                 path == "cost.sustained_tokens_per_second";
+        it = deviceBound ? s.givenInputs.erase(it) : std::next(it);
+    }
+}
+
+std::string deviceName(const DeviceSpec &device)
+{
+    return device.name.empty() ? std::string("the device") : device.name;
+}
+
+} // namespace
+
+DeviceFollowers deviceFollowers(const DeviceSpec &device, const WizardConfig &wizard)
+{
+    DeviceFollowers f;
+    const std::string &key = device.presetId.empty() ? device.name : device.presetId;
+    if (auto negotiated = wizard.prices.find(key); negotiated != wizard.prices.end()) {
+        f.pricePerHourUsd = negotiated->second;
+        f.priceOrigin = "negotiated price (wizard.prices)";
+    } else if (isSet(device.pricePerHourUsd)) {
+        f.pricePerHourUsd = device.pricePerHourUsd;
+        f.priceOrigin = "device's price";
+    } else {
+        f.priceOrigin = "price needed: " + deviceName(device) + " has no price";
+    }
+    if (isSet(device.powerW)) {
+        f.deviceW = device.powerW;
+        f.powerOrigin = "device's power";
+    } else {
+        f.deviceW = findParameter("power.device_w")->defaultValue;
+        f.powerOrigin = "the lesson's illustrative " + formatNumber(f.deviceW, 6) +
+                        " W: " + deviceName(device) + " has no power figure";
+    }
+    return f;
+}
+
+DeviceMove onDevice(const Scenario &scenario, const DeviceSpec &device)
+{
+    DeviceMove move;
+    Scenario &s = move.scenario;
+    s = scenario;
+    s.device = device;
+    forgetDeviceClaims(s);
+    const DeviceFollowers follow = deviceFollowers(device, s.wizard);
+    s.cost.pricePerHourUsd = follow.pricePerHourUsd;
+    s.power.deviceW = follow.deviceW;
+    if (!isSet(follow.pricePerHourUsd))
+        move.notes.push_back(follow.priceOrigin + ": every cost figure needs one");
+    if (isSet(scenario.cost.sustainedTokensPerSecond)) {
+        s.cost.sustainedTokensPerSecond = kUnset;
+        move.notes.push_back("the sustained tokens/s measured on " + deviceName(scenario.device) +
+                             " no longer applies: the estimate for " + deviceName(device) +
+                             " is used");
+    }
+    if (s.serving.computeFormat && !isSet(device.peak(*s.serving.computeFormat))) {
+        move.notes.push_back("compute format " + std::string(formatKey(*s.serving.computeFormat)) +
+                             " dropped: " + deviceName(device) +
+                             " has no peak for it, so its best format is used");
+        s.serving.computeFormat.reset();
+    }
+    if (isSet(device.capacityGb()) && s.serving.overheadGb > device.capacityGb())
+        move.refusal = Diagnostic{"/serving/overhead_gb",
+                                  "the runtime overhead (" + formatNumber(s.serving.overheadGb, 6) +
+                                      " GB) is larger than " + deviceName(device) + "'s " +
+                                      formatNumber(device.capacityGb(), 6) + " GB of memory"};
+    else if (s.serving.tensorParallel > 1 && !isSet(device.deviceLinkGbPerSecond))
+        move.refusal = Diagnostic{"/serving/tensor_parallel",
+                                  deviceName(device) + " has no device link: tensor parallelism " +
+                                      "over " + formatNumber(s.serving.tensorParallel, 6) +
+                                      " devices cannot be estimated on it"};
+    return move;
+}
+
+Result<DeviceMove> onDevicePreset(const Scenario &scenario, std::string_view id)
+{
+    auto device = devicePreset(id);
+    if (!device)
+        return Diagnostic{"/device", device.error().message};
+    return onDevice(scenario, device.value());
+}
+
+Result<Scenario> withModelPreset(const Scenario &scenario, std::string_view id)
+{
+    auto model = modelPreset(id);
+    if (!model)
+        return Diagnostic{"/model", model.error().message};
+    Scenario s = scenario;
+    s.model = model.value();
+    for (auto it = s.givenInputs.begin(); it != s.givenInputs.end();)
+        it = it->first.starts_with("model.") ? s.givenInputs.erase(it) : std::next(it);
+    return s;
+}
+
+Scenario withFormats(const Scenario &scenario, NumericFormat weights,
+                     std::optional<NumericFormat> kv)
+{
+    Scenario s = scenario;
+    s.serving.weightFormat = weights;
+    if (kv)
+        s.serving.kvFormat = *kv;
+    return s;
+}
+
+std::optional<NumericFormat> nextSmallerWeightFormat(NumericFormat format)
+{
+    if (nominalBytes(format) >= 2.0)
+        return NumericFormat::Int8;
+    if (nominalBytes(format) >= 1.0)
+        return NumericFormat::Int4;
+    return std::nullopt;
+}
+
+DeviceMove withCandidate(const Scenario &scenario, const Candidate &candidate)
+{
+    DeviceMove move = onDevice(scenario, candidate.device);
+    move.scenario.serving.weightFormat = candidate.weightFormat;
+    return move;
+}
+
+bool runsCandidate(const Scenario &scenario, const Candidate &candidate)
+{
+    const std::string &id =
+        scenario.device.presetId.empty() ? scenario.device.name : scenario.device.presetId;
+    return id == candidate.deviceId && scenario.serving.weightFormat == candidate.weightFormat;
+}
+
+Result<Scenario> withTrainingRecipe(const Scenario &scenario, std::string_view key)
+{
+    const TrainingRecipe *recipe = findTrainingRecipe(key);
+    if (!recipe)
+        return Diagnostic{"/training/recipe", "unknown recipe \"" + std::string(key) + "\""};
+    Scenario s = scenario;
+    s.training.recipe = std::string(recipe->key);
+    s.training.weightsBytes = recipe->weightsBytes;
+    s.training.gradsBytes = recipe->gradsBytes;
+    s.training.masterBytes = recipe->masterBytes;
+    s.training.optimizerBytes = recipe->optimizerBytes;
+    return s;
+}
+
+Result<Scenario> withLinkPreset(const Scenario &scenario, LinkTier tier, std::string_view id)
+{
+    const auto link = linkPreset(id);
+    if (!link)
+        return Diagnostic{"/interconnect", "no link preset \"" + std::string(id) + "\""};
+    Scenario s = scenario;
+    (tier == LinkTier::IntraNode ? s.interconnect.intraLinkGbPerSecond
+                                 : s.interconnect.interLinkGbPerSecond) =
+        link->perDirectionGbPerSecond;
+    if (isSet(link->latencySeconds))
+        s.interconnect.latencySeconds = link->latencySeconds;
+    return s;
+}
+
+} // namespace core

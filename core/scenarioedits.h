@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Every way one scenario is derived from another, written once: the same scenario on another
+// device, with another model or weight format, with the device-selection recommendation applied,
+// with a training recipe applied, and the next smaller weight format. The scenario panel, a file
+// being read, the Compare tab, the roofline overlay, the cost curves, the checks, the CLI and the
+// fuzzer all call these, so "this scenario on device X" costs the same wherever it is asked.
+
+#include "formats.h"
+#include "result.h"
+#include "scenario.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace core {
+
+struct Candidate;
+
+/** What follows a device into a scenario: its price and power, and where each came from. */
+struct DeviceFollowers
+{
+    double pricePerHourUsd = kUnset; ///< unset: the device has no price (never borrowed)
+    double deviceW = kUnset;         ///< the device's power, else the lesson's default
+    std::string priceOrigin;         ///< "negotiated price (wizard)", "device's price", ...
+    std::string powerOrigin;
+};
+
+/** The rule: a price negotiated in `wizard.prices` for the device, else the device's own price,
+ *  else none; the device's own power, else the power section's default (the lesson's 500 W). */
+DeviceFollowers deviceFollowers(const DeviceSpec &device, const WizardConfig &wizard);
+
+/** A scenario put on another device, with what changed beside the device. */
+struct DeviceMove
+{
+    Scenario scenario;
+    std::vector<std::string> notes; ///< what else changed and why ("compute format fp8 ...")
+    /// Why the moved scenario cannot be used as the current one (its overhead is larger than the
+    /// device's memory, tensor parallelism on a device without a link): the checks still run on
+    /// it and fail, a document refuses it.
+    std::optional<Diagnostic> refusal;
+};
+
+/** The scenario on `device`: price and power follow the device (deviceFollowers), a compute
+ *  format the device has no peak for falls back to the device's best, a sustained tokens/s
+ *  measured on the old device is dropped, and the file's or command line's claims on price and
+ *  power are forgotten (they were about the old device). Everything else is kept. */
+DeviceMove onDevice(const Scenario &scenario, const DeviceSpec &device);
+
+/** The same with a device preset id; an unknown id is the error, at "/device". */
+[[nodiscard]] Result<DeviceMove> onDevicePreset(const Scenario &scenario, std::string_view id);
+
+/** The scenario with another model (a preset id; unknown is the error, at "/model"). */
+[[nodiscard]] Result<Scenario> withModelPreset(const Scenario &scenario, std::string_view id);
+
+/** The scenario with other weights (and KV when given): formats only, nothing else moves. */
+Scenario withFormats(const Scenario &scenario, NumericFormat weights,
+                     std::optional<NumericFormat> kv = std::nullopt);
+
+/** The next smaller weight format a memory comparison shows: 2+ bytes -> INT8, 1 byte -> INT4;
+ *  none below 4 bits. */
+std::optional<NumericFormat> nextSmallerWeightFormat(NumericFormat format);
+
+/** The scenario with a device-selection candidate applied: its device (as onDevice) and its
+ *  weight format. The candidate's device carries any negotiated price already. */
+DeviceMove withCandidate(const Scenario &scenario, const Candidate &candidate);
+
+/** True when the scenario already runs the candidate (same device and weight format). */
+bool runsCandidate(const Scenario &scenario, const Candidate &candidate);
+
+/** The scenario with a named training recipe's bytes per parameter (unknown key: the error). */
+[[nodiscard]] Result<Scenario> withTrainingRecipe(const Scenario &scenario, std::string_view key);
+
+enum class LinkTier { IntraNode, InterNode };
+/** The interconnect explorer with a link preset as its intra- or inter-node link: the link's
+ *  bandwidth per direction and, where the preset gives one, its latency (unknown id: the error). */
+[[nodiscard]] Result<Scenario> withLinkPreset(const Scenario &scenario, LinkTier tier,
+                                              std::string_view id);
+
+} // namespace core

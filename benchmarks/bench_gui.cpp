@@ -9,6 +9,9 @@
 #include "app/mainwindow.h"
 #include "views/scenariodocument.h"
 
+#include "core/presets.h"
+#include "core/scenario.h"
+
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -244,6 +247,38 @@ int main(int argc, char **argv)
         "whole window rendered, nothing recomputed:           median %.2f ms, p99 %.2f ms\n",
         render.median, render.p99);
     std::printf("  ratio (median): %.2fx\n", stepImage.median / render.median);
+
+    // The Wizard tab with every device preset as a candidate: a concurrency step recomputes the
+    // checks (devices x formats) and refreshes the checks table and the decision.
+    {
+        core::Scenario wide = document->scenario();
+        wide.wizard.candidates.clear();
+        for (const core::PresetInfo &info : core::presetList()) {
+            if (info.kind == "device")
+                wide.wizard.candidates.push_back(info.id);
+        }
+        document->applyScenario(wide, QStringLiteral("All devices"));
+        window.showView(QStringLiteral("checks"));
+        processUntilPainted(recorder);
+        const int runsBefore = document->selectionRuns();
+        std::vector<double> wizardMs;
+        recorder.recording = true;
+        constexpr int kWizardSteps = 200;
+        for (int i = 0; i < kWizardSteps; ++i) {
+            recorder.painted.clear();
+            QElapsedTimer timer;
+            timer.start();
+            document->setNumber(QStringLiteral("serving.concurrent_sequences"), 20 + i % 40);
+            processUntilPainted(recorder);
+            wizardMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+        recorder.recording = false;
+        const Summary wizard = summarise(wizardMs);
+        std::printf("Wizard tab, %zu device candidates x %zu formats, a concurrency step to the "
+                    "screen: median %.2f ms, p99 %.2f ms; %.2f selections per step\n",
+                    wide.wizard.candidates.size(), wide.wizard.formats.size(), wizard.median,
+                    wizard.p99, double(document->selectionRuns() - runsBefore) / kWizardSteps);
+    }
 
     long appKb = 0;
     long bareKb = 0;

@@ -29,6 +29,7 @@ struct ScenarioVariant
     {
         return deviceId.empty() && modelId.empty() && !weightFormat && !kvFormat;
     }
+    bool operator==(const ScenarioVariant &) const = default;
 };
 
 /** A with the variant's changes; an unknown preset id is the error. */

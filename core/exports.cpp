@@ -1,6 +1,7 @@
 #include "exports.h"
 
 #include "formats.h"
+#include "parameters.h"
 #include "presets.h"
 #include "scenarioaccess.h"
 #include "selection.h"
@@ -124,7 +125,7 @@ std::vector<double> sweepValues(SweepKind kind, const Scenario &scenario)
     switch (kind) {
     case SweepKind::Batch:
     case SweepKind::Concurrency:
-        for (double v = 1; v <= 1024; v *= 2)
+        for (double v = 1; v <= kBatchAxisMaximum; v *= 2)
             values.push_back(v);
         break;
     case SweepKind::Context: {

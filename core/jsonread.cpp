@@ -343,6 +343,26 @@ void FieldReader::numberMap(std::string_view key, std::map<std::string, double> 
     markGiven(key);
 }
 
+void FieldReader::numbers(Scenario &scenario, std::initializer_list<std::string_view> later)
+{
+    for (const ParameterInfo *info : sectionParameters(m_section)) {
+        if (std::find(later.begin(), later.end(), info->key()) == later.end())
+            number(info->key(), *info->field(scenario));
+    }
+}
+
+void FieldReader::warnUnknownBesideNumbers(std::initializer_list<std::string_view> otherKeys)
+{
+    const auto rows = sectionParameters(m_section);
+    for (auto it = m_object.begin(); it != m_object.end(); ++it) {
+        const bool numeric = std::any_of(rows.begin(), rows.end(), [&](const ParameterInfo *info) {
+            return info->key() == it.key();
+        });
+        if (!numeric && std::find(otherKeys.begin(), otherKeys.end(), it.key()) == otherKeys.end())
+            m_warnings.push_back({pointerOf(it.key()), "unknown key, kept as is when saved"});
+    }
+}
+
 void FieldReader::warnUnknown(std::initializer_list<std::string_view> known)
 {
     for (auto it = m_object.begin(); it != m_object.end(); ++it) {
@@ -391,46 +411,14 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
                           std::map<std::string, InputOrigin> *given)
 {
     FieldReader r(object, pointer, "model", warnings, given);
-    r.warnUnknown({"id",
-                   "name",
-                   "parameters",
-                   "active_parameters",
-                   "layers",
-                   "hidden_size",
-                   "attention_heads",
-                   "kv_heads",
-                   "head_dim",
-                   "intermediate_size",
-                   "vocab_size",
-                   "tie_embeddings",
-                   "experts",
-                   "experts_per_token",
-                   "max_context",
-                   "sliding_window",
-                   "sliding_window_layers",
-                   "kv_latent_dim",
-                   "sources",
-                   "notes"});
-    ModelSpec m;
+    r.warnUnknownBesideNumbers({"id", "name", "tie_embeddings", "sources", "notes"});
+    Scenario holder; // the parameter table's accessors address a whole scenario
+    ModelSpec &m = holder.model;
     r.string("id", m.presetId);
     m.presetId.clear(); // an inline object is not a preset reference, even if it carries an id
     r.string("name", m.name);
-    r.number("parameters", m.parameters);
-    r.number("active_parameters", m.activeParameters);
-    r.number("layers", m.layers);
-    r.number("hidden_size", m.hiddenSize);
-    r.number("attention_heads", m.attentionHeads);
-    r.number("kv_heads", m.kvHeads);
-    r.number("head_dim", m.headDim);
-    r.number("intermediate_size", m.intermediateSize);
-    r.number("vocab_size", m.vocabSize);
+    r.numbers(holder);
     r.boolean("tie_embeddings", m.tieEmbeddings);
-    r.number("experts", m.experts);
-    r.number("experts_per_token", m.expertsPerToken);
-    r.number("max_context", m.maxContext);
-    r.number("sliding_window", m.slidingWindow);
-    r.number("sliding_window_layers", m.slidingWindowLayers);
-    r.number("kv_latent_dim", m.kvLatentDim);
     r.stringMap("sources", m.sources);
     r.stringMap("notes", m.notes);
 
@@ -478,11 +466,10 @@ DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diag
                             std::map<std::string, InputOrigin> *given)
 {
     FieldReader r(object, pointer, "device", warnings, given);
-    r.warnUnknown({"id", "name", "family", "deployment", "memory_gb", "usable_memory_gb",
-                   "bandwidth_gb_s", "peak_tflops", "native_formats", "weight_only_formats",
-                   "power_w", "price_per_hour_usd", "host_link_gb_s", "device_link_gb_s",
-                   "device_link_latency_s", "sram_mb", "sources", "notes"});
-    DeviceSpec d;
+    r.warnUnknownBesideNumbers({"id", "name", "family", "deployment", "peak_tflops",
+                                "native_formats", "weight_only_formats", "sources", "notes"});
+    Scenario holder; // the parameter table's accessors address a whole scenario
+    DeviceSpec &d = holder.device;
     r.string("name", d.name);
     std::string family;
     r.string("family", family);
@@ -513,9 +500,7 @@ DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diag
             fail(r.pointerOf("deployment"), "unknown deployment \"" + deployment.substr(0, 40) +
                                                 "\" (one of datacenter, edge, client)");
     }
-    r.number("memory_gb", d.memoryGb);
-    r.number("usable_memory_gb", d.usableMemoryGb);
-    r.number("bandwidth_gb_s", d.bandwidthGbPerSecond);
+    r.numbers(holder);
     if (const json *peaks = r.find("peak_tflops")) {
         FieldReader pr(*peaks, r.pointerOf("peak_tflops"), "device.peak_tflops", warnings, given);
         pr.warnUnknown({"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4"});
@@ -530,12 +515,6 @@ DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diag
         d.weightOnlyFormats.emplace();
         r.formatList("weight_only_formats", *d.weightOnlyFormats);
     }
-    r.number("power_w", d.powerW);
-    r.number("price_per_hour_usd", d.pricePerHourUsd);
-    r.number("host_link_gb_s", d.hostLinkGbPerSecond);
-    r.number("device_link_gb_s", d.deviceLinkGbPerSecond);
-    r.number("device_link_latency_s", d.deviceLinkLatencySeconds);
-    r.number("sram_mb", d.sramMb);
     r.stringMap("sources", d.sources);
     r.stringMap("notes", d.notes);
 
@@ -553,11 +532,9 @@ DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diag
     return d;
 }
 
-namespace {
-
 // Whole numbers are written as integers ("layers": 32, not 32.0), so a printed model or
 // device reads like the preset files and pastes cleanly; the value is the same double.
-json number(double value)
+json numberJson(double value)
 {
     constexpr double kExactIntegers = 9007199254740992.0; // 2^53
     if (std::isfinite(value) && std::trunc(value) == value && std::fabs(value) < kExactIntegers)
@@ -565,11 +542,19 @@ json number(double value)
     return value;
 }
 
-void putIfSet(json &out, const char *key, double value)
+void putNumbers(json &out, const Scenario &scenario, std::string_view section)
 {
-    if (isSet(value))
-        out[key] = number(value);
+    for (const ParameterInfo *info : sectionParameters(section)) {
+        const std::string key(info->key());
+        const double value = *info->field(const_cast<Scenario &>(scenario)); // read only
+        if (isSet(value))
+            out[key] = numberJson(value);
+        else
+            out.erase(key);
+    }
 }
+
+namespace {
 
 json stringMapToJson(const std::map<std::string, std::string> &map)
 {
@@ -594,23 +579,11 @@ json modelToJson(const ModelSpec &m)
     json out = json::object();
     if (!m.name.empty())
         out["name"] = m.name;
-    putIfSet(out, "parameters", m.parameters);
-    putIfSet(out, "active_parameters", m.activeParameters);
-    putIfSet(out, "layers", m.layers);
-    putIfSet(out, "hidden_size", m.hiddenSize);
-    putIfSet(out, "attention_heads", m.attentionHeads);
-    putIfSet(out, "kv_heads", m.kvHeads);
-    putIfSet(out, "head_dim", m.headDim);
-    putIfSet(out, "intermediate_size", m.intermediateSize);
-    putIfSet(out, "vocab_size", m.vocabSize);
+    Scenario holder;
+    holder.model = m;
+    putNumbers(out, holder, "model");
     if (m.tieEmbeddings)
         out["tie_embeddings"] = true;
-    putIfSet(out, "experts", m.experts);
-    putIfSet(out, "experts_per_token", m.expertsPerToken);
-    putIfSet(out, "max_context", m.maxContext);
-    putIfSet(out, "sliding_window", m.slidingWindow);
-    putIfSet(out, "sliding_window_layers", m.slidingWindowLayers);
-    putIfSet(out, "kv_latent_dim", m.kvLatentDim);
     if (!m.sources.empty())
         out["sources"] = stringMapToJson(m.sources);
     if (!m.notes.empty())
@@ -627,25 +600,19 @@ json deviceToJson(const DeviceSpec &d)
         out["family"] = std::string(familyKey(d.family));
     if (d.deployment != Deployment::Unknown)
         out["deployment"] = std::string(deploymentKey(d.deployment));
-    putIfSet(out, "memory_gb", d.memoryGb);
-    putIfSet(out, "usable_memory_gb", d.usableMemoryGb);
-    putIfSet(out, "bandwidth_gb_s", d.bandwidthGbPerSecond);
+    Scenario holder;
+    holder.device = d;
+    putNumbers(out, holder, "device");
     json peaks = json::object();
     for (NumericFormat f : kAllFormats) {
         if (isSet(d.peak(f)))
-            peaks[std::string(formatKey(f))] = number(d.peak(f));
+            peaks[std::string(formatKey(f))] = numberJson(d.peak(f));
     }
     out["peak_tflops"] = peaks;
     if (d.nativeFormats)
         out["native_formats"] = formatsToJson(*d.nativeFormats);
     if (d.weightOnlyFormats)
         out["weight_only_formats"] = formatsToJson(*d.weightOnlyFormats);
-    putIfSet(out, "power_w", d.powerW);
-    putIfSet(out, "price_per_hour_usd", d.pricePerHourUsd);
-    putIfSet(out, "host_link_gb_s", d.hostLinkGbPerSecond);
-    putIfSet(out, "device_link_gb_s", d.deviceLinkGbPerSecond);
-    putIfSet(out, "device_link_latency_s", d.deviceLinkLatencySeconds);
-    putIfSet(out, "sram_mb", d.sramMb);
     if (!d.sources.empty())
         out["sources"] = stringMapToJson(d.sources);
     if (!d.notes.empty())

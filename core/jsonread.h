@@ -55,8 +55,15 @@ public:
     void stringMap(std::string_view key, std::map<std::string, std::string> &out);
     void numberMap(std::string_view key, std::map<std::string, double> &out);
 
+    /** Reads every numeric input of this section from the parameter table into `scenario`
+     *  (the table's accessors), except the keys in `later`, which the caller reads by rules of
+     *  their own (defaults that depend on other inputs). */
+    void numbers(Scenario &scenario, std::initializer_list<std::string_view> later = {});
+
     /** Warns about keys not in `known` ("unknown key, kept as is when saved"). */
     void warnUnknown(std::initializer_list<std::string_view> known);
+    /** The same, with the section's numeric inputs from the parameter table known too. */
+    void warnUnknownBesideNumbers(std::initializer_list<std::string_view> otherKeys);
 
 private:
     void markGiven(std::string_view key);
@@ -74,6 +81,12 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
 /** Reads an inline device object. Throws ReadFailure. */
 DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diagnostics &warnings,
                             std::map<std::string, InputOrigin> *given);
+
+/** A number as written: whole numbers as integers ("layers": 32, not 32.0), the same double. */
+json numberJson(double value);
+/** Writes every numeric input of `section` from the parameter table into `out`: set values as
+ *  numbers, unset ones removed (a document kept from the file keeps no stale value). */
+void putNumbers(json &out, const Scenario &scenario, std::string_view section);
 
 json modelToJson(const ModelSpec &model);
 json deviceToJson(const DeviceSpec &device);

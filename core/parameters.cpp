@@ -1,5 +1,7 @@
 #include "parameters.h"
 
+#include "scenario.h"
+
 #include <array>
 #include <cmath>
 #include <limits>
@@ -10,87 +12,90 @@ namespace {
 
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 
+#define ACCEL_FIELD(expr) [](Scenario &s) -> double * { return &s.expr; }
+
 // clang-format off
 constexpr std::array kParameters = std::to_array<ParameterInfo>({
     // model
-    {"model.parameters", "Parameters", "", 1e6, 1e14, false, false, kNone, "Total parameter count (all experts of an MoE model). Sizes weight memory.", "What occupies device memory"},
-    {"model.active_parameters", "Active parameters", "", 1e6, 1e14, false, false, kNone, "Parameters used per token (MoE); sets FLOP per token. Defaults to the total.", "Roofline and decode"},
-    {"model.layers", "Layers", "", 1, 4096, false, true, kNone, "Transformer layers; each holds one K and one V per KV head per token.", "KV cache"},
-    {"model.hidden_size", "Hidden size", "", 1, 1e6, false, true, kNone, "Width of the residual stream; sets tensor-parallel message size.", "Interconnect"},
-    {"model.attention_heads", "Attention heads", "", 1, 4096, false, true, kNone, "Query heads per layer.", "KV cache"},
-    {"model.kv_heads", "KV heads", "", 1, 4096, false, true, kNone, "Key/value heads per layer (fewer than query heads with grouped-query attention).", "KV cache"},
-    {"model.head_dim", "Head dimension", "", 1, 1024, false, true, kNone, "Elements per head vector.", "KV cache"},
-    {"model.intermediate_size", "FFN size", "", 1, 1e7, false, true, kNone, "Width of the feed-forward layer.", "What occupies device memory"},
-    {"model.vocab_size", "Vocabulary", "tokens", 1, 1e8, false, true, kNone, "Vocabulary size; sets embedding and output-head size.", "What occupies device memory"},
-    {"model.experts", "Experts", "", 1, 4096, false, true, kNone, "MoE experts per layer.", "Roofline and decode"},
-    {"model.experts_per_token", "Experts per token", "", 1, 4096, false, true, kNone, "MoE experts each token is routed to.", "Roofline and decode"},
-    {"model.max_context", "Maximum context", "tokens", 1, 1e8, false, true, kNone, "Longest context the model was trained for.", "KV cache"},
-    {"model.sliding_window", "Sliding window", "tokens", 1, 1e8, false, true, kNone, "Attention window: a layer with a window holds at most this many tokens of KV.", "KV cache"},
-    {"model.sliding_window_layers", "Windowed layers", "layers", 0, 4096, false, true, kNone, "Layers that use the sliding window (the rest attend globally); default: all.", "KV cache"},
-    {"model.kv_latent_dim", "KV latent width", "", 1, 1e6, false, true, kNone, "Multi-head latent attention: elements cached per token and layer (replaces 2 x KV heads x head dim).", "KV cache"},
+    {"model.parameters", "Parameters", "", 1e6, 1e14, false, false, kNone, "Total parameter count (all experts of an MoE model). Sizes weight memory.", "What occupies device memory", ACCEL_FIELD(model.parameters)},
+    {"model.active_parameters", "Active parameters", "", 1e6, 1e14, false, false, kNone, "Parameters used per token (MoE); sets FLOP per token. Defaults to the total.", "Roofline and decode", ACCEL_FIELD(model.activeParameters)},
+    {"model.layers", "Layers", "", 1, 4096, false, true, kNone, "Transformer layers; each holds one K and one V per KV head per token.", "KV cache", ACCEL_FIELD(model.layers)},
+    {"model.hidden_size", "Hidden size", "", 1, 1e6, false, true, kNone, "Width of the residual stream; sets tensor-parallel message size.", "Interconnect", ACCEL_FIELD(model.hiddenSize)},
+    {"model.attention_heads", "Attention heads", "", 1, 4096, false, true, kNone, "Query heads per layer.", "KV cache", ACCEL_FIELD(model.attentionHeads)},
+    {"model.kv_heads", "KV heads", "", 1, 4096, false, true, kNone, "Key/value heads per layer (fewer than query heads with grouped-query attention).", "KV cache", ACCEL_FIELD(model.kvHeads)},
+    {"model.head_dim", "Head dimension", "", 1, 1024, false, true, kNone, "Elements per head vector.", "KV cache", ACCEL_FIELD(model.headDim)},
+    {"model.intermediate_size", "FFN size", "", 1, 1e7, false, true, kNone, "Width of the feed-forward layer.", "What occupies device memory", ACCEL_FIELD(model.intermediateSize)},
+    {"model.vocab_size", "Vocabulary", "tokens", 1, 1e8, false, true, kNone, "Vocabulary size; sets embedding and output-head size.", "What occupies device memory", ACCEL_FIELD(model.vocabSize)},
+    {"model.experts", "Experts", "", 1, 4096, false, true, kNone, "MoE experts per layer.", "Roofline and decode", ACCEL_FIELD(model.experts)},
+    {"model.experts_per_token", "Experts per token", "", 1, 4096, false, true, kNone, "MoE experts each token is routed to.", "Roofline and decode", ACCEL_FIELD(model.expertsPerToken)},
+    {"model.max_context", "Maximum context", "tokens", 1, 1e8, false, true, kNone, "Longest context the model was trained for.", "KV cache", ACCEL_FIELD(model.maxContext)},
+    {"model.sliding_window", "Sliding window", "tokens", 1, 1e8, false, true, kNone, "Attention window: a layer with a window holds at most this many tokens of KV.", "KV cache", ACCEL_FIELD(model.slidingWindow)},
+    {"model.sliding_window_layers", "Windowed layers", "layers", 0, 4096, false, true, kNone, "Layers that use the sliding window (the rest attend globally); default: all.", "KV cache", ACCEL_FIELD(model.slidingWindowLayers)},
+    {"model.kv_latent_dim", "KV latent width", "", 1, 1e6, false, true, kNone, "Multi-head latent attention: elements cached per token and layer (replaces 2 x KV heads x head dim).", "KV cache", ACCEL_FIELD(model.kvLatentDim)},
     // device
-    {"device.memory_gb", "Device memory", "GB", 0.001, 1e6, false, false, kNone, "Nominal device memory in decimal GB (1e9 bytes).", "What occupies device memory"},
-    {"device.usable_memory_gb", "Usable memory", "GB", 0.001, 1e6, false, false, kNone, "Memory a model can really use (shared memory beside the OS, reserved space).", "What occupies device memory"},
-    {"device.bandwidth_gb_s", "Memory bandwidth", "GB/s", 0.001, 1e6, false, false, kNone, "Peak device-memory bandwidth in decimal GB/s.", "Roofline and decode"},
-    {"device.peak_tflops.*", "Dense peak", "TFLOP/s", 1e-6, 1e7, false, false, kNone, "Dense (not 2:4-sparse) peak arithmetic for one format, in TFLOP/s (TOPS for integers).", "Roofline and decode"},
-    {"device.power_w", "Device power", "W", 0.001, 1e6, false, false, kNone, "Board power under load.", "Power and cost"},
-    {"device.price_per_hour_usd", "Price per hour", "USD/h", 0, 1e5, false, false, kNone, "Illustrative rental price per device-hour.", "Power and cost"},
-    {"device.host_link_gb_s", "Host link", "GB/s", 0.001, 1e6, false, false, kNone, "Host interface bandwidth per direction.", "Memory hierarchy"},
-    {"device.device_link_gb_s", "Device link", "GB/s", 0.001, 1e6, false, false, kNone, "Device-to-device link bandwidth per direction.", "Interconnect"},
-    {"device.device_link_latency_s", "Link latency", "s", 0, 1, false, false, kNone, "Fixed cost of one collective over the device link.", "Interconnect"},
-    {"device.sram_mb", "On-chip SRAM", "MB", 0, 1e6, false, false, kNone, "On-chip SRAM (L2, shared memory, scratchpad).", "Memory hierarchy"},
+    {"device.memory_gb", "Device memory", "GB", 0.001, 1e6, false, false, kNone, "Nominal device memory in decimal GB (1e9 bytes).", "What occupies device memory", ACCEL_FIELD(device.memoryGb)},
+    {"device.usable_memory_gb", "Usable memory", "GB", 0.001, 1e6, false, false, kNone, "Memory a model can really use (shared memory beside the OS, reserved space).", "What occupies device memory", ACCEL_FIELD(device.usableMemoryGb)},
+    {"device.bandwidth_gb_s", "Memory bandwidth", "GB/s", 0.001, 1e6, false, false, kNone, "Peak device-memory bandwidth in decimal GB/s.", "Roofline and decode", ACCEL_FIELD(device.bandwidthGbPerSecond)},
+    {"device.peak_tflops.*", "Dense peak", "TFLOP/s", 1e-6, 1e7, false, false, kNone, "Dense (not 2:4-sparse) peak arithmetic for one format, in TFLOP/s (TOPS for integers).", "Roofline and decode", nullptr}, // one value per format: peakAt()
+    {"device.power_w", "Device power", "W", 0.001, 1e6, false, false, kNone, "Board power under load.", "Power and cost", ACCEL_FIELD(device.powerW)},
+    {"device.price_per_hour_usd", "Price per hour", "USD/h", 0, 1e5, false, false, kNone, "Illustrative rental price per device-hour.", "Power and cost", ACCEL_FIELD(device.pricePerHourUsd)},
+    {"device.host_link_gb_s", "Host link", "GB/s", 0.001, 1e6, false, false, kNone, "Host interface bandwidth per direction.", "Memory hierarchy", ACCEL_FIELD(device.hostLinkGbPerSecond)},
+    {"device.device_link_gb_s", "Device link", "GB/s", 0.001, 1e6, false, false, kNone, "Device-to-device link bandwidth per direction.", "Interconnect", ACCEL_FIELD(device.deviceLinkGbPerSecond)},
+    {"device.device_link_latency_s", "Link latency", "s", 0, 1, false, false, kNone, "Fixed cost of one collective over the device link.", "Interconnect", ACCEL_FIELD(device.deviceLinkLatencySeconds)},
+    {"device.sram_mb", "On-chip SRAM", "MB", 0, 1e6, false, false, kNone, "On-chip SRAM (L2, shared memory, scratchpad).", "Memory hierarchy", ACCEL_FIELD(device.sramMb)},
     // serving
-    {"serving.quant_group_size", "Quantisation group", "weights", 0, 1e9, false, true, 0, "Weights sharing one scale (0 = no per-group metadata).", "What occupies device memory"},
-    {"serving.quant_scale_bits", "Scale bits", "bits", 0, 64, false, true, 16, "Bits of each group scale.", "What occupies device memory"},
-    {"serving.quant_zero_bits", "Zero-point bits", "bits", 0, 64, false, true, 0, "Bits of each group zero point (0 = symmetric).", "What occupies device memory"},
-    {"serving.concurrent_sequences", "Concurrent sequences", "sequences", 0, 1e6, false, true, 32, "Sequences resident in device memory at once; sizes the KV cache.", "KV cache"},
-    {"serving.batch", "Batch size", "sequences", 1, 1e6, false, true, 8, "Sequences that take one decode step together; sets bytes and FLOP per step.", "Why batching changes the picture"},
-    {"serving.context_tokens", "Context", "tokens", 1, 1e8, false, true, 4096, "Tokens per sequence held in the KV cache (prompt + generated).", "KV cache"},
-    {"serving.prompt_tokens", "Prompt", "tokens", 0, 1e8, false, true, 4096, "Tokens processed by one prefill; defaults to the context.", "Prefill"},
-    {"serving.overhead_gb", "Runtime overhead", "GB", 0, 1e6, false, false, 2.5, "Runtime (driver) context plus workspace, in GB.", "OOM diagnosis"},
-    {"serving.fragmentation_fraction", "Fragmentation", "", 0, 1, false, false, 0, "Fraction of KV bytes lost to allocator fragmentation.", "OOM diagnosis"},
-    {"serving.admission_margin", "Admission margin", "", 0, 1, false, false, 0.10, "Safety margin below the theoretical maximum of sequences.", "OOM diagnosis"},
-    {"serving.bandwidth_efficiency", "Bandwidth efficiency", "", 0, 1, true, false, 1.0, "Fraction of peak bandwidth delivered (1 = the lesson's toy: perfect use).", "A toy decode estimate"},
-    {"serving.compute_efficiency", "Compute efficiency", "", 0, 1, true, false, 1.0, "Fraction of peak arithmetic delivered (1 = the toy).", "A toy decode estimate"},
-    {"serving.tensor_parallel", "Tensor parallel", "devices", 1, 4096, false, true, 1, "Devices one model is split across.", "Interconnect"},
-    {"serving.ttft_target_s", "TTFT target", "s", 0, 3600, true, false, 1.5, "Time-to-first-token target.", "Device selection"},
-    {"serving.pacing_target_tokens_s", "Pacing target", "tokens/s", 0, 1e6, true, false, 10, "Per-user token pacing target (app assumption: about reading speed).", "Device selection"},
+    {"serving.quant_group_size", "Quantisation group", "weights", 0, 1e9, false, true, 0, "Weights sharing one scale (0 = no per-group metadata).", "What occupies device memory", ACCEL_FIELD(serving.quant.groupSize)},
+    {"serving.quant_scale_bits", "Scale bits", "bits", 0, 64, false, true, 16, "Bits of each group scale.", "What occupies device memory", ACCEL_FIELD(serving.quant.scaleBits)},
+    {"serving.quant_zero_bits", "Zero-point bits", "bits", 0, 64, false, true, 0, "Bits of each group zero point (0 = symmetric).", "What occupies device memory", ACCEL_FIELD(serving.quant.zeroBits)},
+    {"serving.concurrent_sequences", "Concurrent sequences", "sequences", 0, 1e6, false, true, 32, "Sequences resident in device memory at once; sizes the KV cache.", "KV cache", ACCEL_FIELD(serving.concurrentSequences)},
+    {"serving.batch", "Batch size", "sequences", 1, 1e6, false, true, 8, "Sequences that take one decode step together; sets bytes and FLOP per step.", "Why batching changes the picture", ACCEL_FIELD(serving.batch), 1, kBatchAxisMaximum},
+    {"serving.context_tokens", "Context", "tokens", 1, 1e8, false, true, 4096, "Tokens per sequence held in the KV cache (prompt + generated).", "KV cache", ACCEL_FIELD(serving.contextTokens), 128, 131072},
+    {"serving.prompt_tokens", "Prompt", "tokens", 0, 1e8, false, true, 4096, "Tokens processed by one prefill; defaults to the context.", "Prefill", ACCEL_FIELD(serving.promptTokens)},
+    {"serving.overhead_gb", "Runtime overhead", "GB", 0, 1e6, false, false, 2.5, "Runtime (driver) context plus workspace, in GB.", "OOM diagnosis", ACCEL_FIELD(serving.overheadGb)},
+    {"serving.fragmentation_fraction", "Fragmentation", "", 0, 1, false, false, 0, "Fraction of KV bytes lost to allocator fragmentation.", "OOM diagnosis", ACCEL_FIELD(serving.fragmentationFraction)},
+    {"serving.admission_margin", "Admission margin", "", 0, 1, false, false, 0.10, "Safety margin below the theoretical maximum of sequences.", "OOM diagnosis", ACCEL_FIELD(serving.admissionMargin)},
+    {"serving.bandwidth_efficiency", "Bandwidth efficiency", "", 0, 1, true, false, 1.0, "Fraction of peak bandwidth delivered (1 = the lesson's toy: perfect use).", "A toy decode estimate", ACCEL_FIELD(serving.bandwidthEfficiency)},
+    {"serving.compute_efficiency", "Compute efficiency", "", 0, 1, true, false, 1.0, "Fraction of peak arithmetic delivered (1 = the toy).", "A toy decode estimate", ACCEL_FIELD(serving.computeEfficiency)},
+    {"serving.tensor_parallel", "Tensor parallel", "devices", 1, 4096, false, true, 1, "Devices one model is split across.", "Interconnect", ACCEL_FIELD(serving.tensorParallel)},
+    {"serving.ttft_target_s", "TTFT target", "s", 0, 3600, true, false, 1.5, "Time-to-first-token target.", "Device selection", ACCEL_FIELD(serving.ttftTargetSeconds)},
+    {"serving.pacing_target_tokens_s", "Pacing target", "tokens/s", 0, 1e6, true, false, 10, "Per-user token pacing target (app assumption: about reading speed).", "Device selection", ACCEL_FIELD(serving.pacingTargetTokensPerSecond)},
     // training
-    {"training.weights_bytes", "Weight bytes", "B/param", 0, 64, false, false, 2, "Working weight copy per parameter.", "Training the same model"},
-    {"training.grads_bytes", "Gradient bytes", "B/param", 0, 64, false, false, 2, "Gradient per parameter.", "Training the same model"},
-    {"training.master_bytes", "Master-copy bytes", "B/param", 0, 64, false, false, 4, "FP32 master weight per parameter (0 = no master copy).", "Training the same model"},
-    {"training.optimizer_bytes", "Optimiser bytes", "B/param", 0, 64, false, false, 8, "Optimiser state per parameter (Adam: two FP32 moments = 8).", "Training the same model"},
-    {"training.zero_stage", "ZeRO stage", "", 0, 3, false, true, 0, "0 none; 1 shards optimiser state; 2 also gradients; 3 also weights.", "Training the same model"},
-    {"training.dp_degree", "Data-parallel degree", "devices", 1, 1e6, false, true, 1, "Devices the ZeRO shards are spread over.", "Training the same model"},
-    {"training.micro_batch", "Micro-batch", "sequences", 1, 1e6, false, true, 1, "Sequences per device per step (activations).", "Training the same model"},
-    {"training.sequence_length", "Sequence length", "tokens", 1, 1e8, false, true, 4096, "Tokens per training sequence (activations).", "Training the same model"},
+    {"training.weights_bytes", "Weight bytes", "B/param", 0, 64, false, false, 2, "Working weight copy per parameter.", "Training the same model", ACCEL_FIELD(training.weightsBytes)},
+    {"training.grads_bytes", "Gradient bytes", "B/param", 0, 64, false, false, 2, "Gradient per parameter.", "Training the same model", ACCEL_FIELD(training.gradsBytes)},
+    {"training.master_bytes", "Master-copy bytes", "B/param", 0, 64, false, false, 4, "FP32 master weight per parameter (0 = no master copy).", "Training the same model", ACCEL_FIELD(training.masterBytes)},
+    {"training.optimizer_bytes", "Optimiser bytes", "B/param", 0, 64, false, false, 8, "Optimiser state per parameter (Adam: two FP32 moments = 8).", "Training the same model", ACCEL_FIELD(training.optimizerBytes)},
+    {"training.zero_stage", "ZeRO stage", "", 0, 3, false, true, 0, "0 none; 1 shards optimiser state; 2 also gradients; 3 also weights.", "Training the same model", ACCEL_FIELD(training.zeroStage)},
+    {"training.dp_degree", "Data-parallel degree", "devices", 1, 1e6, false, true, 1, "Devices the ZeRO shards are spread over.", "Training the same model", ACCEL_FIELD(training.dpDegree)},
+    {"training.micro_batch", "Micro-batch", "sequences", 1, 1e6, false, true, 1, "Sequences per device per step (activations).", "Training the same model", ACCEL_FIELD(training.microBatch)},
+    {"training.sequence_length", "Sequence length", "tokens", 1, 1e8, false, true, 4096, "Tokens per training sequence (activations).", "Training the same model", ACCEL_FIELD(training.sequenceLength)},
     // cost
-    {"cost.price_per_hour_usd", "Price per hour", "USD/h", 0, 1e5, false, false, kNone, "Price of one device-hour; follows the device's own price (none: price needed).", "Power and cost"},
-    {"cost.utilisation", "Utilisation", "", 0, 1, true, false, 0.70, "Fraction of paid hours the device is busy.", "Power and cost"},
-    {"cost.sustained_tokens_per_second", "Sustained tokens/s", "tokens/s", 0, 1e9, true, false, kNone, "Measured tokens/s while busy (default: the decode estimate x throttle).", "Power and cost"},
-    {"cost.throttle_factor", "Throttle factor", "", 0, 1, true, false, 1.0, "Sustained fraction of benchmark throughput (thermal throttling).", "Power and cost"},
-    {"cost.api_usd_per_million_input", "API input price", "USD/M tokens", 0, 1e6, false, false, kNone, "Hosted API price per million prompt tokens.", "Power and cost"},
-    {"cost.api_usd_per_million_output", "API output price", "USD/M tokens", 0, 1e6, false, false, kNone, "Hosted API price per million generated tokens.", "Power and cost"},
+    {"cost.price_per_hour_usd", "Price per hour", "USD/h", 0, 1e5, false, false, kNone, "Price of one device-hour; follows the device's own price (none: price needed).", "Power and cost", ACCEL_FIELD(cost.pricePerHourUsd)},
+    {"cost.utilisation", "Utilisation", "", 0, 1, true, false, 0.70, "Fraction of paid hours the device is busy.", "Power and cost", ACCEL_FIELD(cost.utilisation)},
+    {"cost.sustained_tokens_per_second", "Sustained tokens/s", "tokens/s", 0, 1e9, true, false, kNone, "Measured tokens/s while busy (default: the decode estimate x throttle).", "Power and cost", ACCEL_FIELD(cost.sustainedTokensPerSecond)},
+    {"cost.throttle_factor", "Throttle factor", "", 0, 1, true, false, 1.0, "Sustained fraction of benchmark throughput (thermal throttling).", "Power and cost", ACCEL_FIELD(cost.throttleFactor)},
+    {"cost.api_usd_per_million_input", "API input price", "USD/M tokens", 0, 1e6, false, false, kNone, "Hosted API price per million prompt tokens.", "Power and cost", ACCEL_FIELD(cost.apiUsdPerMillionInput)},
+    {"cost.api_usd_per_million_output", "API output price", "USD/M tokens", 0, 1e6, false, false, kNone, "Hosted API price per million generated tokens.", "Power and cost", ACCEL_FIELD(cost.apiUsdPerMillionOutput)},
     // traffic
-    {"traffic.requests_per_day", "Requests per day", "requests", 0, 1e12, false, false, kNone, "Average daily requests.", "Power and cost"},
-    {"traffic.peak_requests_per_second", "Peak requests/s", "requests/s", 0, 1e9, false, false, kNone, "Requests per second at peak.", "Power and cost"},
+    {"traffic.requests_per_day", "Requests per day", "requests", 0, 1e12, false, false, kNone, "Average daily requests.", "Power and cost", ACCEL_FIELD(traffic.requestsPerDay)},
+    {"traffic.peak_requests_per_second", "Peak requests/s", "requests/s", 0, 1e9, false, false, kNone, "Requests per second at peak.", "Power and cost", ACCEL_FIELD(traffic.peakRequestsPerSecond)},
     // interconnect
-    {"interconnect.message_bytes", "Message", "B", 0, 1e15, false, false, kNone, "Bytes all-reduced per collective (default: one full gradient).", "Two toy communication estimates"},
-    {"interconnect.devices", "Devices", "devices", 1, 1e6, false, true, 8, "Devices in the ring.", "Two toy communication estimates"},
-    {"interconnect.devices_per_node", "Devices per node", "devices", 1, 1e6, false, true, 8, "Devices sharing the fast intra-node fabric.", "Two toy communication estimates"},
-    {"interconnect.intra_link_gb_s", "Intra-node link", "GB/s", 0.001, 1e6, false, false, 100, "Per-direction bandwidth inside a node.", "Two toy communication estimates"},
-    {"interconnect.inter_link_gb_s", "Inter-node link", "GB/s", 0.001, 1e6, false, false, 12.5, "Per-direction bandwidth between nodes (100 Gbit/s = 12.5 GB/s).", "Two toy communication estimates"},
-    {"interconnect.latency_s", "Latency", "s", 0, 10, false, false, 10e-6, "Fixed cost per collective (or per hop).", "Two toy communication estimates"},
-    {"interconnect.collectives_per_step", "Collectives per step", "", 0, 1e9, false, true, 1, "All-reduces per step (tensor-parallel decode: 2 per layer).", "Two toy communication estimates"},
+    {"interconnect.message_bytes", "Message", "B", 0, 1e15, false, false, kNone, "Bytes all-reduced per collective (default: one full gradient).", "Two toy communication estimates", ACCEL_FIELD(interconnect.messageBytes)},
+    {"interconnect.devices", "Devices", "devices", 1, 1e6, false, true, 8, "Devices in the ring.", "Two toy communication estimates", ACCEL_FIELD(interconnect.devices)},
+    {"interconnect.devices_per_node", "Devices per node", "devices", 1, 1e6, false, true, 8, "Devices sharing the fast intra-node fabric.", "Two toy communication estimates", ACCEL_FIELD(interconnect.devicesPerNode)},
+    {"interconnect.intra_link_gb_s", "Intra-node link", "GB/s", 0.001, 1e6, false, false, 100, "Per-direction bandwidth inside a node.", "Two toy communication estimates", ACCEL_FIELD(interconnect.intraLinkGbPerSecond)},
+    {"interconnect.inter_link_gb_s", "Inter-node link", "GB/s", 0.001, 1e6, false, false, 12.5, "Per-direction bandwidth between nodes (100 Gbit/s = 12.5 GB/s).", "Two toy communication estimates", ACCEL_FIELD(interconnect.interLinkGbPerSecond)},
+    {"interconnect.latency_s", "Latency", "s", 0, 10, false, false, 10e-6, "Fixed cost per collective (or per hop).", "Two toy communication estimates", ACCEL_FIELD(interconnect.latencySeconds)},
+    {"interconnect.collectives_per_step", "Collectives per step", "", 0, 1e9, false, true, 1, "All-reduces per step (tensor-parallel decode: 2 per layer).", "Two toy communication estimates", ACCEL_FIELD(interconnect.collectivesPerStep)},
     // power
-    {"power.devices_per_node", "Devices per node", "devices", 1, 1e4, false, true, 8, "Accelerators in one server.", "Power"},
-    {"power.device_w", "Watts per device", "W", 0, 1e5, false, false, 500, "Power per accelerator.", "Power"},
-    {"power.host_w", "Host watts", "W", 0, 1e6, false, false, 1000, "Host CPU, memory and networking per node.", "Power"},
-    {"power.rack_w", "Rack limit", "W", 1, 1e7, false, false, 40000, "Power the rack feed and cooling allow.", "Power"},
-    {"power.idle_fraction", "Idle power fraction", "", 0, 1, false, false, 0.3, "Idle power as a fraction of busy power (app assumption).", "Power and cost"},
+    {"power.devices_per_node", "Devices per node", "devices", 1, 1e4, false, true, 8, "Accelerators in one server.", "Power", ACCEL_FIELD(power.devicesPerNode)},
+    {"power.device_w", "Watts per device", "W", 0, 1e5, false, false, 500, "Power per accelerator.", "Power", ACCEL_FIELD(power.deviceW)},
+    {"power.host_w", "Host watts", "W", 0, 1e6, false, false, 1000, "Host CPU, memory and networking per node.", "Power", ACCEL_FIELD(power.hostW)},
+    {"power.rack_w", "Rack limit", "W", 1, 1e7, false, false, 40000, "Power the rack feed and cooling allow.", "Power", ACCEL_FIELD(power.rackW)},
+    {"power.idle_fraction", "Idle power fraction", "", 0, 1, false, false, 0.3, "Idle power as a fraction of busy power (app assumption).", "Power and cost", ACCEL_FIELD(power.idleFraction)},
     // wizard
-    {"wizard.min_replicas", "Minimum replicas", "replicas", 1, 1e4, false, true, 2, "Replicas required for redundancy.", "Device selection"},
+    {"wizard.min_replicas", "Minimum replicas", "replicas", 1, 1e4, false, true, 2, "Replicas required for redundancy.", "Device selection", ACCEL_FIELD(wizard.minReplicas)},
 });
+#undef ACCEL_FIELD
 // clang-format on
 
 } // namespace
@@ -98,6 +103,16 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
 std::span<const ParameterInfo> parameterTable()
 {
     return kParameters;
+}
+
+std::vector<const ParameterInfo *> sectionParameters(std::string_view section)
+{
+    std::vector<const ParameterInfo *> rows;
+    for (const auto &info : kParameters) {
+        if (info.field && info.section() == section)
+            rows.push_back(&info);
+    }
+    return rows;
 }
 
 const ParameterInfo *findParameter(std::string_view path)

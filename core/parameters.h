@@ -1,13 +1,23 @@
 #pragma once
 
-// Parameter metadata: one row per numeric input (path, name, unit, range, default, help, lesson
-// section). Validation uses it now; the GUI's editors, tooltips and axis labels are generated
-// from it later, so nothing repeats these facts.
+// The numeric inputs: one row each (path, name, unit, range, default, help, lesson section, the
+// struct field that holds it, and a slider's range). The scenario reader, its unknown-key check,
+// the writer, setNumberAt(), the editors' ranges and tooltips and the sliders all read this
+// table, so a new numeric input is one row here and one field in scenario.h.
 
+#include <cmath>
+#include <limits>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace core {
+
+struct Scenario;
+
+/** The largest batch the batch axis shows (sliders, sweeps, the roofline's trail). */
+inline constexpr double kBatchAxisMaximum = 1024;
+inline constexpr double kNoSlider = std::numeric_limits<double>::quiet_NaN();
 
 struct ParameterInfo
 {
@@ -21,9 +31,20 @@ struct ParameterInfo
     double defaultValue;   ///< kUnset-like NaN where there is no default (model, device)
     std::string_view help;
     std::string_view lessonSection;
+    /// Where the value lives in a Scenario; nullptr for the peak row (one value per format).
+    double *(*field)(Scenario &) = nullptr;
+    double sliderMinimum = kNoSlider; ///< a logarithmic slider's range, where the input has one
+    double sliderMaximum = kNoSlider;
+
+    std::string_view section() const { return path.substr(0, path.find('.')); }
+    std::string_view key() const { return path.substr(path.find('.') + 1); }
+    bool hasSlider() const { return !std::isnan(sliderMinimum); }
 };
 
 std::span<const ParameterInfo> parameterTable();
+
+/** The rows of one section ("serving", "model", ...) that hold a value, in table order. */
+std::vector<const ParameterInfo *> sectionParameters(std::string_view section);
 
 /** The row for a dotted path, or nullptr. Peaks share one row: "device.peak_tflops.*". */
 const ParameterInfo *findParameter(std::string_view path);

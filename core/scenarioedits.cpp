@@ -55,11 +55,13 @@ DeviceFollowers deviceFollowers(const DeviceSpec &device, const WizardConfig &wi
     return f;
 }
 
-DeviceMove onDevice(const Scenario &scenario, const DeviceSpec &device)
+DeviceMove onDevice(Scenario scenario, const DeviceSpec &device)
 {
     DeviceMove move;
+    const std::string oldDevice = deviceName(scenario.device);
+    const bool measured = isSet(scenario.cost.sustainedTokensPerSecond);
     Scenario &s = move.scenario;
-    s = scenario;
+    s = std::move(scenario);
     s.device = device;
     forgetDeviceClaims(s);
     const DeviceFollowers follow = deviceFollowers(device, s.wizard);
@@ -67,9 +69,9 @@ DeviceMove onDevice(const Scenario &scenario, const DeviceSpec &device)
     s.power.deviceW = follow.deviceW;
     if (!isSet(follow.pricePerHourUsd))
         move.notes.push_back(follow.priceOrigin + ": every cost figure needs one");
-    if (isSet(scenario.cost.sustainedTokensPerSecond)) {
+    if (measured) {
         s.cost.sustainedTokensPerSecond = kUnset;
-        move.notes.push_back("the sustained tokens/s measured on " + deviceName(scenario.device) +
+        move.notes.push_back("the sustained tokens/s measured on " + oldDevice +
                              " no longer applies: the estimate for " + deviceName(device) +
                              " is used");
     }
@@ -112,14 +114,12 @@ Result<Scenario> withModelPreset(const Scenario &scenario, std::string_view id)
     return s;
 }
 
-Scenario withFormats(const Scenario &scenario, NumericFormat weights,
-                     std::optional<NumericFormat> kv)
+Scenario withFormats(Scenario scenario, NumericFormat weights, std::optional<NumericFormat> kv)
 {
-    Scenario s = scenario;
-    s.serving.weightFormat = weights;
+    scenario.serving.weightFormat = weights;
     if (kv)
-        s.serving.kvFormat = *kv;
-    return s;
+        scenario.serving.kvFormat = *kv;
+    return scenario;
 }
 
 std::optional<NumericFormat> nextSmallerWeightFormat(NumericFormat format)

@@ -48,7 +48,7 @@ struct DeviceMove
  *  format the device has no peak for falls back to the device's best, a sustained tokens/s
  *  measured on the old device is dropped, and the file's or command line's claims on price and
  *  power are forgotten (they were about the old device). Everything else is kept. */
-DeviceMove onDevice(const Scenario &scenario, const DeviceSpec &device);
+DeviceMove onDevice(Scenario scenario, const DeviceSpec &device); // by value: callers may move
 
 /** The same with a device preset id; an unknown id is the error, at "/device". */
 [[nodiscard]] Result<DeviceMove> onDevicePreset(const Scenario &scenario, std::string_view id);
@@ -57,7 +57,7 @@ DeviceMove onDevice(const Scenario &scenario, const DeviceSpec &device);
 [[nodiscard]] Result<Scenario> withModelPreset(const Scenario &scenario, std::string_view id);
 
 /** The scenario with other weights (and KV when given): formats only, nothing else moves. */
-Scenario withFormats(const Scenario &scenario, NumericFormat weights,
+Scenario withFormats(Scenario scenario, NumericFormat weights,
                      std::optional<NumericFormat> kv = std::nullopt);
 
 /** The next smaller weight format a memory comparison shows: 2+ bytes -> INT8, 1 byte -> INT4;

@@ -142,26 +142,8 @@ const json &sectionOrEmpty(const json &doc, const char *key)
 void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "serving"), "/serving", "serving", warnings, &s.givenInputs);
-    r.warnUnknown({"weight_format",
-                   "kv_format",
-                   "compute_format",
-                   "quant_group_size",
-                   "quant_scale_bits",
-                   "quant_zero_bits",
-                   "keep_embeddings_16bit",
-                   "concurrent_sequences",
-                   "batch",
-                   "context_tokens",
-                   "prompt_tokens",
-                   "overhead_gb",
-                   "overhead_parts",
-                   "fragmentation_fraction",
-                   "admission_margin",
-                   "bandwidth_efficiency",
-                   "compute_efficiency",
-                   "tensor_parallel",
-                   "ttft_target_s",
-                   "pacing_target_tokens_s"});
+    r.warnUnknownBesideNumbers({"weight_format", "kv_format", "compute_format",
+                                "keep_embeddings_16bit", "overhead_parts"});
     ServingConfig &sv = s.serving;
     r.format("weight_format", sv.weightFormat, true);
     r.format("kv_format", sv.kvFormat, true);
@@ -174,21 +156,18 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
                      " peak: choose a compute format it has a figure for");
         sv.computeFormat = compute;
     }
-    r.number("quant_group_size", sv.quant.groupSize);
-    r.number("quant_scale_bits", sv.quant.scaleBits);
-    r.number("quant_zero_bits", sv.quant.zeroBits);
+    // every plain number from the parameter table; the rest below by their own rules
+    r.numbers(s, {"batch", "prompt_tokens", "overhead_gb"});
     if (sv.quant.groupSize > 0 && !takesGroupScales(sv.weightFormat))
         warnings.push_back({r.pointerOf("quant_group_size"),
                             "quantisation groups apply to fp8, int8 and int4 only: ignored"});
     r.boolean("keep_embeddings_16bit", sv.keepEmbeddings16Bit);
 
     // batch and concurrency: if batch is omitted it equals the concurrency; both omitted: 8, 32.
-    r.number("concurrent_sequences", sv.concurrentSequences);
     if (r.has("batch"))
         r.number("batch", sv.batch);
     else if (r.has("concurrent_sequences"))
         sv.batch = std::max(1.0, sv.concurrentSequences);
-    r.number("context_tokens", sv.contextTokens);
     sv.promptTokens = sv.contextTokens;
     r.number("prompt_tokens", sv.promptTokens);
     if (sv.promptTokens > sv.contextTokens)
@@ -218,11 +197,6 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
         fail(r.pointerOf("overhead_gb"), "the overhead (" + formatNumber(sv.overheadGb, 6) +
                                              " GB) is larger than the device memory (" +
                                              formatNumber(s.device.capacityGb(), 6) + " GB)");
-    r.number("fragmentation_fraction", sv.fragmentationFraction);
-    r.number("admission_margin", sv.admissionMargin);
-    r.number("bandwidth_efficiency", sv.bandwidthEfficiency);
-    r.number("compute_efficiency", sv.computeEfficiency);
-    r.number("tensor_parallel", sv.tensorParallel);
     if (sv.tensorParallel > 1.0) {
         if (!isSet(s.model.hiddenSize))
             fail(r.pointerOf("tensor_parallel"),
@@ -231,16 +205,13 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
             fail(r.pointerOf("tensor_parallel"),
                  "tensor parallelism needs the device's device_link_gb_s (the link it talks over)");
     }
-    r.number("ttft_target_s", sv.ttftTargetSeconds);
-    r.number("pacing_target_tokens_s", sv.pacingTargetTokensPerSecond);
 }
 
 void readTraining(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "training"), "/training", "training", warnings,
                   &s.givenInputs);
-    r.warnUnknown({"recipe", "weights_bytes", "grads_bytes", "master_bytes", "optimizer_bytes",
-                   "zero_stage", "dp_degree", "micro_batch", "sequence_length", "recompute"});
+    r.warnUnknownBesideNumbers({"recipe", "recompute"});
     TrainingConfig &t = s.training;
     r.string("recipe", t.recipe);
     const TrainingRecipe *recipe = findTrainingRecipe(t.recipe);
@@ -258,16 +229,9 @@ void readTraining(const json &doc, Scenario &s, Diagnostics &warnings)
     bool custom = false;
     for (const char *key : {"weights_bytes", "grads_bytes", "master_bytes", "optimizer_bytes"})
         custom = custom || r.has(key);
-    r.number("weights_bytes", t.weightsBytes);
-    r.number("grads_bytes", t.gradsBytes);
-    r.number("master_bytes", t.masterBytes);
-    r.number("optimizer_bytes", t.optimizerBytes);
+    r.numbers(s); // over the recipe's bytes where the file gives its own
     if (custom && !r.has("recipe"))
         t.recipe.clear(); // components given inline: no named recipe
-    r.number("zero_stage", t.zeroStage);
-    r.number("dp_degree", t.dpDegree);
-    r.number("micro_batch", t.microBatch);
-    r.number("sequence_length", t.sequenceLength);
     std::string recompute = "none";
     r.string("recompute", recompute);
     if (recompute == "none")
@@ -284,41 +248,25 @@ void readTraining(const json &doc, Scenario &s, Diagnostics &warnings)
 void readCost(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "cost"), "/cost", "cost", warnings, &s.givenInputs);
-    r.warnUnknown({"price_per_hour_usd", "utilisation", "sustained_tokens_per_second",
-                   "throttle_factor", "api_usd_per_million_input", "api_usd_per_million_output"});
-    CostConfig &c = s.cost;
-    r.number("price_per_hour_usd", c.pricePerHourUsd);
-    r.number("utilisation", c.utilisation);
-    r.number("sustained_tokens_per_second", c.sustainedTokensPerSecond);
-    r.number("throttle_factor", c.throttleFactor);
-    r.number("api_usd_per_million_input", c.apiUsdPerMillionInput);
-    r.number("api_usd_per_million_output", c.apiUsdPerMillionOutput);
+    r.warnUnknownBesideNumbers({});
+    r.numbers(s);
 
     FieldReader t(sectionOrEmpty(doc, "traffic"), "/traffic", "traffic", warnings, &s.givenInputs);
-    t.warnUnknown({"requests_per_day", "peak_requests_per_second"});
-    t.number("requests_per_day", s.traffic.requestsPerDay);
-    t.number("peak_requests_per_second", s.traffic.peakRequestsPerSecond);
+    t.warnUnknownBesideNumbers({});
+    t.numbers(s);
 }
 
 void readInterconnect(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "interconnect"), "/interconnect", "interconnect", warnings,
                   &s.givenInputs);
-    r.warnUnknown({"message_bytes", "devices", "devices_per_node", "intra_link_gb_s",
-                   "inter_link_gb_s", "latency_s", "collectives_per_step", "latency_model",
-                   "algorithm"});
+    r.warnUnknownBesideNumbers({"latency_model", "algorithm"});
     InterconnectConfig &ic = s.interconnect;
     std::string algorithm = "ring";
     r.string("algorithm", algorithm);
     if (algorithm != "ring")
         fail(r.pointerOf("algorithm"), "only the ring all-reduce is modelled (\"ring\")");
-    r.number("message_bytes", ic.messageBytes);
-    r.number("devices", ic.devices);
-    r.number("devices_per_node", ic.devicesPerNode);
-    r.number("intra_link_gb_s", ic.intraLinkGbPerSecond);
-    r.number("inter_link_gb_s", ic.interLinkGbPerSecond);
-    r.number("latency_s", ic.latencySeconds);
-    r.number("collectives_per_step", ic.collectivesPerStep);
+    r.numbers(s);
     std::string model = "per_collective";
     r.string("latency_model", model);
     if (model == "per_collective")
@@ -333,20 +281,15 @@ void readInterconnect(const json &doc, Scenario &s, Diagnostics &warnings)
 void readPower(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "power"), "/power", "power", warnings, &s.givenInputs);
-    r.warnUnknown({"devices_per_node", "device_w", "host_w", "rack_w", "idle_fraction"});
-    PowerConfig &p = s.power;
-    r.number("devices_per_node", p.devicesPerNode);
-    r.number("device_w", p.deviceW);
-    r.number("host_w", p.hostW);
-    r.number("rack_w", p.rackW);
-    r.number("idle_fraction", p.idleFraction);
+    r.warnUnknownBesideNumbers({});
+    r.numbers(s);
 }
 
 void readWizard(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "wizard"), "/wizard", "wizard", warnings, &s.givenInputs);
-    r.warnUnknown({"regime", "candidates", "formats", "min_replicas", "data_on_premises", "prices",
-                   "custom_devices"});
+    r.warnUnknownBesideNumbers(
+        {"regime", "candidates", "formats", "data_on_premises", "prices", "custom_devices"});
     WizardConfig &w = s.wizard;
     std::string regime = "online";
     r.string("regime", regime);
@@ -379,7 +322,7 @@ void readWizard(const json &doc, Scenario &s, Diagnostics &warnings)
         if (!isStorageFormat(f))
             fail(r.pointerOf("formats"), "tf32 cannot store weights");
     }
-    r.number("min_replicas", w.minReplicas);
+    r.numbers(s);
     r.boolean("data_on_premises", w.dataOnPremises);
     r.numberMap("prices", w.prices);
     for (const auto &[id, price] : w.prices) {
@@ -447,17 +390,6 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
 
 // ---------------------------------------------------------------------------------------------
 
-void put(json &section, const char *key, double value)
-{
-    // Whole numbers are written as integers ("batch": 8, not 8.0).
-    if (isSet(value) && std::fabs(value) < 9.007199254740992e15 && std::floor(value) == value)
-        section[key] = static_cast<std::int64_t>(value);
-    else if (isSet(value))
-        section[key] = value;
-    else
-        section.erase(key);
-}
-
 json &sectionFor(json &doc, const char *key)
 {
     auto it = doc.find(key);
@@ -521,15 +453,8 @@ json toJson(const Scenario &s)
         serving["compute_format"] = std::string(formatKey(*sv.computeFormat));
     else
         serving.erase("compute_format");
-    put(serving, "quant_group_size", sv.quant.groupSize);
-    put(serving, "quant_scale_bits", sv.quant.scaleBits);
-    put(serving, "quant_zero_bits", sv.quant.zeroBits);
     serving["keep_embeddings_16bit"] = sv.keepEmbeddings16Bit;
-    put(serving, "concurrent_sequences", sv.concurrentSequences);
-    put(serving, "batch", sv.batch);
-    put(serving, "context_tokens", sv.contextTokens);
-    put(serving, "prompt_tokens", sv.promptTokens);
-    put(serving, "overhead_gb", sv.overheadGb);
+    detail::putNumbers(serving, s, "serving");
     if (!sv.overheadParts.empty()) {
         json parts = json::object();
         for (const auto &[label, gb] : sv.overheadParts)
@@ -538,13 +463,6 @@ json toJson(const Scenario &s)
     } else {
         serving.erase("overhead_parts");
     }
-    put(serving, "fragmentation_fraction", sv.fragmentationFraction);
-    put(serving, "admission_margin", sv.admissionMargin);
-    put(serving, "bandwidth_efficiency", sv.bandwidthEfficiency);
-    put(serving, "compute_efficiency", sv.computeEfficiency);
-    put(serving, "tensor_parallel", sv.tensorParallel);
-    put(serving, "ttft_target_s", sv.ttftTargetSeconds);
-    put(serving, "pacing_target_tokens_s", sv.pacingTargetTokensPerSecond);
 
     const TrainingConfig &t = s.training;
     json &training = sectionFor(doc, "training");
@@ -552,54 +470,26 @@ json toJson(const Scenario &s)
         training["recipe"] = t.recipe;
     else
         training.erase("recipe");
-    put(training, "weights_bytes", t.weightsBytes);
-    put(training, "grads_bytes", t.gradsBytes);
-    put(training, "master_bytes", t.masterBytes);
-    put(training, "optimizer_bytes", t.optimizerBytes);
-    put(training, "zero_stage", t.zeroStage);
-    put(training, "dp_degree", t.dpDegree);
-    put(training, "micro_batch", t.microBatch);
-    put(training, "sequence_length", t.sequenceLength);
+    detail::putNumbers(training, s, "training");
     training["recompute"] = t.recompute == RecomputeMode::None        ? "none"
                             : t.recompute == RecomputeMode::Selective ? "selective"
                                                                       : "full";
 
-    const CostConfig &c = s.cost;
-    json &cost = sectionFor(doc, "cost");
-    put(cost, "price_per_hour_usd", c.pricePerHourUsd);
-    put(cost, "utilisation", c.utilisation);
-    put(cost, "sustained_tokens_per_second", c.sustainedTokensPerSecond);
-    put(cost, "throttle_factor", c.throttleFactor);
-    put(cost, "api_usd_per_million_input", c.apiUsdPerMillionInput);
-    put(cost, "api_usd_per_million_output", c.apiUsdPerMillionOutput);
+    detail::putNumbers(sectionFor(doc, "cost"), s, "cost");
 
     if (isSet(s.traffic.requestsPerDay) || isSet(s.traffic.peakRequestsPerSecond) ||
         doc.contains("traffic")) {
-        json &traffic = sectionFor(doc, "traffic");
-        put(traffic, "requests_per_day", s.traffic.requestsPerDay);
-        put(traffic, "peak_requests_per_second", s.traffic.peakRequestsPerSecond);
+        detail::putNumbers(sectionFor(doc, "traffic"), s, "traffic");
     }
 
     const InterconnectConfig &ic = s.interconnect;
     json &interconnect = sectionFor(doc, "interconnect");
     interconnect["algorithm"] = "ring";
-    put(interconnect, "message_bytes", ic.messageBytes);
-    put(interconnect, "devices", ic.devices);
-    put(interconnect, "devices_per_node", ic.devicesPerNode);
-    put(interconnect, "intra_link_gb_s", ic.intraLinkGbPerSecond);
-    put(interconnect, "inter_link_gb_s", ic.interLinkGbPerSecond);
-    put(interconnect, "latency_s", ic.latencySeconds);
-    put(interconnect, "collectives_per_step", ic.collectivesPerStep);
+    detail::putNumbers(interconnect, s, "interconnect");
     interconnect["latency_model"] =
         ic.latencyModel == LatencyModel::PerHop ? "per_hop" : "per_collective";
 
-    const PowerConfig &p = s.power;
-    json &power = sectionFor(doc, "power");
-    put(power, "devices_per_node", p.devicesPerNode);
-    put(power, "device_w", p.deviceW);
-    put(power, "host_w", p.hostW);
-    put(power, "rack_w", p.rackW);
-    put(power, "idle_fraction", p.idleFraction);
+    detail::putNumbers(sectionFor(doc, "power"), s, "power");
 
     const WizardConfig &w = s.wizard;
     json &wizard = sectionFor(doc, "wizard");
@@ -608,14 +498,14 @@ json toJson(const Scenario &s)
                                                       : "edge";
     wizard["candidates"] = w.candidates;
     wizard["formats"] = formatsJson(w.formats);
-    put(wizard, "min_replicas", w.minReplicas);
+    detail::putNumbers(wizard, s, "wizard");
     wizard["data_on_premises"] = w.dataOnPremises;
     if (w.prices.empty()) {
         wizard.erase("prices");
     } else {
         json prices = json::object();
         for (const auto &[id, price] : w.prices)
-            put(prices, id.c_str(), price);
+            prices[id] = detail::numberJson(price);
         wizard["prices"] = prices;
     }
     if (w.customDevices.empty()) {

@@ -582,9 +582,9 @@ Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, Nu
     c.device = device.device;
     c.weightFormat = format;
     Scenario &s = c.scenario;
-    Scenario onePerReplica = base;
+    Scenario onePerReplica = base;            // the one copy of the workload this candidate makes
     onePerReplica.serving.tensorParallel = 1; // one device per replica, as the lesson's walkthrough
-    s = withFormats(onDevice(onePerReplica, device.device).scenario, format);
+    s = withFormats(onDevice(std::move(onePerReplica), device.device).scenario, format);
     s.serving.batch = std::max(1.0, s.serving.concurrentSequences); // the peak batch
     const Evaluation e = evaluate(s);
     c.capacityBytes = e[F::CapacityBytes];
@@ -679,8 +679,9 @@ void recommend(Selection &selection)
     rec.replicas = best.replicas;
     if (regime == Regime::Training) {
         rec.reason = deviceLabel(best) + ": the fewest devices that hold the training state (" +
-                     num(best.replicas, 9) +
-                     "), then the cheapest: " + formatUsd(best.monthlyCostUsd) + " a month.";
+                     num(best.replicas, 9) + "), then the cheapest: " +
+                     (isSet(best.monthlyCostUsd) ? formatUsd(best.monthlyCostUsd) + " a month."
+                                                 : std::string("price needed to cost it."));
         rec.flip = "A longer sequence or a larger micro-batch grows the activations on every "
                    "device, and a lower ZeRO stage the state: either can raise the device count; "
                    "recomputation lowers it at the price of a second forward pass.";
@@ -694,8 +695,11 @@ void recommend(Selection &selection)
                      " replicas: the smallest capacity that passes every "
                      "check (" +
                      gb(best.capacityBytes) + ", " + gb(e[F::HeadroomBytes]) +
-                     " headroom), then the cheapest (" + formatUsd(best.monthlyCostUsd) +
-                     " a month; " + formatSeconds(e[F::DecodeStepSeconds]) + " per step, " +
+                     " headroom), then the cheapest (" +
+                     (isSet(best.monthlyCostUsd) ? formatUsd(best.monthlyCostUsd) + " a month"
+                                                 : std::string("price needed: no price per "
+                                                               "device-hour to cost it")) +
+                     "; " + formatSeconds(e[F::DecodeStepSeconds]) + " per step, " +
                      num(e[F::DecodeTokensPerSecondPerSequence]) + " tokens/s per user).";
         for (const Candidate *other : passing) {
             if (other != &best && other->deviceId == best.deviceId) {
@@ -729,7 +733,8 @@ void recommend(Selection &selection)
         return;
     }
     const CheckResult &costCheck = best.check(CheckKind::Cost);
-    if (costCheck.status == CheckStatus::Warn && !s.wizard.dataOnPremises)
+    if (costCheck.status == CheckStatus::Warn && !s.wizard.dataOnPremises &&
+        std::isfinite(costCheck.figure("break_even_utilisation")))
         rec.reason += " But at " + pct(costCheck.figure("utilisation")) +
                       " utilisation a hosted API is cheaper (break-even " +
                       pct(costCheck.figure("break_even_utilisation")) +

@@ -13,14 +13,17 @@
 
 namespace views {
 
-LogSliderControl::LogSliderControl(ScenarioDocument *document, const QString &path, int low,
-                                   int high, QWidget *parent)
+LogSliderControl::LogSliderControl(ScenarioDocument *document, const QString &path, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
     , m_path(path)
     , m_slider(new QSlider(Qt::Horizontal, this))
     , m_spin(new QSpinBox(this))
 {
+    const core::ParameterInfo *info = core::findParameter(path.toStdString());
+    Q_ASSERT(info && info->hasSlider());
+    const double low = info->sliderMinimum;
+    const double high = info->sliderMaximum;
     // Ten stops per doubling, rounded to whole values: 1, 2, 3, ... 16, 17, 18, 20, ...
     for (double exponent = std::log2(low); exponent <= std::log2(high) + 1e-9; exponent += 0.1) {
         const int value = int(std::lround(std::exp2(exponent)));
@@ -29,13 +32,11 @@ LogSliderControl::LogSliderControl(ScenarioDocument *document, const QString &pa
     }
     m_slider->setRange(0, int(m_stops.size()) - 1);
     m_slider->setPageStep(10);
-    const core::ParameterInfo *info = core::findParameter(path.toStdString());
-    m_spin->setRange(info ? int(info->minimum) : low,
-                     info ? int(std::min(info->maximum, 1e9)) : high);
+    m_spin->setRange(int(info->minimum), int(std::min(info->maximum, 1e9)));
     m_spin->setKeyboardTracking(false);
     m_spin->setAccelerated(true);
     m_spin->setGroupSeparatorShown(true);
-    if (info) {
+    {
         const QString tip =
             tr("%1 (%2): %3\nRange %4 to %5.")
                 .arg(QString::fromUtf8(info->name.data(), qsizetype(info->name.size())),

@@ -19,9 +19,9 @@ class LogSliderControl : public QWidget
     Q_OBJECT
 
 public:
-    /** `path` is the scenario input ("serving.batch"); the slider covers [low, high]. */
-    LogSliderControl(ScenarioDocument *document, const QString &path, int low, int high,
-                     QWidget *parent = nullptr);
+    /** `path` is the scenario input ("serving.batch"); the slider covers the parameter table's
+     *  slider range for it (core/parameters.cpp), the spin box the whole valid range. */
+    LogSliderControl(ScenarioDocument *document, const QString &path, QWidget *parent = nullptr);
 
     QSlider *slider() const { return m_slider; }
     QSpinBox *spinBox() const { return m_spin; }

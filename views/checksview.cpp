@@ -43,6 +43,39 @@ public:
     }
 };
 
+/** One cell as the table shows it. */
+struct Cell
+{
+    QString text;
+    double order = 0;
+    QString toolTip;
+    QBrush background;
+};
+
+/** Puts `cell` into the table, reusing the item there and touching only what changed: a slider
+ *  step on a table of every device preset rewrites hundreds of cells, most of them unchanged. */
+void putCell(QTableWidget *table, int row, int column, const Cell &cell, bool bold)
+{
+    QTableWidgetItem *item = table->item(row, column);
+    if (!item) {
+        item = new NumericItem(cell.text, cell.order);
+        table->setItem(row, column, item);
+    }
+    if (item->text() != cell.text)
+        item->setText(cell.text);
+    if (item->data(Qt::UserRole).toDouble() != cell.order)
+        item->setData(Qt::UserRole, cell.order);
+    if (item->toolTip() != cell.toolTip)
+        item->setToolTip(cell.toolTip);
+    if (item->background() != cell.background)
+        item->setBackground(cell.background);
+    if (item->font().bold() != bold) {
+        QFont font = table->font();
+        font.setBold(bold);
+        item->setFont(font);
+    }
+}
+
 // Colour and a symbol: the status reads in greyscale and for colour-blind viewers too.
 struct StatusLook
 {
@@ -80,7 +113,6 @@ ChecksView::ChecksView(ScenarioDocument *document, QWidget *parent)
     , m_heading(new QLabel(this))
     , m_table(new QTableWidget(this))
     , m_reasoning(new QTextBrowser(this))
-    , m_selection(std::make_unique<core::Selection>())
 {
     setObjectName(QStringLiteral("checksView"));
     m_heading->setWordWrap(true);
@@ -127,7 +159,7 @@ ChecksView::~ChecksView() = default;
 
 const core::Selection &ChecksView::selection() const
 {
-    return *m_selection;
+    return document()->selection();
 }
 
 QString ChecksView::reasoning() const
@@ -138,8 +170,7 @@ QString ChecksView::reasoning() const
 void ChecksView::refresh()
 {
     const core::Scenario &s = document()->scenario();
-    *m_selection = core::selectDevice(s);
-    const core::Selection &sel = *m_selection;
+    const core::Selection &sel = document()->selection();
     const auto n = [](double v) { return style::number(v, 9); };
     const QString regime = sel.regime == core::Regime::Online     ? tr("online inference")
                            : sel.regime == core::Regime::Training ? tr("training")
@@ -170,49 +201,72 @@ void ChecksView::refresh()
     const int currentColumn = m_table->currentColumn();
     const QSignalBlocker quiet(m_table); // no half-filled rows reach the reasoning panel
     m_table->setSortingEnabled(false);
-    m_table->setRowCount(int(sel.candidates.size()));
+    const int rows = int(sel.candidates.size());
+    const bool reshaped = m_table->rowCount() != rows;
+    m_table->setRowCount(rows);
+    m_rowShapes.resize(rows);
     const core::Recommendation &rec = sel.recommendation;
-    for (int row = 0; row < int(sel.candidates.size()); ++row) {
+    QList<int> reshapedRows; // candidates whose cells changed length: their height may change
+    for (int row = 0; row < rows; ++row) {
         const core::Candidate &c = sel.candidates[std::size_t(row)];
         const bool chosen =
             rec.found && c.deviceId == rec.deviceId && c.weightFormat == rec.weightFormat;
-        auto *device = new NumericItem(fromStd(c.device.name.empty() ? c.deviceId : c.device.name),
-                                       c.capacityBytes);
-        device->setData(Qt::UserRole + 1, row);
-        device->setToolTip(fromStd(c.deviceId));
-        auto *format = new NumericItem(fromView(core::formatLabel(c.weightFormat)),
-                                       core::nominalBytes(c.weightFormat));
-        m_table->setItem(row, 0, device);
-        m_table->setItem(row, 1, format);
+        QList<Cell> cells(m_table->columnCount());
+        cells[0] = {fromStd(c.device.name.empty() ? c.deviceId : c.device.name),
+                    c.capacityBytes,
+                    fromStd(c.deviceId),
+                    {}};
+        cells[1] = {fromView(core::formatLabel(c.weightFormat)),
+                    core::nominalBytes(c.weightFormat),
+                    {},
+                    {}};
+        cells[2] = {chosen ? tr("\u2605 recommended; %1").arg(fromStd(c.verdict))
+                           : fromStd(c.verdict),
+                    chosen ? -1.0 : (c.passes ? 0.0 : 1.0),
+                    {},
+                    {}};
+        // no price: sorted last, never borrowed from another device
+        cells[3] = {core::isSet(c.monthlyCostUsd) ? fromStd(core::formatUsd(c.monthlyCostUsd))
+                                                  : tr("price needed"),
+                    core::isSet(c.monthlyCostUsd) ? c.monthlyCostUsd : 1e300,
+                    {},
+                    {}};
         for (std::size_t i = 0; i < c.checks.size(); ++i) {
             const core::CheckResult &check = c.checks[i];
             const StatusLook status = look(check.status);
-            auto *cell = new NumericItem(
-                QStringLiteral("%1 %2").arg(status.symbol, fromStd(check.headline)), status.order);
-            cell->setBackground(tint(status.colour));
-            cell->setToolTip(fromStd(check.summary));
-            m_table->setItem(row, kFirstCheckColumn + int(i), cell);
+            cells[kFirstCheckColumn + int(i)] = {
+                QStringLiteral("%1 %2").arg(status.symbol, fromStd(check.headline)), status.order,
+                fromStd(check.summary), tint(status.colour)};
         }
-        auto *verdict = new NumericItem(
-            chosen ? tr("\u2605 recommended; %1").arg(fromStd(c.verdict)) : fromStd(c.verdict),
-            chosen ? -1 : (c.passes ? 0 : 1));
-        auto *cost = new NumericItem(fromStd(core::formatUsd(c.monthlyCostUsd)), c.monthlyCostUsd);
-        cost->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_table->setItem(row, 2, verdict);
-        m_table->setItem(row, 3, cost);
-        QFont font = m_table->font();
-        font.setBold(chosen);
-        for (int column = 0; column < m_table->columnCount(); ++column)
-            m_table->item(row, column)->setFont(font);
+        QList<int> shape;
+        for (int column = 0; column < cells.size(); ++column) {
+            putCell(m_table, row, column, cells[column], chosen);
+            shape << int(cells[column].text.size());
+        }
+        m_table->item(row, 0)->setData(Qt::UserRole + 1, row);
+        m_table->item(row, 3)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        if (reshaped || m_rowShapes[row] != shape)
+            reshapedRows << row;
+        m_rowShapes[row] = shape;
     }
     m_table->setSortingEnabled(true);
-    // Columns as wide as their contents up to a limit, the text wrapping beyond it, so the
-    // whole table fits a 1280-pixel window.
-    m_table->resizeColumnsToContents();
-    const int widest = int(150 * style::scale());
-    for (int column = 0; column < m_table->columnCount() - 1; ++column)
-        m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), widest));
-    m_table->resizeRowsToContents();
+    // Columns as wide as their contents up to a limit, the text wrapping beyond it, so the whole
+    // table fits a 1280-pixel window. They are measured when the candidates change, not on each
+    // step: columns that jump while a slider moves are hard to read, and measuring every cell
+    // was most of a step's cost with every device preset as a candidate. A row is measured
+    // again when one of its cells changed length (the figures' digits are equally wide).
+    if (reshaped) {
+        m_table->resizeColumnsToContents();
+        const int widest = int(150 * style::scale());
+        for (int column = 0; column < m_table->columnCount() - 1; ++column)
+            m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), widest));
+        m_table->resizeRowsToContents();
+    } else if (!reshapedRows.isEmpty()) {
+        for (int row = 0; row < rows; ++row) { // rows may be sorted: find each candidate's
+            if (reshapedRows.contains(m_table->item(row, 0)->data(Qt::UserRole + 1).toInt()))
+                m_table->resizeRowToContents(row);
+        }
+    }
     if (currentRow >= 0 && currentRow < m_table->rowCount()) {
         m_table->setCurrentCell(currentRow, currentColumn);
         showReasoning(m_table->item(currentRow, 0)->data(Qt::UserRole + 1).toInt(),
@@ -224,7 +278,7 @@ void ChecksView::refresh()
 
 void ChecksView::showReasoning(int candidate, int check)
 {
-    const core::Selection &sel = *m_selection;
+    const core::Selection &sel = document()->selection();
     if (candidate < 0 || candidate >= int(sel.candidates.size()))
         return;
     const core::Candidate &c = sel.candidates[std::size_t(candidate)];
@@ -259,14 +313,15 @@ QString ChecksView::csv() const
         return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
                QLatin1Char('"');
     };
-    for (const core::Candidate &c : m_selection->candidates) {
+    for (const core::Candidate &c : document()->selection().candidates) {
         QStringList cells{quote(QString::fromStdString(c.deviceId)),
                           fromView(core::formatKey(c.weightFormat))};
         for (const core::CheckResult &check : c.checks)
             cells << quote(fromView(core::checkStatusKey(check.status)) + QStringLiteral(": ") +
                            QString::fromStdString(check.headline));
         cells.insert(2, quote(QString::fromStdString(c.verdict)));
-        cells.insert(3, QString::number(c.monthlyCostUsd));
+        cells.insert(3, core::isSet(c.monthlyCostUsd) ? QString::number(c.monthlyCostUsd)
+                                                      : QString()); // no price: none borrowed
         lines << cells.join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -7,8 +7,6 @@
 
 #include "view.h"
 
-#include <memory>
-
 class QLabel;
 class QTableWidget;
 class QTextBrowser;
@@ -48,7 +46,7 @@ private:
     QLabel *m_heading;
     QTableWidget *m_table;
     QTextBrowser *m_reasoning;
-    std::unique_ptr<core::Selection> m_selection;
+    QList<QList<int>> m_rowShapes; ///< per candidate: each cell's text length when last measured
 };
 
 } // namespace views

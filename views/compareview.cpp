@@ -324,13 +324,13 @@ void CompareView::refresh()
     QString problem;
     if (m_ownB) {
         m_b = *m_ownB;
-    } else if (auto b = core::applyVariant(a, m_variant)) {
-        m_b = b.value();
+        m_evaluationB = core::evaluate(m_b);
     } else {
-        m_b = a;
-        problem = fromStd(b.error().message);
+        const ScenarioDocument::Comparison &b = doc.comparison(m_variant);
+        m_b = b.b;
+        m_evaluationB = b.evaluation;
+        problem = b.problem;
     }
-    m_evaluationB = core::evaluate(m_b);
     const core::Evaluation &eb = m_evaluationB;
     m_rows = core::compareFigures(ea, eb);
 

@@ -13,6 +13,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace views {
 
 namespace {
@@ -28,7 +30,6 @@ DecisionView::DecisionView(ScenarioDocument *document, QWidget *parent)
     : View(document, parent)
     , m_browser(new QTextBrowser(this))
     , m_apply(new QPushButton(tr("Apply to Scenario"), this))
-    , m_selection(std::make_unique<core::Selection>())
 {
     setObjectName(QStringLiteral("decisionView"));
     m_browser->setOpenLinks(false);
@@ -51,7 +52,7 @@ QString DecisionView::text() const
     return m_browser->toPlainText();
 }
 
-QString DecisionView::decisionHtml(const core::Selection &selection)
+QString DecisionView::decisionHtml(const core::Selection &selection, int otherOptions)
 {
     // the core's sentences use decimal GB, the unit of the lesson's walkthrough
     const core::Recommendation &r = selection.recommendation;
@@ -69,8 +70,14 @@ QString DecisionView::decisionHtml(const core::Selection &selection)
     out += tr("<p>%1</p>").arg(html(r.reason));
     if (!r.rejected.empty()) {
         out += tr("<p><b>The other options</b></p><ul>");
-        for (const std::string &line : r.rejected)
-            out += QStringLiteral("<li>%1</li>").arg(html(line));
+        const int listed = otherOptions < 0 ? int(r.rejected.size())
+                                            : std::min(otherOptions, int(r.rejected.size()));
+        for (int i = 0; i < listed; ++i)
+            out += QStringLiteral("<li>%1</li>").arg(html(r.rejected[std::size_t(i)]));
+        if (listed < int(r.rejected.size()))
+            out += tr("<li>and %1 more: each row of the checks table, its reasons a click "
+                      "away.</li>")
+                       .arg(int(r.rejected.size()) - listed);
         out += QStringLiteral("</ul>");
     }
     if (!r.apiFallback.empty())
@@ -91,9 +98,13 @@ QString DecisionView::decisionHtml(const core::Selection &selection)
 
 void DecisionView::refresh()
 {
-    *m_selection = core::selectDevice(document()->scenario());
-    m_browser->setHtml(style::themed(decisionHtml(*m_selection)));
-    const core::Candidate *best = core::recommendedCandidate(*m_selection);
+    const core::Selection &selection = document()->selection();
+    const QString text = style::themed(decisionHtml(selection, kOtherOptionsShown));
+    if (text != m_shownHtml) { // laying out the text is most of a refresh's cost
+        m_browser->setHtml(text);
+        m_shownHtml = text;
+    }
+    const core::Candidate *best = core::recommendedCandidate(selection);
     const core::Scenario &s = document()->scenario();
     const bool alreadyApplied = best && core::runsCandidate(s, *best);
     m_apply->setEnabled(best && !alreadyApplied);
@@ -103,7 +114,7 @@ void DecisionView::refresh()
 bool DecisionView::applyRecommendation()
 {
     ensureCurrent();
-    const core::Candidate *best = core::recommendedCandidate(*m_selection);
+    const core::Candidate *best = core::recommendedCandidate(document()->selection());
     if (!best)
         return false;
     document()->applyScenario(core::withCandidate(document()->scenario(), *best).scenario,
@@ -113,7 +124,7 @@ bool DecisionView::applyRecommendation()
 
 QString DecisionView::csv() const
 {
-    const core::Recommendation &r = m_selection->recommendation;
+    const core::Recommendation &r = document()->selection().recommendation;
     QStringList lines{QStringLiteral("field,value")};
     auto quote = [](const std::string &text) -> QString {
         QString q = QString::fromStdString(text);

@@ -7,8 +7,6 @@
 
 #include "view.h"
 
-#include <memory>
-
 class QPushButton;
 class QTextBrowser;
 
@@ -36,16 +34,19 @@ public:
     /** Applies the recommendation to the document (one undo step); false when there is none. */
     bool applyRecommendation();
 
-    /** The decision as HTML (shared with the report). */
-    static QString decisionHtml(const core::Selection &selection);
+    /** The decision as HTML (shared with the report). `otherOptions` caps the list of the
+     *  other options (the rest are counted and left to the checks table); -1 lists them all. */
+    static QString decisionHtml(const core::Selection &selection, int otherOptions = -1);
+    /** How many other options the view lists before pointing to the checks table. */
+    static constexpr int kOtherOptionsShown = 8;
 
 protected:
     void refresh() override;
 
 private:
     QTextBrowser *m_browser;
+    QString m_shownHtml;
     QPushButton *m_apply;
-    std::unique_ptr<core::Selection> m_selection;
 };
 
 } // namespace views

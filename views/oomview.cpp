@@ -44,7 +44,7 @@ void OomView::refresh()
     const ScenarioDocument &doc = *document();
     const core::Scenario &s = doc.scenario();
     const core::MemoryUnits units = doc.units();
-    const core::OomDiagnosis d = core::diagnoseOom(s);
+    const core::OomDiagnosis &d = doc.oomDiagnosis();
     const QString warn = style::warning().name();
     const auto n = [](double v) { return style::number(v, 9); };
 
@@ -105,7 +105,7 @@ void OomView::refresh()
 
 QString OomView::csv() const
 {
-    const core::OomDiagnosis d = core::diagnoseOom(document()->scenario());
+    const core::OomDiagnosis &d = document()->oomDiagnosis();
     QString out = QStringLiteral("lever,sequences,price\n");
     for (const core::OomLever &lever : d.levers)
         out += QStringLiteral("\"%1\",%2,\"%3\"\n")

@@ -183,7 +183,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     note->setStyleSheet(QStringLiteral("color: %1").arg(style::note().name()));
     form->addRow(note);
 
-    m_batch = new LogSliderControl(document, QStringLiteral("serving.batch"), 1, 1024, this);
+    m_batch = new LogSliderControl(document, QStringLiteral("serving.batch"), this);
     m_compare->addItem(tr("none"), QString());
     for (const core::PresetInfo &info : core::presetList()) {
         if (info.kind == "device")
@@ -242,10 +242,7 @@ void RooflineView::refresh()
     const double ridge = e[FigureId::Ridge];
 
     // The operating points: the current batch, a trail of powers of two, the prefill point.
-    std::vector<double> batches;
-    for (int b = 1; b <= 1024; b *= 2)
-        batches.push_back(b);
-    const auto trail = core::sweepBatch(s, batches);
+    const std::vector<core::BatchPoint> &trail = document()->batchSweep();
 
     core::Evaluation compare;
     bool haveCompare = false;
@@ -430,10 +427,7 @@ QString RooflineView::csv() const
 {
     QString out = QStringLiteral("batch,intensity_flops_per_byte,attainable_tflops,step_seconds,"
                                  "tokens_per_second,tokens_per_second_per_sequence,fits\n");
-    std::vector<double> batches;
-    for (int b = 1; b <= 1024; b *= 2)
-        batches.push_back(b);
-    for (const core::BatchPoint &p : core::sweepBatch(document()->scenario(), batches))
+    for (const core::BatchPoint &p : document()->batchSweep())
         out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7\n")
                    .arg(p.batch)
                    .arg(p.intensity, 0, 'g', 8)

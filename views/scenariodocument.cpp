@@ -1,11 +1,15 @@
 #include "scenariodocument.h"
 
+#include "core/comparison.h"
+#include "core/exports.h"
 #include "core/hfimport.h"
+#include "core/oomdiagnosis.h"
 #include "core/parameters.h"
 #include "core/presets.h"
 #include "core/scenarioaccess.h"
 #include "core/scenarioedits.h"
 #include "core/scenarioio.h"
+#include "core/selection.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -13,7 +17,25 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 
+#include <optional>
+
 namespace views {
+
+/** The memoised derived results, each with the revision it was computed for. */
+struct ScenarioDocument::Derived
+{
+    template <typename T> struct Memo
+    {
+        std::optional<T> value;
+        quint64 revision = 0;
+        bool currentAt(quint64 now) const { return value && revision == now; }
+    };
+    Memo<std::vector<core::BatchPoint>> batchSweep;
+    Memo<core::Selection> selection;
+    Memo<core::OomDiagnosis> oom;
+    Memo<Comparison> comparison;
+    core::ScenarioVariant comparedVariant;
+};
 
 /** One edit: the scenario before and after. Edits of the same input merge (id = its row). */
 class ScenarioEditCommand : public QUndoCommand
@@ -86,6 +108,7 @@ ScenarioDocument::ScenarioDocument(QObject *parent)
     : QObject(parent)
     , m_scenario(core::lessonDefaultScenario())
     , m_undoStack(new QUndoStack(this))
+    , m_derived(std::make_unique<Derived>())
 {
     m_coalesce.setSingleShot(true);
     m_coalesce.setInterval(0);
@@ -105,6 +128,58 @@ const core::Evaluation &ScenarioDocument::evaluation() const
         m_evaluationStale = false;
     }
     return m_evaluation;
+}
+
+const std::vector<core::BatchPoint> &ScenarioDocument::batchSweep() const
+{
+    auto &memo = m_derived->batchSweep;
+    if (!memo.currentAt(m_revision)) {
+        memo.value =
+            core::sweepBatch(m_scenario, core::sweepValues(core::SweepKind::Batch, m_scenario));
+        memo.revision = m_revision;
+    }
+    return *memo.value;
+}
+
+const core::Selection &ScenarioDocument::selection() const
+{
+    auto &memo = m_derived->selection;
+    if (!memo.currentAt(m_revision)) {
+        memo.value = core::selectDevice(m_scenario);
+        memo.revision = m_revision;
+        ++m_selectionRuns;
+    }
+    return *memo.value;
+}
+
+const core::OomDiagnosis &ScenarioDocument::oomDiagnosis() const
+{
+    auto &memo = m_derived->oom;
+    if (!memo.currentAt(m_revision)) {
+        memo.value = core::diagnoseOom(m_scenario);
+        memo.revision = m_revision;
+    }
+    return *memo.value;
+}
+
+const ScenarioDocument::Comparison &
+ScenarioDocument::comparison(const core::ScenarioVariant &variant) const
+{
+    auto &memo = m_derived->comparison;
+    if (!memo.currentAt(m_revision) || !(m_derived->comparedVariant == variant)) {
+        Comparison result;
+        if (auto b = core::applyVariant(m_scenario, variant)) {
+            result.b = std::move(b.value());
+        } else {
+            result.b = m_scenario;
+            result.problem = QString::fromStdString(b.error().message);
+        }
+        result.evaluation = core::evaluate(result.b);
+        memo.value = std::move(result);
+        memo.revision = m_revision;
+        m_derived->comparedVariant = variant;
+    }
+    return *memo.value;
 }
 
 void ScenarioDocument::setUnits(core::MemoryUnits units)
@@ -195,6 +270,7 @@ void ScenarioDocument::replaceScenario(const core::Scenario &scenario)
 {
     m_scenario = scenario;
     m_evaluationStale = true;
+    ++m_revision; // every derived result is now stale
     schedule(Inputs | Results);
 }
 

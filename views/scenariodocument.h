@@ -14,7 +14,16 @@
 #include <QString>
 #include <QTimer>
 
+#include <memory>
+#include <vector>
+
 class QUndoStack;
+
+namespace core {
+struct Selection;
+struct OomDiagnosis;
+struct ScenarioVariant;
+} // namespace core
 
 namespace views {
 
@@ -38,6 +47,29 @@ public:
     /** The evaluation of the current scenario (computed now if an edit is pending). */
     const core::Evaluation &evaluation() const;
     QUndoStack *undoStack() const { return m_undoStack; }
+
+    // Derived results, each computed once per revision of the scenario, on first use: views
+    // read these instead of calling the core themselves, so two views never compute one
+    // answer twice.
+    /** The decode step at every batch of core::sweepValues(SweepKind::Batch). */
+    const std::vector<core::BatchPoint> &batchSweep() const;
+    /** The device-selection checks and recommendation (core::selectDevice). */
+    const core::Selection &selection() const;
+    /** The lesson's OOM diagnosis with the scenario's numbers (core::diagnoseOom). */
+    const core::OomDiagnosis &oomDiagnosis() const;
+    /** Scenario B of a comparison: the scenario with `variant` applied (core::applyVariant),
+     *  and its evaluation; an unknown preset leaves B = A and says why in `problem`. */
+    struct Comparison
+    {
+        core::Scenario b;
+        core::Evaluation evaluation;
+        QString problem;
+    };
+    const Comparison &comparison(const core::ScenarioVariant &variant) const;
+    /** Bumped by every change of the scenario (edit, undo, open). */
+    quint64 revision() const { return m_revision; }
+    /** How many times selection() has run core::selectDevice (tests count it). */
+    int selectionRuns() const { return m_selectionRuns; }
 
     core::MemoryUnits units() const { return m_units; }
     void setUnits(core::MemoryUnits units);
@@ -86,6 +118,11 @@ private:
     QTimer m_coalesce;
     Changes m_pending;
     QString m_filePath;
+    quint64 m_revision = 0;
+
+    struct Derived;
+    std::unique_ptr<Derived> m_derived;
+    mutable int m_selectionRuns = 0;
 };
 
 } // namespace views

@@ -84,9 +84,8 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     form->addRow(tr("Weights"), m_weightFormat);
     form->addRow(tr("KV cache"), m_kvFormat);
 
-    m_batch = new LogSliderControl(document, QStringLiteral("serving.batch"), 1, 1024, this);
-    m_context =
-        new LogSliderControl(document, QStringLiteral("serving.context_tokens"), 128, 131072, this);
+    m_batch = new LogSliderControl(document, QStringLiteral("serving.batch"), this);
+    m_context = new LogSliderControl(document, QStringLiteral("serving.context_tokens"), this);
     form->addRow(tr("Batch"), m_batch);
     form->addRow(tr("Context"), m_context);
     addNumber(form, QStringLiteral("serving.prompt_tokens"));

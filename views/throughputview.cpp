@@ -5,6 +5,7 @@
 #include "style.h"
 
 #include "core/evaluation.h"
+#include "core/parameters.h"
 #include "core/scenario.h"
 #include "core/units.h"
 
@@ -25,7 +26,7 @@ namespace {
 using style::number;
 
 using core::FigureId;
-constexpr double kMaxBatch = 1024;
+constexpr double kMaxBatch = core::kBatchAxisMaximum;
 
 } // namespace
 
@@ -202,10 +203,7 @@ QString ThroughputView::csv() const
 {
     QString out = QStringLiteral(
         "batch,tokens_per_second,tokens_per_second_per_sequence,serving_bytes,fits\n");
-    std::vector<double> batches;
-    for (int b = 1; b <= 1024; b *= 2)
-        batches.push_back(b);
-    for (const core::BatchPoint &p : core::sweepBatch(document()->scenario(), batches))
+    for (const core::BatchPoint &p : document()->batchSweep())
         out += QStringLiteral("%1,%2,%3,%4,%5\n")
                    .arg(p.batch)
                    .arg(p.tokensPerSecond, 0, 'g', 8)

@@ -29,13 +29,20 @@ View::View(ScenarioDocument *document, QWidget *parent)
     connect(document, &ScenarioDocument::changed, this, &View::onDocumentChanged);
 }
 
-void View::onDocumentChanged()
+void View::onDocumentChanged(ScenarioDocument::Changes changes)
 {
+    if (!(changes & dependsOn()))
+        return;
     m_dirty = true;
-    if (isVisible()) {
-        m_dirty = false;
-        refresh();
-    }
+    if (isVisible())
+        doRefresh();
+}
+
+void View::doRefresh()
+{
+    m_dirty = false;
+    ++m_refreshCount;
+    refresh();
 }
 
 void View::showEvent(QShowEvent *event)
@@ -46,10 +53,8 @@ void View::showEvent(QShowEvent *event)
 
 void View::ensureCurrent()
 {
-    if (m_dirty) {
-        m_dirty = false;
-        refresh();
-    }
+    if (m_dirty)
+        doRefresh();
 }
 
 void View::render(QPainter &painter, const QRectF &target)

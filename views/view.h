@@ -4,6 +4,8 @@
 // when shown), exports through one render function to PNG, SVG and PDF, copies to the
 // clipboard, and asks the explanation panel to show a figure's formula.
 
+#include "scenariodocument.h"
+
 #include "core/evaluation.h"
 
 #include <QWidget>
@@ -11,8 +13,6 @@
 class QPainter;
 
 namespace views {
-
-class ScenarioDocument;
 
 class View : public QWidget
 {
@@ -45,6 +45,8 @@ public:
     virtual void setStep(int step) { (void)step; }
     /** Brings the view up to date now if it is stale (snapshots, tests). */
     void ensureCurrent();
+    /** How many times the view has refreshed (tests check that nothing refreshes for naught). */
+    int refreshCount() const { return m_refreshCount; }
 
 signals:
     void explainRequested(core::FigureId id);
@@ -52,15 +54,23 @@ signals:
 protected:
     /** Reads the document and updates every series and label. */
     virtual void refresh() = 0;
+    /** The document changes this view shows: by default the scenario, its results and the
+     *  memory units; a save (File) alone never refreshes a view. */
+    virtual ScenarioDocument::Changes dependsOn() const
+    {
+        return ScenarioDocument::Inputs | ScenarioDocument::Results | ScenarioDocument::Units;
+    }
     void showEvent(QShowEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
-    void onDocumentChanged();
+    void onDocumentChanged(ScenarioDocument::Changes changes);
+    void doRefresh();
     void exportWithDialog(const QString &suffix);
 
     ScenarioDocument *m_document;
     bool m_dirty = true;
+    int m_refreshCount = 0;
 };
 
 } // namespace views

@@ -191,6 +191,17 @@ void Selection::recommendationFollowsPrice()
     QCOMPARE(s.candidates[1].check(CheckKind::Cost).headline, std::string("price needed"));
     QVERIFY(std::isnan(s.candidates[1].monthlyCostUsd));
     QCOMPARE(s.recommendation.deviceId, std::string("A"));
+    // an unpriced device that wins on capacity (the lesson's first rule) is recommended with its
+    // price named as missing, never "n/a a month" or an API comparison it cannot make
+    const core::Selection small = core::selectDevice(
+        scenario,
+        {{"", customDevice("A", 80, 1000, 3.0)}, {"", customDevice("B", 48, 1000, core::kUnset)}},
+        bf16);
+    QCOMPARE(small.recommendation.deviceId, std::string("B"));
+    QVERIFY2(small.recommendation.reason.find("price needed") != std::string::npos,
+             small.recommendation.reason.c_str());
+    QVERIFY2(small.recommendation.reason.find("n/a") == std::string::npos,
+             small.recommendation.reason.c_str());
 }
 
 // l.234: at 10 % utilisation a hosted API may be cheaper.

@@ -104,6 +104,8 @@ private slots:
     void oomDiagnosisShowsTheLessonsNumbers();
     void kvViewMarksTheFailingRequest();
     void hiddenTabsAreBuiltWhenFirstShown();
+    void wizardTabSelectsOncePerChange();
+    void aSaveRefreshesNoView();
     void checksTableFollowsTheScenario();
     void applyingTheDecisionIsOneUndoStep();
     void wizardWalksTheLessonCase();
@@ -375,6 +377,64 @@ void ViewsTest::hiddenTabsAreBuiltWhenFirstShown()
     QVERIFY(memory);
     QCOMPARE(memory->capacityDrawn(), 24e9);
     QVERIFY(window.view(QStringLiteral("kv")));
+}
+
+// Issue #19: the checks and the decision each ran the device selection on every change; the
+// document now runs it once per revision and both read it. Views on hidden tabs run nothing.
+void ViewsTest::wizardTabSelectsOncePerChange()
+{
+    MainWindow window;
+    showOffscreen(window);
+    views::ScenarioDocument *doc = window.document();
+    window.showView(QStringLiteral("checks"));
+    QCoreApplication::processEvents();
+    auto *checks = qobject_cast<views::ChecksView *>(window.view(QStringLiteral("checks")));
+    auto *decision = qobject_cast<views::DecisionView *>(window.view(QStringLiteral("decision")));
+    QVERIFY(checks && decision && checks->isVisible() && decision->isVisible());
+    const int runs = doc->selectionRuns();
+    const int checksRefreshes = checks->refreshCount();
+    const int decisionRefreshes = decision->refreshCount();
+    QVERIFY(doc->setNumber(QStringLiteral("serving.concurrent_sequences"), 20));
+    doc->flush();
+    QCoreApplication::processEvents();
+    QCOMPARE(doc->selectionRuns() - runs, 1);
+    QCOMPARE(checks->refreshCount() - checksRefreshes, 1); // both views did refresh
+    QCOMPARE(decision->refreshCount() - decisionRefreshes, 1);
+    QVERIFY2(
+        checks->table()
+            ->item(0, views::ChecksView::kFirstCheckColumn + 1)
+            ->toolTip()
+            .contains(QStringLiteral("20 sequences")),
+        qPrintable(checks->table()->item(0, views::ChecksView::kFirstCheckColumn + 1)->toolTip()));
+
+    window.showView(QStringLiteral("roofline")); // the Wizard tab hidden: nothing selects
+    QCoreApplication::processEvents();
+    const int hiddenRuns = doc->selectionRuns();
+    QVERIFY(doc->setNumber(QStringLiteral("serving.concurrent_sequences"), 24));
+    doc->flush();
+    QCoreApplication::processEvents();
+    QCOMPARE(doc->selectionRuns(), hiddenRuns);
+}
+
+// A save changes the file name and the clean state, nothing a view draws: no view refreshes.
+void ViewsTest::aSaveRefreshesNoView()
+{
+    MainWindow window;
+    showOffscreen(window);
+    views::ScenarioDocument *doc = window.document();
+    QVERIFY(doc->setNumber(QStringLiteral("serving.batch"), 16));
+    doc->flush();
+    QCoreApplication::processEvents();
+    auto *roofline = window.view(QStringLiteral("roofline"));
+    QVERIFY(roofline && roofline->isVisible());
+    const int before = roofline->refreshCount();
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(doc->save(dir.filePath(QStringLiteral("s.json")), &error), qPrintable(error));
+    doc->flush();
+    QCoreApplication::processEvents();
+    QCOMPARE(roofline->refreshCount(), before);
+    QVERIFY(!doc->isModified());
 }
 
 QTEST_MAIN(ViewsTest)

@@ -17,8 +17,10 @@
 #include "mainwindow.h"
 
 #include "views/appearance.h"
+#include "views/atomicwriter.h"
 #include "views/compareview.h"
 #include "views/handout.h"
+#include "views/offscreen.h"
 #include "views/report.h"
 #include "views/scenariodocument.h"
 #include "views/slide.h"
@@ -292,11 +294,12 @@ int windowSnapshot(const Options &options, const core::Scenario &scenario)
         window.startTour(options.tour - 1);
     QApplication::processEvents();
     window.document()->flush();
-    QApplication::processEvents();
-    const QPixmap picture = window.grab();
+    views::settleOffscreen();
+    const QImage picture = window.grab().toImage();
     QSettings().clear();
-    if (!picture.save(options.output)) {
-        errorLine(QStringLiteral("%1: cannot write the picture").arg(options.output));
+    QString error;
+    if (!views::writeImageAtomically(options.output, picture, &error)) {
+        errorLine(error);
         return 1;
     }
     return 0;
@@ -334,17 +337,13 @@ int snapshot(const Options &options)
     document.flush();
     // A never-shown chart renders as a thumbnail: show it off screen and let it lay out.
     std::unique_ptr<views::View> view(entry->create(&document, nullptr));
-    view->setAttribute(Qt::WA_DontShowOnScreen);
-    view->resize(options.size);
-    view->show();
-    QApplication::processEvents();
-    view->ensureCurrent();
+    views::layOutOffscreen(*view, options.size);
     if (options.step > 0)
         view->setStep(options.step);
     if (auto *compare = qobject_cast<views::CompareView *>(view.get());
         compare && !options.compare.isEmpty() && !applyCompare(options, scenario, *compare))
         return kBadInput;
-    QApplication::processEvents();
+    views::settleOffscreen();
     QString error;
     if (!view->exportTo(options.output, &error)) {
         errorLine(error);

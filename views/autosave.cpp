@@ -1,5 +1,6 @@
 #include "autosave.h"
 
+#include "atomicwriter.h"
 #include "scenariodocument.h"
 
 #include "core/scenarioio.h"
@@ -7,7 +8,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 namespace views {
 
@@ -47,15 +47,9 @@ bool Autosave::saveNow()
     if (!QDir().mkpath(m_folder))
         return false;
     // the scenario as it is now, including where it came from
-    const std::string text = core::writeScenario(m_document->scenario());
-    QSaveFile file(filePath());
-    if (!file.open(QIODevice::WriteOnly))
-        return false;
-    if (file.write(text.data(), qint64(text.size())) != qint64(text.size())) {
-        file.cancelWriting();
-        return false;
-    }
-    return file.commit();
+    return writeAtomically(filePath(),
+                           QByteArray::fromStdString(core::writeScenario(m_document->scenario())),
+                           nullptr);
 }
 
 bool Autosave::hasRecovery() const

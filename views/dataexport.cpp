@@ -1,12 +1,13 @@
 #include "dataexport.h"
 
+#include "atomicwriter.h"
+
 #include "core/presets.h"
 #include "core/selection.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 
 namespace views {
 
@@ -29,16 +30,8 @@ bool refuseSuffix(const QString &path, QString *error)
 
 bool writeFileAtomically(const QString &path, const std::string &text, QString *error)
 {
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit()) {
-        if (error)
-            *error = QCoreApplication::translate("DataExport", "%1: cannot be written (%2)")
-                         .arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    QDir().mkpath(QFileInfo(path).absolutePath()); // the user's data folder on first use
+    return writeAtomically(path, QByteArray::fromStdString(text), error);
 }
 
 core::ExportStamp exportStamp()

@@ -15,8 +15,8 @@ struct Scenario;
 
 namespace views {
 
-/** Writes `text` to `path` atomically (QSaveFile), making its folder first; false with the
- *  file and the reason in `error`. */
+/** Writes `text` to `path` atomically (views/atomicwriter.h), making its folder first; false with
+ * the file and the reason in `error`. */
 bool writeFileAtomically(const QString &path, const std::string &text, QString *error);
 
 /** "Accelerator Explorer 0.1.0; preset data 2026-12-02": what every export says about itself. */

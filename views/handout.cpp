@@ -1,7 +1,9 @@
 #include "handout.h"
 
 #include "appearance.h"
+#include "atomicwriter.h"
 #include "dataexport.h"
+#include "offscreen.h"
 
 #include "scenariodocument.h"
 #include "style.h"
@@ -67,65 +69,52 @@ QString stepHtml(const TourStep &step, int index, int count, const core::Scenari
 bool writeTourHandout(const QString &path, QString *error)
 {
     const PrintAppearance printable; // paper is white whatever the screen's theme
-    const QString temporary = path + QStringLiteral(".part");
-    {
-        QPdfWriter pdf(temporary);
-        pdf.setTitle(QObject::tr("Accelerator Explorer: the lesson tour"));
-        pdf.setCreator(exportStampText());
-        pdf.setPageSize(QPageSize(QPageSize::A4));
-        pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-        pdf.setResolution(200);
-        QPainter painter;
-        if (!painter.begin(&pdf)) {
-            if (error)
-                *error = QObject::tr("%1: cannot write the PDF").arg(path);
-            return false;
-        }
-        const QList<TourStep> &steps = tourSteps();
-        for (int i = 0; i < steps.size(); ++i) {
-            if (i > 0)
-                pdf.newPage();
-            const QRectF area(QPointF(), pdf.pageLayout().paintRectPixels(pdf.resolution()).size());
-            core::Scenario scenario;
-            if (!tourScenario(steps[i], scenario, error))
+    return writeAtomically(
+        path,
+        [&](QIODevice &device, QString *reason) {
+            QPdfWriter pdf(&device);
+            pdf.setTitle(QObject::tr("Accelerator Explorer: the lesson tour"));
+            pdf.setCreator(exportStampText());
+            pdf.setPageSize(QPageSize(QPageSize::A4));
+            pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+            pdf.setResolution(200);
+            QPainter painter;
+            if (!painter.begin(&pdf))
                 return false;
-            // the step's view, laid out off screen and recorded as vector drawing
-            ScenarioDocument document;
-            document.reset(scenario);
-            document.flush();
-            const ViewEntry *entry = findView(steps[i].view);
-            if (entry) {
-                std::unique_ptr<View> view(entry->create(&document, nullptr));
-                view->setAttribute(Qt::WA_DontShowOnScreen);
-                view->resize(1400, 820);
-                view->show();
-                view->ensureCurrent();
-                for (int pass = 0; pass < 3; ++pass)
-                    QApplication::processEvents();
-                const double width = area.width();
-                const double height = width * view->height() / view->width();
-                view->renderRecorded(painter, QRectF(0, 0, width, height));
-                QTextDocument text;
-                text.documentLayout()->setPaintDevice(&pdf);
-                text.setDocumentMargin(0);
-                text.setHtml(stepHtml(steps[i], i, int(steps.size()), scenario));
-                text.setTextWidth(width);
-                painter.save();
-                painter.translate(0, height + 20);
-                text.drawContents(&painter, QRectF(0, 0, width, area.height() - height - 20));
-                painter.restore();
+            const QList<TourStep> &steps = tourSteps();
+            for (int i = 0; i < steps.size(); ++i) {
+                if (i > 0)
+                    pdf.newPage();
+                const QRectF area(QPointF(),
+                                  pdf.pageLayout().paintRectPixels(pdf.resolution()).size());
+                core::Scenario scenario;
+                if (!tourScenario(steps[i], scenario, reason))
+                    return false;
+                // the step's view, laid out off screen and recorded as vector drawing
+                ScenarioDocument document;
+                document.reset(scenario);
+                document.flush();
+                const ViewEntry *entry = findView(steps[i].view);
+                if (entry) {
+                    std::unique_ptr<View> view(entry->create(&document, nullptr));
+                    layOutOffscreen(*view, QSize(1400, 820));
+                    const double width = area.width();
+                    const double height = width * view->height() / view->width();
+                    view->renderRecorded(painter, QRectF(0, 0, width, height));
+                    QTextDocument text;
+                    text.documentLayout()->setPaintDevice(&pdf);
+                    text.setDocumentMargin(0);
+                    text.setHtml(stepHtml(steps[i], i, int(steps.size()), scenario));
+                    text.setTextWidth(width);
+                    painter.save();
+                    painter.translate(0, height + 20);
+                    text.drawContents(&painter, QRectF(0, 0, width, area.height() - height - 20));
+                    painter.restore();
+                }
             }
-        }
-        painter.end();
-    }
-    QFile::remove(path);
-    if (!QFile::rename(temporary, path)) {
-        QFile::remove(temporary);
-        if (error)
-            *error = QObject::tr("%1: cannot write the PDF").arg(path);
-        return false;
-    }
-    return true;
+            return painter.end();
+        },
+        error);
 }
 
 } // namespace views

@@ -1,8 +1,10 @@
 #include "report.h"
 
 #include "appearance.h"
+#include "atomicwriter.h"
 #include "decisionview.h"
 #include "memoryview.h"
+#include "offscreen.h"
 #include "rooflineview.h"
 #include "scenariodocument.h"
 #include "style.h"
@@ -26,7 +28,6 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTextDocument>
 
@@ -318,15 +319,8 @@ struct Charts
         document.flush();
         roofline = std::make_unique<RooflineView>(&document);
         memory = std::make_unique<MemoryView>(&document);
-        for (View *view : {roofline.get(), memory.get()}) {
-            view->setAttribute(Qt::WA_DontShowOnScreen);
-            view->resize(1400, 720);
-            view->show();
-        }
-        roofline->ensureCurrent();
-        memory->ensureCurrent();
-        for (int pass = 0; pass < 3; ++pass) // Qt Charts lays out its legend a pass later
-            QApplication::processEvents();
+        for (View *view : {roofline.get(), memory.get()})
+            layOutOffscreen(*view, QSize(1400, 720));
     }
 };
 
@@ -365,19 +359,7 @@ bool writeHtml(const core::Scenario &scenario, core::MemoryUnits units, const QS
             inlineSvg(*charts.roofline) + QStringLiteral("</figure><figure>") +
             inlineSvg(*charts.memory) + QStringLiteral("</figure>") + p.tail +
             QStringLiteral("</body></html>\n");
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QObject::tr("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
-    }
-    file.write(html.toUtf8());
-    if (!file.commit()) {
-        if (error)
-            *error = QObject::tr("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return writeAtomically(path, html.toUtf8(), error);
 }
 
 QRectF paintArea(const QPdfWriter &pdf)
@@ -417,51 +399,42 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
     const core::Selection selection = core::selectDevice(scenario);
     const Parts p = parts(scenario, units, selection);
     Charts charts(decided(scenario, selection), units);
-    const QString temporary = path + QStringLiteral(".part");
-    {
-        QPdfWriter pdf(temporary);
-        pdf.setTitle(QObject::tr("Device selection report"));
-        pdf.setCreator(QStringLiteral("Accelerator Explorer ") +
-                       QApplication::applicationVersion());
-        pdf.setPageSize(QPageSize(QPageSize::A4));
-        pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-        pdf.setResolution(200); // a page about as wide as the charts: drawn near 1:1, vector
-        QPainter painter;
-        if (!painter.begin(&pdf)) {
-            if (error)
-                *error = QObject::tr("%1: cannot write the PDF").arg(path);
-            return false;
-        }
-        drawFlow(painter, pdf, p.head, false);
-        drawFlow(painter, pdf, p.checks, true, QPageLayout::Landscape); // nine columns
-        // the charts: one page, both vector
-        pdf.setPageOrientation(QPageLayout::Portrait);
-        pdf.newPage();
-        const QRectF area = paintArea(pdf);
-        QTextDocument caption;
-        caption.documentLayout()->setPaintDevice(&pdf);
-        caption.setDefaultStyleSheet(QLatin1String(kStyle));
-        caption.setHtml(p.charts);
-        caption.setTextWidth(area.width());
-        caption.drawContents(&painter);
-        const double top = caption.size().height() + 8;
-        const double each = (area.height() - top - 8) / 2;
-        for (int i = 0; i < 2; ++i) {
-            View &view = i == 0 ? *charts.roofline : *charts.memory;
-            const double width = std::min(area.width(), each * view.width() / view.height());
-            view.renderRecorded(painter, QRectF(0, top + i * (each + 8), width, each));
-        }
-        drawFlow(painter, pdf, p.tail, true);
-        painter.end();
-    }
-    QFile::remove(path);
-    if (!QFile::rename(temporary, path)) {
-        QFile::remove(temporary);
-        if (error)
-            *error = QObject::tr("%1: cannot write the PDF").arg(path);
-        return false;
-    }
-    return true;
+    return writeAtomically(
+        path,
+        [&](QIODevice &device, QString *) {
+            QPdfWriter pdf(&device);
+            pdf.setTitle(QObject::tr("Device selection report"));
+            pdf.setCreator(QStringLiteral("Accelerator Explorer ") +
+                           QApplication::applicationVersion());
+            pdf.setPageSize(QPageSize(QPageSize::A4));
+            pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+            pdf.setResolution(200); // a page about as wide as the charts: drawn near 1:1, vector
+            QPainter painter;
+            if (!painter.begin(&pdf))
+                return false;
+            drawFlow(painter, pdf, p.head, false);
+            drawFlow(painter, pdf, p.checks, true, QPageLayout::Landscape); // nine columns
+            // the charts: one page, both vector
+            pdf.setPageOrientation(QPageLayout::Portrait);
+            pdf.newPage();
+            const QRectF area = paintArea(pdf);
+            QTextDocument caption;
+            caption.documentLayout()->setPaintDevice(&pdf);
+            caption.setDefaultStyleSheet(QLatin1String(kStyle));
+            caption.setHtml(p.charts);
+            caption.setTextWidth(area.width());
+            caption.drawContents(&painter);
+            const double top = caption.size().height() + 8;
+            const double each = (area.height() - top - 8) / 2;
+            for (int i = 0; i < 2; ++i) {
+                View &view = i == 0 ? *charts.roofline : *charts.memory;
+                const double width = std::min(area.width(), each * view.width() / view.height());
+                view.renderRecorded(painter, QRectF(0, top + i * (each + 8), width, each));
+            }
+            drawFlow(painter, pdf, p.tail, true);
+            return painter.end();
+        },
+        error);
 }
 
 } // namespace

@@ -15,7 +15,7 @@ struct Scenario;
 
 namespace views {
 
-/** Writes FILE.pdf or FILE.html by the suffix (QSaveFile for HTML: all or nothing). */
+/** Writes FILE.pdf or FILE.html by the suffix (all or nothing: views/atomicwriter.h). */
 bool writeReport(const core::Scenario &scenario, core::MemoryUnits units, const QString &path,
                  QString *error);
 

@@ -1,5 +1,7 @@
 #include "scenariodocument.h"
 
+#include "atomicwriter.h"
+
 #include "core/comparison.h"
 #include "core/exports.h"
 #include "core/hfimport.h"
@@ -13,7 +15,6 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QUndoCommand>
 #include <QUndoStack>
 
@@ -351,19 +352,9 @@ bool ScenarioDocument::importModel(const QString &configPath, QString *error, QS
 
 bool ScenarioDocument::save(const QString &filePath, QString *error)
 {
-    const std::string text = core::writeScenario(m_scenario);
-    QSaveFile file(filePath);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = tr("%1: cannot be written: %2").arg(filePath, file.errorString());
+    if (!writeAtomically(filePath, QByteArray::fromStdString(core::writeScenario(m_scenario)),
+                         error))
         return false;
-    }
-    if (file.write(text.data(), qint64(text.size())) != qint64(text.size()) || !file.commit()) {
-        if (error)
-            *error = tr("%1: could not be saved: %2").arg(filePath, file.errorString());
-        file.cancelWriting();
-        return false;
-    }
     m_filePath = QFileInfo(filePath).absoluteFilePath();
     m_undoStack->setClean();
     schedule(File);

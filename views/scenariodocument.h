@@ -90,7 +90,7 @@ public:
     bool open(const QString &filePath, QString *error, QStringList *warnings = nullptr);
     /** Replaces the model with one imported from a Hugging Face config.json (one undo step). */
     bool importModel(const QString &configPath, QString *error, QStringList *warnings = nullptr);
-    /** Saves atomically (QSaveFile); on error the document stays unsaved. */
+    /** Saves atomically (views/atomicwriter.h); on error the document stays unsaved. */
     bool save(const QString &filePath, QString *error);
 
     QString filePath() const { return m_filePath; }

@@ -1,7 +1,9 @@
 #include "slide.h"
 
 #include "appearance.h"
+#include "atomicwriter.h"
 #include "dataexport.h"
+#include "offscreen.h"
 #include "scenariodocument.h"
 #include "style.h"
 #include "view.h"
@@ -13,7 +15,6 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QImage>
-#include <QImageWriter>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
@@ -111,13 +112,9 @@ bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const Q
     document.setUnits(units);
     document.flush();
     std::unique_ptr<View> view(entry->create(&document, nullptr));
-    view->setAttribute(Qt::WA_DontShowOnScreen);
-    view->resize(int((kSlideWidth - 2 * kMargin) / kViewScale),
-                 int((kSlideHeight - kTitleHeight - kFooterHeight - 8) / kViewScale));
-    view->show();
-    QApplication::processEvents();
-    view->ensureCurrent();
-    QApplication::processEvents();
+    layOutOffscreen(*view,
+                    QSize(int((kSlideWidth - 2 * kMargin) / kViewScale),
+                          int((kSlideHeight - kTitleHeight - kFooterHeight - 8) / kViewScale)));
 
     const QString heading = title.isEmpty() ? view->title() : title;
     const QString subtitle = QString::fromStdString(
@@ -125,9 +122,9 @@ bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const Q
                               : scenario.name);
     const auto assumptions = core::keyAssumptions(scenario, units);
 
-    QPainter painter;
     if (suffix == QStringLiteral("png")) {
         QImage image(kSlideWidth, kSlideHeight, QImage::Format_ARGB32_Premultiplied);
+        QPainter painter;
         if (!painter.begin(&image))
             return fail(QObject::tr("%1: cannot be drawn").arg(path));
         painter.setRenderHint(QPainter::Antialiasing);
@@ -135,36 +132,43 @@ bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const Q
         painter.end();
         image.setText(QStringLiteral("Software"), exportStampText());
         image.setText(QStringLiteral("Title"), heading);
-        QImageWriter writer(path);
-        if (!writer.write(image))
-            return fail(QStringLiteral("%1: %2").arg(path, writer.errorString()));
-        return true;
+        return writeImageAtomically(path, image, error);
     }
     if (suffix == QStringLiteral("svg")) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(QSize(kSlideWidth, kSlideHeight));
-        svg.setViewBox(QRect(0, 0, kSlideWidth, kSlideHeight));
-        svg.setTitle(heading);
-        svg.setDescription(exportStampText());
-        if (!painter.begin(&svg))
-            return fail(QObject::tr("%1: cannot be written").arg(path));
-        paintSlide(painter, *view, heading, subtitle, assumptions);
-        painter.end();
-        return QFileInfo(path).size() > 0 || fail(QObject::tr("%1: nothing was written").arg(path));
+        return writeAtomically(
+            path,
+            [&](QIODevice &device, QString *) {
+                QSvgGenerator svg;
+                svg.setOutputDevice(&device);
+                svg.setSize(QSize(kSlideWidth, kSlideHeight));
+                svg.setViewBox(QRect(0, 0, kSlideWidth, kSlideHeight));
+                svg.setTitle(heading);
+                svg.setDescription(exportStampText());
+                QPainter painter;
+                if (!painter.begin(&svg))
+                    return false;
+                paintSlide(painter, *view, heading, subtitle, assumptions);
+                return painter.end();
+            },
+            error);
     }
-    QPdfWriter pdf(path);
-    pdf.setTitle(heading);
-    pdf.setCreator(exportStampText());
-    pdf.setResolution(96);
-    pdf.setPageSize(
-        QPageSize(QSizeF(kSlideWidth * 72.0 / 96, kSlideHeight * 72.0 / 96), QPageSize::Point));
-    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-    if (!painter.begin(&pdf))
-        return fail(QObject::tr("%1: cannot be written").arg(path));
-    paintSlide(painter, *view, heading, subtitle, assumptions);
-    painter.end();
-    return true;
+    return writeAtomically(
+        path,
+        [&](QIODevice &device, QString *) {
+            QPdfWriter pdf(&device);
+            pdf.setTitle(heading);
+            pdf.setCreator(exportStampText());
+            pdf.setResolution(96);
+            pdf.setPageSize(QPageSize(QSizeF(kSlideWidth * 72.0 / 96, kSlideHeight * 72.0 / 96),
+                                      QPageSize::Point));
+            pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+            QPainter painter;
+            if (!painter.begin(&pdf))
+                return false;
+            paintSlide(painter, *view, heading, subtitle, assumptions);
+            return painter.end();
+        },
+        error);
 }
 
 } // namespace views

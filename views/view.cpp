@@ -1,7 +1,7 @@
 #include "view.h"
 
+#include "atomicwriter.h"
 #include "dataexport.h"
-
 #include "scenariodocument.h"
 
 #include <QApplication>
@@ -89,39 +89,41 @@ bool View::exportTo(const QString &filePath, QString *error)
 {
     const QString suffix = QFileInfo(filePath).suffix().toLower();
     const QSize size = this->size();
-    auto fail = [&](const QString &message) {
-        if (error)
-            *error = message;
-        return false;
-    };
     if (suffix == QStringLiteral("svg")) {
-        QSvgGenerator svg;
-        svg.setFileName(filePath);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(), size));
-        svg.setTitle(title());
-        svg.setDescription(QStringLiteral("%1; %2").arg(title(), exportStampText()));
-        QPainter painter;
-        if (!painter.begin(&svg))
-            return fail(tr("%1: cannot be written").arg(filePath));
-        render(painter, QRectF(QPointF(), size));
-        painter.end();
-        return QFileInfo(filePath).size() > 0 ? true
-                                              : fail(tr("%1: nothing was written").arg(filePath));
+        return writeAtomically(
+            filePath,
+            [&](QIODevice &device, QString *) {
+                QSvgGenerator svg;
+                svg.setOutputDevice(&device);
+                svg.setSize(size);
+                svg.setViewBox(QRect(QPoint(), size));
+                svg.setTitle(title());
+                svg.setDescription(QStringLiteral("%1; %2").arg(title(), exportStampText()));
+                QPainter painter;
+                if (!painter.begin(&svg))
+                    return false;
+                render(painter, QRectF(QPointF(), size));
+                return painter.end();
+            },
+            error);
     }
     if (suffix == QStringLiteral("pdf")) {
-        QPdfWriter pdf(filePath);
-        pdf.setTitle(title());
-        pdf.setCreator(exportStampText());
-        pdf.setResolution(72); // one PDF point per logical pixel: text keeps its size
-        pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QPainter painter;
-        if (!painter.begin(&pdf))
-            return fail(tr("%1: cannot be written").arg(filePath));
-        render(painter, QRectF(QPointF(), size));
-        painter.end();
-        return true;
+        return writeAtomically(
+            filePath,
+            [&](QIODevice &device, QString *) {
+                QPdfWriter pdf(&device);
+                pdf.setTitle(title());
+                pdf.setCreator(exportStampText());
+                pdf.setResolution(72); // one PDF point per logical pixel: text keeps its size
+                pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
+                pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+                QPainter painter;
+                if (!painter.begin(&pdf))
+                    return false;
+                render(painter, QRectF(QPointF(), size));
+                return painter.end();
+            },
+            error);
     }
     if (suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") ||
         suffix == QStringLiteral("jpeg")) {
@@ -135,12 +137,11 @@ bool View::exportTo(const QString &filePath, QString *error)
         painter.end();
         image.setText(QStringLiteral("Software"), exportStampText());
         image.setText(QStringLiteral("Title"), title());
-        QImageWriter writer(filePath);
-        if (!writer.write(image))
-            return fail(tr("%1: %2").arg(filePath, writer.errorString()));
-        return true;
+        return writeImageAtomically(filePath, image, error);
     }
-    return fail(tr("%1: unknown format \"%2\" (png, svg or pdf)").arg(filePath, suffix));
+    if (error)
+        *error = tr("%1: unknown format \"%2\" (png, svg or pdf)").arg(filePath, suffix);
+    return false;
 }
 
 void View::copyImage()

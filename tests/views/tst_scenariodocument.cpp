@@ -1,12 +1,14 @@
 // ScenarioDocument without widgets: coalesced change signals, merged undo steps, refusals that
 // change nothing, and atomic save / open.
 
+#include "views/atomicwriter.h"
 #include "views/scenariodocument.h"
 
 #include "core/comparison.h"
 #include "core/explain.h"
 #include "core/scenarioio.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -32,6 +34,7 @@ private slots:
     void panelFileAndCompareAgreeOnADevice_data();
     void panelFileAndCompareAgreeOnADevice();
     void badFileChangesNothing();
+    void aFailingWriterLeavesTheOldFile();
     void unitsChangeDisplayOnly();
     void importModelIsOneUndoStep();
 };
@@ -201,6 +204,39 @@ void ScenarioDocumentTest::panelFileAndCompareAgreeOnADevice()
                          e.values[i] == expected.values[i],
                      core::figureTable()[i].key.data());
     }
+}
+
+// Every file the app writes goes through views::writeAtomically (tests/views/onewriter.cmake
+// refuses any other way): a writer that fails half-way leaves the old file whole.
+void ScenarioDocumentTest::aFailingWriterLeavesTheOldFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("report.pdf"));
+    QVERIFY(views::writeAtomically(path, QByteArray("the old file"), nullptr));
+    QString error;
+    const bool written = views::writeAtomically(
+        path,
+        [](QIODevice &device, QString *reason) {
+            device.write("half a new file");
+            *reason = QStringLiteral("the disk filled up");
+            return false;
+        },
+        &error);
+    QVERIFY(!written);
+    QVERIFY2(error.startsWith(path) && error.contains(QStringLiteral("the disk filled up")),
+             qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("the old file"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("report.pdf")});
+
+    // a save into a folder that does not exist fails with the path and leaves nothing behind
+    ScenarioDocument doc;
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 16));
+    const QString missing = dir.filePath(QStringLiteral("no/such/folder/s.json"));
+    QVERIFY(!doc.save(missing, &error));
+    QVERIFY2(error.startsWith(missing), qPrintable(error));
+    QVERIFY(doc.isModified());
 }
 
 void ScenarioDocumentTest::badFileChangesNothing()

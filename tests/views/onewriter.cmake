@@ -1,0 +1,25 @@
+# Fails when a file in views/ or app/ writes a file any other way than views/atomicwriter.h
+# (QSaveFile in the target's folder, committed only when everything was written): no QSaveFile,
+# rename, QFile/QPdfWriter/QImageWriter/QSvgGenerator on a path, ofstream or fopen elsewhere.
+cmake_policy(SET CMP0007 NEW)
+file(GLOB_RECURSE files "${SOURCE_DIR}/views/*.cpp" "${SOURCE_DIR}/app/*.cpp")
+set(pattern "QSaveFile|QFile::rename|setFileName\\(|QPdfWriter [A-Za-z_]+\\([^&]|QImageWriter [A-Za-z_]+\\([^&]|\\.save\\([A-Za-z_.]*([Pp]ath|output)|std::ofstream|fopen\\(|QIODevice::(WriteOnly|Append|ReadWrite)")
+set(offenders "")
+foreach(file IN LISTS files)
+    if(file MATCHES "atomicwriter\\.cpp$")
+        continue()
+    endif()
+    file(STRINGS "${file}" hits REGEX "${pattern}")
+    foreach(hit IN LISTS hits)
+        # an in-memory buffer (an SVG inlined into the report) is not a file
+        if(NOT hit MATCHES "buffer\\.open")
+            list(APPEND offenders "${file}: ${hit}")
+        endif()
+    endforeach()
+endforeach()
+if(offenders)
+    list(JOIN offenders "\n" text)
+    message(FATAL_ERROR "write files through views/atomicwriter.h only:\n${text}")
+endif()
+list(LENGTH files count)
+message(STATUS "every file is written through the atomic writer (${count} files checked)")

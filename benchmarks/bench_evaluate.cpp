@@ -3,6 +3,7 @@
 // Prints medians and 99th percentiles in microseconds; measures, never asserts.
 
 #include "core/evaluation.h"
+#include "core/fit.h"
 #include "core/scenarioio.h"
 
 #include <algorithm>
@@ -62,6 +63,22 @@ int main()
         sink = loaded.ok() ? loaded.value().scenario.serving.batch : 0.0;
     });
 
+    // The calibration's fit: 1,000 measurements, three bounded coefficients (overhead, seconds
+    // per byte, seconds per FLOP).
+    core::LinearFitProblem fitProblem;
+    fitProblem.columns = 3;
+    for (int i = 0; i < 1000; ++i) {
+        const double bytes = 2e9 + 1e7 * i;
+        const double flops = 1e12 * (1 + i % 17);
+        fitProblem.design.insert(fitProblem.design.end(), {1.0, bytes, flops});
+        fitProblem.targets.push_back(0.004 + bytes / 8e11 + flops / 5e14 + 1e-5 * (i % 7));
+    }
+    fitProblem.lower = {0, 0, 0};
+    const Summary fit = measure(50, 1, [&] {
+        auto fitted = core::fitLinearLeastSquares(fitProblem);
+        sink = fitted ? fitted->coefficients[0] : 0.0;
+    });
+
     std::printf("evaluate (lesson-default):        median %8.3f us   p99 %8.3f us\n",
                 evaluate.median, evaluate.p99);
     std::printf(
@@ -69,5 +86,7 @@ int main()
         sweep.median, sweep.p99, sweep.median / 1024.0);
     std::printf("write + read scenario JSON:        median %8.3f us   p99 %8.3f us\n",
                 readFile.median, readFile.p99);
+    std::printf("bounded least squares, 1,000 x 3:  median %8.3f us   p99 %8.3f us\n", fit.median,
+                fit.p99);
     return 0;
 }

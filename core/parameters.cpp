@@ -2,6 +2,7 @@
 
 #include "scenario.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -105,14 +106,29 @@ std::span<const ParameterInfo> parameterTable()
     return kParameters;
 }
 
-std::vector<const ParameterInfo *> sectionParameters(std::string_view section)
+std::span<const ParameterInfo *const> sectionParameters(std::string_view section)
 {
-    std::vector<const ParameterInfo *> rows;
-    for (const auto &info : kParameters) {
-        if (info.field && info.section() == section)
-            rows.push_back(&info);
+    // Each section's rows, gathered once from the immutable table: a file read asks twice per
+    // section.
+    static const auto sections = [] {
+        std::vector<std::pair<std::string_view, std::vector<const ParameterInfo *>>> out;
+        for (const auto &info : kParameters) {
+            if (!info.field)
+                continue;
+            auto it = std::find_if(out.begin(), out.end(), [&](const auto &entry) {
+                return entry.first == info.section();
+            });
+            if (it == out.end())
+                it = out.insert(out.end(), {info.section(), {}});
+            it->second.push_back(&info);
+        }
+        return out;
+    }();
+    for (const auto &[name, rows] : sections) {
+        if (name == section)
+            return rows;
     }
-    return rows;
+    return {};
 }
 
 const ParameterInfo *findParameter(std::string_view path)

@@ -44,7 +44,7 @@ struct ParameterInfo
 std::span<const ParameterInfo> parameterTable();
 
 /** The rows of one section ("serving", "model", ...) that hold a value, in table order. */
-std::vector<const ParameterInfo *> sectionParameters(std::string_view section);
+std::span<const ParameterInfo *const> sectionParameters(std::string_view section);
 
 /** The row for a dotted path, or nullptr. Peaks share one row: "device.peak_tflops.*". */
 const ParameterInfo *findParameter(std::string_view path);

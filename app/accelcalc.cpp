@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // accel-calc: the calculation core on the command line. Standard output carries only JSON;
 // problems go to standard error as "FILE: /json/path: what is wrong" and exit with 2.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // accel-explorer: the desktop application, and its command-line renderer:
 //   accel-explorer [SCENARIO]
 //   accel-explorer --snapshot VIEW -o FILE.{png,svg,pdf} [SCENARIO] [--set PATH=VALUE ...]
@@ -34,6 +35,7 @@
 #include "core/scenarioio.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QFile>
 #include <QFileInfo>
 #include <QFont>
@@ -100,85 +102,127 @@ constexpr const char *kUsage =
 
 bool parse(const QStringList &arguments, Options &options, QString &error)
 {
-    for (int i = 1; i < arguments.size(); ++i) {
-        const QString &arg = arguments[i];
-        auto next = [&]() -> QString {
-            return i + 1 < arguments.size() ? arguments[++i] : QString();
-        };
-        if (arg == QStringLiteral("--snapshot")) {
-            options.snapshot = next();
-        } else if (arg == QStringLiteral("--slide")) {
-            options.slide = next();
-            if (options.slide.isEmpty()) {
-                error = QStringLiteral("--slide needs a view name (--snapshot list names them)");
-                return false;
-            }
-        } else if (arg == QStringLiteral("--compare")) {
-            options.compare = next();
-            if (options.compare.isEmpty()) {
-                error = QStringLiteral("--compare needs a scenario, device:ID, model:ID or "
-                                       "weights:FORMAT");
-                return false;
-            }
-        } else if (arg == QStringLiteral("--title")) {
-            options.title = next();
-        } else if (arg == QStringLiteral("--report")) {
-            options.report = true;
-        } else if (arg == QStringLiteral("--handout")) {
-            options.handout = true;
-        } else if (arg == QStringLiteral("--tour")) {
-            bool ok = false;
-            options.tour = next().toInt(&ok);
-            if (!ok || options.tour < 1) {
-                error = QStringLiteral("--tour needs a step number, 1 or more");
-                return false;
-            }
-        } else if (arg == QStringLiteral("-o") || arg == QStringLiteral("--output")) {
-            options.output = next();
-        } else if (arg == QStringLiteral("--set")) {
-            options.overrides << next();
-        } else if (arg == QStringLiteral("--size")) {
-            const auto match =
-                QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$")).match(next());
-            if (!match.hasMatch()) {
-                error = QStringLiteral("--size needs WxH, e.g. 1920x1080");
-                return false;
-            }
-            options.size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
-        } else if (arg == QStringLiteral("--presenter")) {
-            options.presenter = true;
-        } else if (arg == QStringLiteral("--theme")) {
-            options.theme = views::themeFromName(next());
-            if (!options.theme) {
-                error = QStringLiteral("--theme is system, light or dark");
-                return false;
-            }
-        } else if (arg == QStringLiteral("--high-contrast")) {
-            options.highContrast = true;
-        } else if (arg == QStringLiteral("--units")) {
-            options.units = next();
-            if (options.units != QStringLiteral("GB") && options.units != QStringLiteral("GiB") &&
-                options.units != QStringLiteral("both")) {
-                error = QStringLiteral("--units is GB, GiB or both");
-                return false;
-            }
-        } else if (arg == QStringLiteral("--step")) {
-            bool ok = false;
-            options.step = next().toInt(&ok);
-            if (!ok) {
-                error = QStringLiteral("--step needs a whole number");
-                return false;
-            }
-        } else if (arg.startsWith(QLatin1Char('-')) && arg.size() > 1) {
-            error = QStringLiteral("unknown option %1").arg(arg);
+    // Each option with a value, and what to say when the value is missing or wrong.
+    struct ValueOption
+    {
+        QStringList names;
+        QString valueName;
+        QString whenMissing;
+    };
+    const QList<ValueOption> valueOptions = {
+        {{QStringLiteral("snapshot")}, QStringLiteral("VIEW"), {}},
+        {{QStringLiteral("slide")},
+         QStringLiteral("VIEW"),
+         QStringLiteral("--slide needs a view name (--snapshot list names them)")},
+        {{QStringLiteral("compare")},
+         QStringLiteral("B"),
+         QStringLiteral("--compare needs a scenario, device:ID, model:ID or weights:FORMAT")},
+        {{QStringLiteral("title")}, QStringLiteral("TEXT"), {}},
+        {{QStringLiteral("tour")},
+         QStringLiteral("STEP"),
+         QStringLiteral("--tour needs a step number, 1 or more")},
+        {{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE"), {}},
+        {{QStringLiteral("set")}, QStringLiteral("PATH=VALUE"), {}},
+        {{QStringLiteral("size")},
+         QStringLiteral("WxH"),
+         QStringLiteral("--size needs WxH, e.g. 1920x1080")},
+        {{QStringLiteral("theme")},
+         QStringLiteral("THEME"),
+         QStringLiteral("--theme is system, light or dark")},
+        {{QStringLiteral("units")},
+         QStringLiteral("UNITS"),
+         QStringLiteral("--units is GB, GiB or both")},
+        {{QStringLiteral("step")},
+         QStringLiteral("N"),
+         QStringLiteral("--step needs a whole number")},
+    };
+    QCommandLineParser parser;
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    for (const ValueOption &option : valueOptions)
+        parser.addOption(QCommandLineOption(option.names, {}, option.valueName));
+    for (const char *flag : {"report", "handout", "presenter", "high-contrast"})
+        parser.addOption(QCommandLineOption(QString::fromLatin1(flag)));
+    if (!parser.parse(arguments)) {
+        if (!parser.unknownOptionNames().isEmpty()) {
+            const QString name = parser.unknownOptionNames().first();
+            error = QStringLiteral("unknown option %1%2")
+                        .arg(name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--"), name);
             return false;
-        } else if (options.scenario.isEmpty()) {
-            options.scenario = arg;
-        } else {
-            error = QStringLiteral("more than one scenario given");
+        }
+        for (const ValueOption &option : valueOptions) { // a value missing at the end
+            for (const QString &name : option.names) {
+                if (parser.errorText().contains(
+                        QLatin1Char('\'') +
+                        (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name +
+                        QLatin1Char('\''))) {
+                    if (option.whenMissing.isEmpty())
+                        break; // an empty value, as before: the command says what it needs
+                    error = option.whenMissing;
+                    return false;
+                }
+            }
+        }
+        if (error.isEmpty() && !parser.errorText().contains(QStringLiteral("Missing value"))) {
+            error = parser.errorText();
             return false;
         }
     }
+    auto fail = [&](const QString &name) {
+        for (const ValueOption &option : valueOptions)
+            if (option.names.contains(name))
+                error = option.whenMissing;
+        return false;
+    };
+    options.snapshot = parser.value(QStringLiteral("snapshot"));
+    options.slide = parser.value(QStringLiteral("slide"));
+    if (parser.isSet(QStringLiteral("slide")) && options.slide.isEmpty())
+        return fail(QStringLiteral("slide"));
+    options.compare = parser.value(QStringLiteral("compare"));
+    if (parser.isSet(QStringLiteral("compare")) && options.compare.isEmpty())
+        return fail(QStringLiteral("compare"));
+    options.title = parser.value(QStringLiteral("title"));
+    options.report = parser.isSet(QStringLiteral("report"));
+    options.handout = parser.isSet(QStringLiteral("handout"));
+    if (parser.isSet(QStringLiteral("tour"))) {
+        bool ok = false;
+        options.tour = parser.value(QStringLiteral("tour")).toInt(&ok);
+        if (!ok || options.tour < 1)
+            return fail(QStringLiteral("tour"));
+    }
+    options.output = parser.value(QStringLiteral("output"));
+    options.overrides = parser.values(QStringLiteral("set"));
+    if (parser.isSet(QStringLiteral("size"))) {
+        const auto match = QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"))
+                               .match(parser.value(QStringLiteral("size")));
+        if (!match.hasMatch())
+            return fail(QStringLiteral("size"));
+        options.size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
+    }
+    options.presenter = parser.isSet(QStringLiteral("presenter"));
+    if (parser.isSet(QStringLiteral("theme"))) {
+        options.theme = views::themeFromName(parser.value(QStringLiteral("theme")));
+        if (!options.theme)
+            return fail(QStringLiteral("theme"));
+    }
+    options.highContrast = parser.isSet(QStringLiteral("high-contrast"));
+    if (parser.isSet(QStringLiteral("units"))) {
+        options.units = parser.value(QStringLiteral("units"));
+        if (options.units != QStringLiteral("GB") && options.units != QStringLiteral("GiB") &&
+            options.units != QStringLiteral("both"))
+            return fail(QStringLiteral("units"));
+    }
+    if (parser.isSet(QStringLiteral("step"))) {
+        bool ok = false;
+        options.step = parser.value(QStringLiteral("step")).toInt(&ok);
+        if (!ok)
+            return fail(QStringLiteral("step"));
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        error = QStringLiteral("more than one scenario given");
+        return false;
+    }
+    options.scenario = positional.value(0);
     return true;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
 #include "views/autosave.h"
@@ -698,9 +699,9 @@ QString MainWindow::aboutText()
               "is dense or sparse and whether memory is in GB or GiB; hover a number to see it. "
               "The lesson's accelerators are hypothetical and marked so. The preset files are "
               "installed in <tt>share/accel-explorer/presets</tt>.</p>"
-              "<p><b>Licences.</b> Built with Qt %3 (LGPL v3; Qt Charts is GPL v3, so a "
-              "distributed build follows GPL v3 terms), Eigen (MPL 2.0) and nlohmann/json "
-              "(MIT).</p>"
+              "<p><b>Licences.</b> Accelerator Explorer is free software under the GNU General "
+              "Public License, version 3 or later (the LICENSE file). Built with Qt %3 (LGPL v3; "
+              "Qt Charts is GPL v3), Eigen (MPL 2.0) and nlohmann/json (MIT).</p>"
               "<p>The numbers are the lesson's toy model: use them to rank options, then "
               "measure.</p>")
         .arg(QApplication::applicationVersion(),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How long the core takes: one full evaluation of the lesson's default scenario, and a decode
 // sweep over batch 1..1024 (what the roofline trail and throughput chart ask for per slider step).
 // Prints medians and 99th percentiles in microseconds; measures, never asserts.

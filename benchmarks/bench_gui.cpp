@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How the linked views feel: one batch-slider step through to the changed views repainted, against
 // exactly those repaints with nothing recomputed; the same step followed by a whole-window render
 // to an image, against that render alone; process start to first painted window against a bare

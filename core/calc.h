@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The lesson's formulas as pure functions of plain numbers. evaluate() composes them; views and

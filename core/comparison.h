@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Two scenarios side by side: two devices, BF16 against 1-byte weights, or two models. The key

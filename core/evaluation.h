@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // evaluate(): the scenario in, every derived number out. Evaluation is a flat array of SI doubles

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The `accel-calc evaluate` output: one JSON object of groups of plain SI numbers, booleans and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // "Show your work": the formula behind a figure, the same formula with the numbers put in, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Data out: parameter sweeps (batch, context, concurrency, utilisation) and the device checks as

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Weighted linear least squares with bounds on the coefficients: the solver calibration uses to

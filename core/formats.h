@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Numeric formats: how many bytes a stored value costs, and what group quantisation does to a

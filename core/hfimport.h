@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Hugging Face config.json import: the architecture's fields (under each family's names) become

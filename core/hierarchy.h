@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Inside the device (lesson l.15-33): the memory hierarchy from on-chip SRAM to object storage

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Inside the device, part 2: one layer's matrix multiplication followed tile by tile (lesson

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The lesson's OOM diagnosis (l.239-268) for the current scenario: the three memory numbers a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The numeric inputs: one row each (path, name, unit, range, default, help, lesson section, the

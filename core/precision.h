@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Number formats bit by bit (lesson l.128-137): the layouts of fp32, tf32, bf16, fp16, the two

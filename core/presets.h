@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Built-in presets: models, devices and lesson scenarios, compiled into the binary from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Errors are values in the core: g++ 12 has no std::expected, so a small Result<T> carries

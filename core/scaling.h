@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Scaling a training step over more devices (lesson l.150-160): the step is the work divided

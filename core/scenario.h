@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The scenario: plain values, nothing computed. core::readScenario fills it from JSON (with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Reading and writing a scenario's numeric inputs by their dotted path ("serving.batch"), so

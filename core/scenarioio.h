@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Scenario files (format "accel-explorer/scenario", version 1): read with validation and the

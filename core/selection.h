@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The lesson's device-selection walkthrough (l.204-237) as a calculation: for each candidate

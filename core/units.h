@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Units: every value inside the core is an SI double (bytes, FLOP, seconds, watts, USD).

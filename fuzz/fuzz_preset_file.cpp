@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: see fuzzentries.h. Any broken invariant aborts with its description.
 #include "fuzzentries.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // One entry per parser of outside input. Each runs the parser and everything downstream of it

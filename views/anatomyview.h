@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Accelerator anatomy (`anatomy`, lesson l.15-23): a generic accelerator drawn block by block

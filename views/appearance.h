@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // How the application looks: the theme (the platform's, light or dark), high contrast, and the

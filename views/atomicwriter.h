@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Every file the app writes goes through here: scenarios, autosaves, PNG, SVG and PDF views,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Autosave of unsaved work: a minute after the last save and two seconds after each burst of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // A slider with a spin box for an input that spans orders of magnitude (batch 1 to 1024,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Direct labels on a chart: text anchored to a data point, moved whenever the plot area

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The device-selection checks (`checks`): candidate devices x the lesson's six checks (l.208-234),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Two scenarios side by side (`compare`): A is the document's scenario, B is A with a device,

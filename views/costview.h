@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Cost (`cost`, lesson l.179-184): cost per million tokens against utilisation (5 % to 100 %) for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Data out of the app: the standard sweeps and the device checks written as CSV or JSON (by the

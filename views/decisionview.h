@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The decision (`decision`): the recommended device, weight format and replicas with the reason,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The bottom panel: the formula of whatever number is hovered or selected, the same formula

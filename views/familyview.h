@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The family of chips (`family`, lesson l.139-147): every device preset on one chart, memory

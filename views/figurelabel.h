@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // A number on screen that explains itself: hovering or clicking it asks the explanation panel

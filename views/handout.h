@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The lesson tour as a printable handout (PDF): one page per step with the step's view as a

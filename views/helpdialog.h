@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Help (F1): the user guide shipped inside the application (docs/user-guide.md as a resource),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The memory hierarchy (`hierarchy`, lesson l.25-33): tiers from on-chip SRAM to object storage

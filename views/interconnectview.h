@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Interconnect (`interconnect`, lesson l.150-170): the ring all-reduce calculator with traffic per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The KV cache against concurrency (`kv`): device memory in use as sequences are admitted

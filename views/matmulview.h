@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // One matrix multiplication, step by step (`matmul`, lesson l.25-27): a deterministic machine of

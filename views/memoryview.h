@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Stacked memory bars (`memory`): training state (weights, gradients, master copy, optimiser

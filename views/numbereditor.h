@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // An editor for one scenario number, generated from the core's parameter metadata (name, unit,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The one way to lay out a widget that is never shown on screen (snapshots, slides, reports,

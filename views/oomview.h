@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The OOM diagnosis (`oom`): the lesson's five steps with the current scenario's numbers: the

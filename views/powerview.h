@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Power (`power`, lesson l.170-178): devices per node, watts per device, host watts and the rack's

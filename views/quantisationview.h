@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The quantisation workbench (`quantisation`, lesson l.135 and l.45-50): an editable weight vector

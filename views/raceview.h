@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // CPU versus accelerator (`cpu-vs-accelerator`, the lesson's opening, l.3 and l.11): the same

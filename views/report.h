@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The stakeholder report (PDF or single-file HTML): a one-paragraph decision with its main

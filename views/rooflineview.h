@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The roofline (`roofline`): log-log arithmetic intensity against attainable FLOP/s. The roof

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The one QObject between the passive core and the views. It owns the scenario, its undo stack

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The scenario panel on the left: the inputs that matter most, always visible. Editors are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The device-selection wizard (lesson l.204-237): regime, workload, candidates, the checks table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // A slide for a stakeholder deck: one view at 1920x1080 with a title, the scenario's key

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The software stack (`stack`, lesson l.186-192, l.281-289, l.313): framework, graph compiler or

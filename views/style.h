@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // One colour per concept, the same in every view (Okabe-Ito: colour-blind safe), and the

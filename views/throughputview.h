@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Throughput against batch (`throughput`), on the same slider as the roofline: tokens/s in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The lesson tour: the lesson section by section, each step a lesson scenario, the view that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // The lesson tour's panel: step picker, Previous / Next, the step's explanation, its number

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Base of every view: linked to the document (a hidden view marks itself dirty and refreshes

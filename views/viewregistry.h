@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Every view by its --snapshot name, so the main window's tabs and the command line build the

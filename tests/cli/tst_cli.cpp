@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // accel-calc as its users run it: the lesson's scenario files give the lesson's numbers, the
 // output is JSON only, and bad input exits 2 with "FILE: /json/path: what is wrong".
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // accel-explorer --snapshot as a user runs it with no display: every view renders to PNG, SVG
 // and PDF at both sizes, bad input exits 2 with the reason, and nothing needs a window.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Two scenarios side by side (lesson l.52-63 and l.100-125): BF16 against 1-byte weights halves
 // the weight bytes and nothing else in memory; two devices differ in capacity, not in the
 // ridge; each difference and ratio is B against A, and only the inputs that changed are named.

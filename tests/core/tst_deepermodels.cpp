@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The deeper memory and throughput models beyond the lesson's toy: training recipes (optimiser,
 // master copy), activation memory with recompute, energy per token with idle power, utilisation
 // and replicas from a traffic description, 16-bit embeddings beside quantised weights, and the

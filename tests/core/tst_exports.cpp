@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sweeps and checks as data: each sweep row is exactly the one-off evaluation at that value (and
 // the lesson's batching table where it applies), CSV reads back to the same numbers, bad CSV
 // names its line, and every export carries the app version and the preset data date.

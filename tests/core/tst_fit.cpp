@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-3.0-or-later
 // core/fit: weighted linear least squares with bounds. Known answers worked out by hand, the
 // coefficients recovered from synthetic measurements with noise, bounds that bind, and the data
 // that cannot determine a coefficient refused with its name.

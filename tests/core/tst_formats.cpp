@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Numeric formats, group quantisation and the display formatting of units.
 
 #include "testsupport.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Replays, in every ordinary test run, what the fuzzers exercise: every fixture and preset, the
 // hostile inputs the fuzzers are seeded with, and every saved fuzzer finding
 // (tests/fixtures/fuzz/<target>/), through the same entry functions as fuzz/fuzz_*.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hugging Face config.json import: every supported family's field names, the parameter count
 // computed from the architecture (expected values: params_computed in
 // ../shared/reference/models.json, computed from the same published configs), KV heads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Inside the device (lesson l.15-33): the memory tiers, the cold start hop by hop and the price of
 // spilling to host memory, against hand-computed values.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One layer's matrix multiplication tile by tile (l.25-27) and the CPU-versus-accelerator race
 // (l.3, l.11), against hand-computed values.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lesson's OOM diagnosis (l.239-268) computed for a scenario.
 
 #include "testsupport.h"

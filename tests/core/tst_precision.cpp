@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Number formats bit by bit, checked against IEEE 754 (binary32, binary16), bfloat16, TF32 and the
 // OCP 8-bit floating point specification (E4M3, E5M2).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Properties the lesson's argument relies on, checked over ranges rather than single points,
 // plus a seeded random sweep: every output is finite or the input was refused with a message.
 

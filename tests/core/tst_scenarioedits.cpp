@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every way a scenario is derived from another, each on its own (core/scenarioedits.h): the one
 // rule for "this scenario on device X" (price, power, compute format, overhead, links), another
 // model or format, a recommendation applied, the next smaller weight format, a recipe, a link.

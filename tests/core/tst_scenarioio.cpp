@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario files: every validation rule with its own message, defaults, unknown keys preserved,
 // load -> save -> load, overrides, and the built-in presets themselves.
 

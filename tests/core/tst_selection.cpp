@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The device-selection checks (lesson l.204-237): the lesson's walkthrough row by row, the
 // recommendation rule, the three regimes, and candidates with missing data.
 

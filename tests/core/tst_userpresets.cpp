@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The user's own presets: a library of devices, models and links that reads back exactly what
 // was written, is validated like the built-ins, joins the preset list without shadowing a
 // built-in, and makes scenarios that use it self-contained when saved.

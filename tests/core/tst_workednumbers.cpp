@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every worked number in the lesson (../shared/lesson/worked-numbers.md), one row each, with the
 // lesson line cited in the row name. Tolerance: the last printed digit +-0.5 ("~30 ms" accepts
 // 29.7). The rows are copied here on purpose: the shared file is not read at test time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Saves a scenario to PATH over and over, numbering each version in its name, until killed: the
 // kill test (tst_robustness) SIGKILLs it mid-save hundreds of times.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How the app looks in front of a class: light, dark and high-contrast themes keep every text
 // readable (WCAG contrast ratios), every view paints in the theme rather than on white, and
 // presenter mode goes full screen at 1.6x, hides the menu, enlarges the explanation panel,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a desktop user expects around the views: Help (F1) opens the shipped user guide at the
 // view in front, every view has its part of the guide, the About box names the version, the
 // preset data date, the licences and where the data comes from, and the settings (units,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A seeded monkey drives the main window offscreen through thousands of random edits (valid and
 // out of range), undo and redo, preset and format switches, opens of good and bad files and tab
 // switches: nothing crashes, no view ever shows NaN or infinity in its text or its series, and

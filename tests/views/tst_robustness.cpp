@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Never lose work: saves survive SIGKILL at any moment, unsaved work is autosaved and offered back
 // after a crash exactly as it was, and an unwritable destination says so and keeps the document.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ScenarioDocument without widgets: coalesced change signals, merged undo steps, refusals that
 // change nothing, and atomic save / open.
 

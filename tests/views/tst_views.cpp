@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The roofline and throughput views and the main window, offscreen: the slider moves the
 // operating point, a device change moves the roof, the wall sits at max_concurrent_sequences, a
 // view shown after edits is current, and exports write real files.

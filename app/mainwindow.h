@@ -5,7 +5,7 @@
 // explanation panel below them and the three verdicts in the status bar. All of it reads one
 // ScenarioDocument.
 
-#include "views/appearance.h"
+#include "views/widgets/appearance.h"
 
 #include <QHash>
 #include <QMainWindow>

@@ -8,7 +8,7 @@
 //   bench_gui --window-png FILE [WxH]   save a picture of the whole main window (for reviews)
 
 #include "app/mainwindow.h"
-#include "views/scenariodocument.h"
+#include "views/document/scenariodocument.h"
 
 #include "core/presets.h"
 #include "core/scenario.h"

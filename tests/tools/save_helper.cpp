@@ -2,7 +2,7 @@
 // Saves a scenario to PATH over and over, numbering each version in its name, until killed: the
 // kill test (tst_robustness) SIGKILLs it mid-save hundreds of times.
 
-#include "views/scenariodocument.h"
+#include "views/document/scenariodocument.h"
 
 #include "core/scenarioio.h"
 

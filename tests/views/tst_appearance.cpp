@@ -5,12 +5,12 @@
 // comes back exactly, and is remembered for its screen.
 
 #include "app/mainwindow.h"
-#include "views/appearance.h"
-#include "views/explanationpanel.h"
-#include "views/scenariodocument.h"
-#include "views/style.h"
-#include "views/view.h"
+#include "views/document/scenariodocument.h"
 #include "views/viewregistry.h"
+#include "views/widgets/appearance.h"
+#include "views/widgets/explanationpanel.h"
+#include "views/widgets/style.h"
+#include "views/widgets/view.h"
 
 #include "core/scenario.h"
 

@@ -5,13 +5,13 @@
 // theme, layout, recent files) survive a restart.
 
 #include "app/mainwindow.h"
-#include "views/dataexport.h"
-#include "views/helpdialog.h"
-#include "views/scenariodocument.h"
-#include "views/scenariopanel.h"
-#include "views/userpresets.h"
-#include "views/view.h"
+#include "views/document/scenariodocument.h"
+#include "views/document/userpresets.h"
+#include "views/io/dataexport.h"
 #include "views/viewregistry.h"
+#include "views/widgets/helpdialog.h"
+#include "views/widgets/scenariopanel.h"
+#include "views/widgets/view.h"
 
 #include "core/exports.h"
 #include "core/presets.h"

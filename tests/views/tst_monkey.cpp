@@ -5,8 +5,8 @@
 // undoing everything returns to where the last opened file began.
 
 #include "app/mainwindow.h"
-#include "views/scenariodocument.h"
-#include "views/view.h"
+#include "views/document/scenariodocument.h"
+#include "views/widgets/view.h"
 
 #include "core/parameters.h"
 #include "core/presets.h"

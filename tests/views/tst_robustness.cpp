@@ -3,8 +3,8 @@
 // after a crash exactly as it was, and an unwritable destination says so and keeps the document.
 
 #include "app/mainwindow.h"
-#include "views/autosave.h"
-#include "views/scenariodocument.h"
+#include "views/document/autosave.h"
+#include "views/document/scenariodocument.h"
 
 #include "core/scenarioio.h"
 

@@ -2,8 +2,8 @@
 // ScenarioDocument without widgets: coalesced change signals, merged undo steps, refusals that
 // change nothing, and atomic save / open.
 
-#include "views/atomicwriter.h"
-#include "views/scenariodocument.h"
+#include "views/document/scenariodocument.h"
+#include "views/io/atomicwriter.h"
 
 #include "core/comparison.h"
 #include "core/explain.h"

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "costview.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/widgets/chartlabels.h"
+#include "views/widgets/style.h"
+
+#include "core/calc.h"
+#include "core/evaluation.h"
+#include "core/presets.h"
+#include "core/scenario.h"
+#include "core/scenarioedits.h"
+#include "core/units.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <cmath>
+
+namespace views {
+
+namespace {
+
+QString fromStd(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+struct Curve
+{
+    QString name;
+    double price = core::kUnset; ///< USD per device-hour; unset: the device has no price
+    double perHour = 0;          ///< tokens per busy hour
+};
+
+/** A curve's inputs: the scenario as it is, or the scenario on another device by the core's one
+ *  rule (its own price or none, the decode estimate on it derated by the throttle factor). */
+Curve curveFor(const core::Scenario &scenario, const core::DeviceSpec *device)
+{
+    const core::Scenario s = device ? core::onDevice(scenario, *device).scenario : scenario;
+    const core::Evaluation e = core::evaluate(s);
+    Curve c;
+    c.name = fromStd(s.device.name);
+    c.price = e[core::FigureId::CostPricePerHour];
+    c.perHour = e[core::FigureId::CostTokensPerHour];
+    return c;
+}
+
+const QColor kColours[] = {style::kBlue, style::kOrange, style::kGreen, style::kPurple};
+
+} // namespace
+
+CostView::CostView(ScenarioDocument *document, QWidget *parent)
+    : View(document, parent)
+    , m_chart(new QChart)
+    , m_x(new QValueAxis)
+    , m_y(new QLogValueAxis)
+    , m_api(new QLineSeries)
+    , m_marks(new QScatterSeries)
+    , m_throttle(new QDoubleSpinBox(this))
+    , m_notes(new QTextBrowser(this))
+{
+    setObjectName(QStringLiteral("costView"));
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    style::styleChart(m_chart);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setFont(style::annotationFont(0.9));
+    m_x->setRange(0, 100);
+    m_x->setTitleText(tr("Utilisation: share of the hours the device is busy (%)"));
+    m_x->setLabelFormat(QStringLiteral("%.0f"));
+    m_x->setTickCount(11);
+    m_y->setTitleText(tr("USD per million tokens (log)"));
+    m_y->setBase(10);
+    m_y->setLabelFormat(QStringLiteral("%g"));
+    m_y->setMinorTickCount(-1);
+    style::styleAxis(m_x);
+    style::styleAxis(m_y);
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    for (int i = 0; i < 4; ++i) {
+        auto *curve = new QLineSeries;
+        curve->setPen(QPen(kColours[i], (i == 0 ? 3.0 : 2.2) * style::scale()));
+        m_chart->addSeries(curve);
+        curve->attachAxis(m_x);
+        curve->attachAxis(m_y);
+        m_curves << curve;
+    }
+    m_api->setName(tr("hosted API"));
+    m_api->setPen(QPen(style::kVermillion, 2 * style::scale(), Qt::DashLine));
+    m_chart->addSeries(m_api);
+    m_api->attachAxis(m_x);
+    m_api->attachAxis(m_y);
+    m_marks->setMarkerSize(11 * style::scale());
+    m_marks->setColor(style::ink());
+    m_chart->addSeries(m_marks);
+    m_marks->attachAxis(m_x);
+    m_marks->attachAxis(m_y);
+    m_chart->legend()->markers(m_marks).first()->setVisible(false);
+    m_labels = std::make_unique<ChartLabels>(m_chart);
+
+    auto *chartView = new QChartView(m_chart, this);
+    chartView->setRenderHint(QPainter::Antialiasing);
+    chartView->setMinimumSize(420, 300);
+    auto *form = new QFormLayout;
+    for (int i = 0; i < 3; ++i) {
+        auto *combo = new QComboBox(this);
+        combo->addItem(tr("none"), QString());
+        for (const core::PresetInfo &info : core::presetList()) {
+            if (info.kind == "device")
+                combo->addItem(QString::fromStdString(info.name), QString::fromStdString(info.id));
+        }
+        connect(combo, &QComboBox::activated, this, [this] { refresh(); });
+        form->addRow(tr("Compare with"), combo);
+        m_others << combo;
+    }
+    m_throttle->setRange(0.05, 1.0);
+    m_throttle->setSingleStep(0.05);
+    m_throttle->setDecimals(2);
+    m_throttle->setKeyboardTracking(false);
+    m_throttle->setToolTip(tr("The share of the estimated speed sustained in practice, e.g. 0.85 "
+                              "for a device that throttles under heat"));
+    connect(m_throttle, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        if (!m_updating)
+            this->document()->setNumber(QStringLiteral("cost.throttle_factor"), value);
+    });
+    form->addRow(tr("Throttle derate"), m_throttle);
+    m_notes->setOpenLinks(false);
+    auto *side = new QVBoxLayout;
+    side->addLayout(form);
+    side->addWidget(m_notes, 1);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(chartView, 3);
+    layout->addLayout(side, 1);
+}
+
+CostView::~CostView() = default;
+
+void CostView::setComparison(int slot, const QString &deviceId)
+{
+    QComboBox *combo = m_others.value(slot);
+    if (!combo)
+        return;
+    combo->setCurrentIndex(std::max(0, combo->findData(deviceId)));
+    refresh();
+}
+
+int CostView::comparisonCount() const
+{
+    int n = 0;
+    for (QComboBox *combo : m_others)
+        n += !combo->currentData().toString().isEmpty();
+    return n;
+}
+
+QList<QPointF> CostView::currentCurve() const
+{
+    return m_curves.first()->points();
+}
+
+QString CostView::notes() const
+{
+    return m_notes->toPlainText();
+}
+
+void CostView::refresh()
+{
+    const core::Scenario &s = document()->scenario();
+    const core::Evaluation e = document()->evaluation();
+    m_updating = true;
+    m_throttle->setValue(s.cost.throttleFactor);
+    m_updating = false;
+
+    QList<Curve> curves{curveFor(s, nullptr)};
+    for (QComboBox *combo : std::as_const(m_others)) {
+        const QString id = combo->currentData().toString();
+        if (id.isEmpty())
+            continue;
+        const auto device = core::devicePreset(id.toStdString());
+        if (device)
+            curves << curveFor(s, &device.value());
+    }
+    double low = 1e30;
+    double high = 0;
+    m_labels->clear();
+    for (int i = 0; i < m_curves.size(); ++i) {
+        QList<QPointF> points;
+        const bool shown = i < curves.size();
+        if (shown && !core::isSet(curves[i].price)) // never another device's price
+            m_curves[i]->setName(tr("%1: price needed").arg(curves[i].name));
+        else if (shown && curves[i].perHour > 0) {
+            for (int u = 5; u <= 100; ++u) {
+                const double usd =
+                    core::usdPerMillionTokens(curves[i].price, curves[i].perHour, u / 100.0);
+                points << QPointF(u, usd);
+                low = std::min(low, usd);
+                high = std::max(high, usd);
+            }
+            m_curves[i]->setName(
+                tr("%1, $%2/h").arg(curves[i].name, style::number(curves[i].price, 3)));
+        }
+        replaceIfChanged(m_curves[i], points);
+        m_curves[i]->setVisible(shown && (!points.isEmpty() || !core::isSet(curves[i].price)));
+    }
+    // the hosted API as USD per million generated tokens, where prices are set
+    QList<QPointF> api;
+    const double generated = e[core::FigureId::CostGeneratedTokensPerRequest];
+    const double apiPerMillion = e.available(core::FigureId::CostApiUsdPerRequest) && generated > 0
+                                     ? e[core::FigureId::CostApiUsdPerRequest] / generated * 1e6
+                                     : core::kUnset;
+    if (core::isSet(apiPerMillion)) {
+        api = {QPointF(0, apiPerMillion), QPointF(100, apiPerMillion)};
+        low = std::min(low, apiPerMillion);
+        high = std::max(high, apiPerMillion);
+    }
+    replaceIfChanged(m_api, api);
+    m_api->setVisible(!api.isEmpty());
+    if (high <= 0)
+        high = low = 1;
+    m_y->setRange(std::pow(10, std::floor(std::log10(low * 0.8))),
+                  std::pow(10, std::ceil(std::log10(high * 1.2))));
+
+    // the scenario's utilisation on the current device, and the break-even
+    QList<QPointF> marks;
+    const double u = s.cost.utilisation * 100;
+    const double now = e[core::FigureId::CostUsdPerMillionTokens];
+    if (std::isfinite(now)) {
+        marks << QPointF(u, now);
+        m_labels->add(tr("$%1 at %2 %").arg(style::number(now, 3), style::number(u, 3)),
+                      QPointF(u, now), m_marks, style::kBlue.darker(120), QPointF(8, -24), true);
+    }
+    if (e.available(core::FigureId::CostBreakEvenUtilisation) && core::isSet(apiPerMillion)) {
+        const double breakEven = e[core::FigureId::CostBreakEvenUtilisation] * 100;
+        if (breakEven > 0 && breakEven <= 100) {
+            marks << QPointF(breakEven, apiPerMillion);
+            m_labels->add(tr("break-even %1 %").arg(style::number(breakEven, 3)),
+                          QPointF(breakEven, apiPerMillion), m_marks, style::kVermillion,
+                          QPointF(8, 6), true);
+        }
+    }
+    replaceIfChanged(m_marks, marks);
+    m_labels->reposition();
+
+    QString html =
+        !std::isfinite(now)
+            ? tr("<h3>What a token costs</h3><p><b>Price needed:</b> %1 has no price per "
+                 "device-hour, and no other device's price is borrowed. Type one in the scenario "
+                 "panel or the Device-Selection Wizard to cost it.</p>")
+                  .arg(fromStd(s.device.name).toHtmlEscaped())
+            : tr("<h3>What a token costs</h3><p>Price per hour divided by the tokens "
+                 "produced in the hours the device is busy: idle hours are billed too "
+                 "(l.179-184). At %1 % utilisation: <b>$%2 per million tokens</b>; %3 tokens "
+                 "per busy hour%4.</p>")
+                  .arg(style::number(u, 3), style::number(now, 3),
+                       fromStd(core::formatNumber(e[core::FigureId::CostTokensPerHour], 4)),
+                       s.cost.throttleFactor < 1 ? tr(" after a %1 throttle derate")
+                                                       .arg(style::number(s.cost.throttleFactor, 3))
+                                                 : QString());
+    if (core::isSet(apiPerMillion))
+        html += tr("<p>A hosted API at $%1 per million generated tokens (input and output priced "
+                   "apart, for this prompt and answer) is cheaper below the break-even.</p>")
+                    .arg(style::number(apiPerMillion, 3));
+    else if (core::isSet(s.cost.apiUsdPerMillionInput) && !(generated > 0))
+        html += tr("<p>The prompt fills the whole context: no generated tokens to price against "
+                   "the hosted API. Set a prompt shorter than the context.</p>");
+    else
+        html += tr("<p>Set API prices (Device-Selection Wizard or the scenario's cost section) to "
+                   "draw a hosted API's price and the break-even.</p>");
+    if (e.available(core::FigureId::TrafficMonthlyCostUsd))
+        html += tr("<p><b>From traffic:</b> %1 utilisation, %2 a month for the replicas.</p>")
+                    .arg(style::number(e[core::FigureId::TrafficUtilisation] * 100, 3) +
+                             QStringLiteral(" %"),
+                         fromStd(core::formatUsd(e[core::FigureId::TrafficMonthlyCostUsd])));
+    else
+        html += tr("<p>Describe the traffic (requests per day) for a monthly cost.</p>");
+    html += tr("<p style=\"color:#666\">Compare devices per token, not per hour (l.184): a cheaper "
+               "device with half the throughput is not cheaper per token.</p>");
+    m_notes->setHtml(style::themed(html));
+}
+
+QString CostView::csv() const
+{
+    QStringList lines{QStringLiteral("series,utilisation_percent,usd_per_million_tokens")};
+    for (const QLineSeries *curve : m_curves) {
+        if (!curve->isVisible())
+            continue;
+        for (const QPointF &p : curve->points())
+            lines << QStringLiteral("\"%1\",%2,%3")
+                         .arg(curve->name())
+                         .arg(p.x())
+                         .arg(p.y(), 0, 'g', 6);
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+} // namespace views

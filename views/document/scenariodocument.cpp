@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "scenariodocument.h"
+
+#include "views/io/atomicwriter.h"
+
+#include "core/comparison.h"
+#include "core/exports.h"
+#include "core/hfimport.h"
+#include "core/oomdiagnosis.h"
+#include "core/parameters.h"
+#include "core/presets.h"
+#include "core/scenarioaccess.h"
+#include "core/scenarioedits.h"
+#include "core/scenarioio.h"
+#include "core/selection.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QUndoCommand>
+#include <QUndoStack>
+
+#include <optional>
+
+namespace views {
+
+/** The memoised derived results, each with the revision it was computed for. */
+struct ScenarioDocument::Derived
+{
+    template <typename T> struct Memo
+    {
+        std::optional<T> value;
+        quint64 revision = 0;
+        bool currentAt(quint64 now) const { return value && revision == now; }
+    };
+    Memo<std::vector<core::BatchPoint>> batchSweep;
+    Memo<core::Selection> selection;
+    Memo<core::OomDiagnosis> oom;
+    Memo<Comparison> comparison;
+    core::ScenarioVariant comparedVariant;
+};
+
+/** One edit: the scenario before and after. Edits of the same input merge (id = its row). */
+class ScenarioEditCommand : public QUndoCommand
+{
+public:
+    ScenarioEditCommand(ScenarioDocument *document, core::Scenario before, core::Scenario after,
+                        const QString &text, int mergeId)
+        : QUndoCommand(text)
+        , m_document(document)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_mergeId(mergeId)
+    {}
+
+    void redo() override { m_document->replaceScenario(m_after); }
+    void undo() override { m_document->replaceScenario(m_before); }
+    int id() const override { return m_mergeId; }
+
+    bool mergeWith(const QUndoCommand *other) override
+    {
+        if (other->id() != id() || m_mergeId < 0)
+            return false;
+        m_after = static_cast<const ScenarioEditCommand *>(other)->m_after;
+        // Back where it started: nothing left to undo.
+        setObsolete(core::writeScenario(m_after) == core::writeScenario(m_before));
+        return true;
+    }
+
+private:
+    ScenarioDocument *m_document;
+    core::Scenario m_before;
+    core::Scenario m_after;
+    int m_mergeId;
+};
+
+namespace {
+
+constexpr int kFormatMergeId = 100000;
+
+int mergeIdFor(const QString &path)
+{
+    const auto table = core::parameterTable();
+    const std::string key = path.toStdString();
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        if (table[i].path == key)
+            return int(i) + 1;
+    }
+    // peaks share one row; give each format its own id
+    return int(qHash(path) % 50000) + 1000;
+}
+
+QString changeText(const QString &path)
+{
+    if (const core::ParameterInfo *info = core::findParameter(path.toStdString())) {
+        // "Change Batch Size": the parameter's name in title case
+        QString name = QString::fromUtf8(info->name.data(), qsizetype(info->name.size()));
+        QStringList words = name.split(QLatin1Char(' '));
+        for (QString &word : words) {
+            if (!word.isEmpty() && word.at(0).isLower())
+                word[0] = word.at(0).toUpper();
+        }
+        return ScenarioDocument::tr("Change %1").arg(words.join(QLatin1Char(' ')));
+    }
+    return ScenarioDocument::tr("Change %1").arg(path);
+}
+
+} // namespace
+
+ScenarioDocument::ScenarioDocument(QObject *parent)
+    : QObject(parent)
+    , m_scenario(core::lessonDefaultScenario())
+    , m_undoStack(new QUndoStack(this))
+    , m_derived(std::make_unique<Derived>())
+{
+    m_coalesce.setSingleShot(true);
+    m_coalesce.setInterval(0);
+    connect(&m_coalesce, &QTimer::timeout, this, &ScenarioDocument::emitPending);
+    connect(m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) {
+        emit modifiedChanged(!clean);
+        schedule(File);
+    });
+}
+
+ScenarioDocument::~ScenarioDocument() = default;
+
+const core::Evaluation &ScenarioDocument::evaluation() const
+{
+    if (m_evaluationStale) {
+        m_evaluation = core::evaluate(m_scenario);
+        m_evaluationStale = false;
+    }
+    return m_evaluation;
+}
+
+const std::vector<core::BatchPoint> &ScenarioDocument::batchSweep() const
+{
+    auto &memo = m_derived->batchSweep;
+    if (!memo.currentAt(m_revision)) {
+        memo.value =
+            core::sweepBatch(m_scenario, core::sweepValues(core::SweepKind::Batch, m_scenario));
+        memo.revision = m_revision;
+    }
+    return *memo.value;
+}
+
+const core::Selection &ScenarioDocument::selection() const
+{
+    auto &memo = m_derived->selection;
+    if (!memo.currentAt(m_revision)) {
+        memo.value = core::selectDevice(m_scenario);
+        memo.revision = m_revision;
+        ++m_selectionRuns;
+    }
+    return *memo.value;
+}
+
+const core::OomDiagnosis &ScenarioDocument::oomDiagnosis() const
+{
+    auto &memo = m_derived->oom;
+    if (!memo.currentAt(m_revision)) {
+        memo.value = core::diagnoseOom(m_scenario);
+        memo.revision = m_revision;
+    }
+    return *memo.value;
+}
+
+const ScenarioDocument::Comparison &
+ScenarioDocument::comparison(const core::ScenarioVariant &variant) const
+{
+    auto &memo = m_derived->comparison;
+    if (!memo.currentAt(m_revision) || !(m_derived->comparedVariant == variant)) {
+        Comparison result;
+        if (auto b = core::applyVariant(m_scenario, variant)) {
+            result.b = std::move(b.value());
+        } else {
+            result.b = m_scenario;
+            result.problem = QString::fromStdString(b.error().message);
+        }
+        result.evaluation = core::evaluate(result.b);
+        memo.value = std::move(result);
+        memo.revision = m_revision;
+        m_derived->comparedVariant = variant;
+    }
+    return *memo.value;
+}
+
+void ScenarioDocument::setUnits(core::MemoryUnits units)
+{
+    if (units == m_units)
+        return;
+    m_units = units;
+    schedule(Units);
+}
+
+bool ScenarioDocument::setNumber(const QString &path, double value, QString *error)
+{
+    const std::string key = path.toStdString();
+    const auto current = core::numberAt(m_scenario, key);
+    if (current && *current == value)
+        return true; // nothing changes, nothing to undo
+    core::Scenario after = m_scenario;
+    auto result = core::setNumberAt(after, key, value);
+    if (!result) {
+        if (error)
+            *error = QString::fromStdString(result.error().message);
+        return false;
+    }
+    pushEdit(after, changeText(path), mergeIdFor(path));
+    return true;
+}
+
+void ScenarioDocument::setWeightFormat(core::NumericFormat format)
+{
+    if (format == m_scenario.serving.weightFormat || !core::isStorageFormat(format))
+        return;
+    core::Scenario after = m_scenario;
+    after.serving.weightFormat = format;
+    pushEdit(after, tr("Change Weight Format"), kFormatMergeId);
+}
+
+void ScenarioDocument::setKvFormat(core::NumericFormat format)
+{
+    if (format == m_scenario.serving.kvFormat || !core::isStorageFormat(format))
+        return;
+    core::Scenario after = m_scenario;
+    after.serving.kvFormat = format;
+    pushEdit(after, tr("Change KV Format"), kFormatMergeId + 1);
+}
+
+bool ScenarioDocument::setModelPreset(const QString &id, QString *error)
+{
+    if (id.toStdString() == m_scenario.model.presetId)
+        return true;
+    auto model = core::modelPreset(id.toStdString());
+    if (!model) {
+        if (error)
+            *error = QString::fromStdString(model.error().message);
+        return false;
+    }
+    core::Scenario after = m_scenario;
+    after.model = model.value();
+    pushEdit(after, tr("Change Model"), -1);
+    return true;
+}
+
+bool ScenarioDocument::setDevicePreset(const QString &id, QString *error)
+{
+    if (id.toStdString() == m_scenario.device.presetId)
+        return true;
+    auto moved = core::onDevicePreset(m_scenario, id.toStdString());
+    if (!moved || moved->refusal) {
+        if (error)
+            *error =
+                QString::fromStdString(moved ? moved->refusal->message : moved.error().message);
+        return false;
+    }
+    pushEdit(moved->scenario, tr("Change Device"), -1);
+    return true;
+}
+
+void ScenarioDocument::applyScenario(const core::Scenario &scenario, const QString &commandText)
+{
+    pushEdit(scenario, commandText, -1);
+}
+
+void ScenarioDocument::pushEdit(const core::Scenario &after, const QString &text, int mergeId)
+{
+    m_undoStack->push(new ScenarioEditCommand(this, m_scenario, after, text, mergeId));
+}
+
+void ScenarioDocument::replaceScenario(const core::Scenario &scenario)
+{
+    m_scenario = scenario;
+    m_evaluationStale = true;
+    ++m_revision; // every derived result is now stale
+    schedule(Inputs | Results);
+}
+
+void ScenarioDocument::reset(const core::Scenario &scenario, const QString &filePath)
+{
+    m_undoStack->clear();
+    m_filePath = filePath;
+    replaceScenario(scenario);
+    m_undoStack->setClean();
+    schedule(File);
+}
+
+bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList *warnings)
+{
+    QFile file(filePath);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("%1: cannot be opened: %2").arg(filePath, file.errorString());
+        return false;
+    }
+    if (file.size() > qint64(64) * 1024 * 1024) {
+        if (error)
+            *error = tr("%1: is larger than 64 MB: not a scenario file").arg(filePath);
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    auto loaded =
+        core::readScenario(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    if (!loaded) {
+        const QString where = QString::fromStdString(loaded.error().path);
+        if (error)
+            *error = QStringLiteral("%1: %2: %3")
+                         .arg(filePath, where.isEmpty() ? QStringLiteral("/") : where,
+                              QString::fromStdString(loaded.error().message));
+        return false;
+    }
+    if (warnings) {
+        for (const core::Diagnostic &w : loaded.value().warnings)
+            warnings->append(QStringLiteral("%1: %2: warning: %3")
+                                 .arg(filePath, QString::fromStdString(w.path),
+                                      QString::fromStdString(w.message)));
+    }
+    reset(loaded.value().scenario, QFileInfo(filePath).absoluteFilePath());
+    return true;
+}
+
+bool ScenarioDocument::importModel(const QString &configPath, QString *error, QStringList *warnings)
+{
+    QFile file(configPath);
+    if (!file.open(QIODevice::ReadOnly) || file.size() > qint64(16) * 1024 * 1024) {
+        if (error)
+            *error = tr("%1: cannot be opened: %2").arg(configPath, file.errorString());
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    auto imported = core::importHuggingFaceConfig(
+        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    if (!imported) {
+        const QString where = QString::fromStdString(imported.error().path);
+        if (error)
+            *error = QStringLiteral("%1: %2: %3")
+                         .arg(configPath, where.isEmpty() ? QStringLiteral("/") : where,
+                              QString::fromStdString(imported.error().message));
+        return false;
+    }
+    if (warnings) {
+        for (const core::Diagnostic &w : imported->warnings)
+            warnings->append(QStringLiteral("%1: %2: warning: %3")
+                                 .arg(configPath, QString::fromStdString(w.path),
+                                      QString::fromStdString(w.message)));
+    }
+    core::Scenario after = m_scenario;
+    after.model = imported->model;
+    after.serving.tensorParallel = 1; // the old split may not fit the new architecture
+    pushEdit(after, tr("Import Model"), -1);
+    return true;
+}
+
+bool ScenarioDocument::save(const QString &filePath, QString *error)
+{
+    if (!writeAtomically(filePath, QByteArray::fromStdString(core::writeScenario(m_scenario)),
+                         error))
+        return false;
+    m_filePath = QFileInfo(filePath).absoluteFilePath();
+    m_undoStack->setClean();
+    schedule(File);
+    return true;
+}
+
+bool ScenarioDocument::isModified() const
+{
+    return !m_undoStack->isClean();
+}
+
+void ScenarioDocument::schedule(Changes changes)
+{
+    m_pending |= changes;
+    if (!m_coalesce.isActive())
+        m_coalesce.start();
+}
+
+void ScenarioDocument::flush()
+{
+    if (m_pending)
+        emitPending();
+}
+
+void ScenarioDocument::emitPending()
+{
+    m_coalesce.stop();
+    const Changes changes = m_pending;
+    m_pending = {};
+    if (!changes)
+        return;
+    if (changes & Results)
+        evaluation(); // one evaluate() per burst, before anyone reads it
+    emit changed(changes);
+}
+
+} // namespace views

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "familyview.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/widgets/chartlabels.h"
+#include "views/widgets/style.h"
+
+#include "core/presets.h"
+#include "core/scenario.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QRegularExpression>
+#include <QScatterSeries>
+#include <QTextBrowser>
+
+#include <cmath>
+
+namespace views {
+
+namespace {
+
+/** A point's diameter in pixels: its area grows with memory capacity (GB), within limits. */
+double markerDiameter(double memoryGb)
+{
+    return std::min(6 + 1.4 * std::sqrt(memoryGb), 32.0) * style::scale();
+}
+
+struct Family
+{
+    core::DeviceFamily family;
+    const char *name;
+    QColor colour;
+};
+
+const Family kFamilies[] = {
+    {core::DeviceFamily::Gpu, QT_TRANSLATE_NOOP("FamilyView", "GPU"), style::kBlue},
+    {core::DeviceFamily::Tpu, QT_TRANSLATE_NOOP("FamilyView", "TPU"), style::kGreen},
+    {core::DeviceFamily::Npu, QT_TRANSLATE_NOOP("FamilyView", "NPU"), style::kPurple},
+    {core::DeviceFamily::Asic, QT_TRANSLATE_NOOP("FamilyView", "Custom ASIC"), style::kOrange},
+    {core::DeviceFamily::Cpu, QT_TRANSLATE_NOOP("FamilyView", "CPU"), QColor(110, 110, 110)},
+};
+
+/** The dense 16-bit peak, FP32 where the preset has no 16-bit figure, INT8 TOPS where it has
+ *  no float figure at all (an NPU); `integer` says which. */
+double peakOf(const core::DeviceSpec &d, bool *integer = nullptr)
+{
+    if (integer)
+        *integer = false;
+    for (const core::NumericFormat f :
+         {core::NumericFormat::Bf16, core::NumericFormat::Fp16, core::NumericFormat::Fp32}) {
+        if (core::isSet(d.peak(f)))
+            return d.peak(f);
+    }
+    if (integer)
+        *integer = core::isSet(d.peak(core::NumericFormat::Int8));
+    return d.peak(core::NumericFormat::Int8);
+}
+
+} // namespace
+
+QString FamilyView::shortName(const QString &name)
+{
+    QString s = name;
+    static const QRegularExpression vendor(QStringLiteral(
+        "^(NVIDIA GeForce |NVIDIA |AMD Instinct |AMD |Google Cloud |Intel \\(Habana\\) |AWS |Apple "
+        "|Qualcomm )"));
+    static const QRegularExpression brackets(QStringLiteral("\\s*\\([^)]*\\)"));
+    s.remove(vendor);
+    s.remove(brackets);
+    return s.trimmed();
+}
+
+FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
+    : View(document, parent)
+    , m_chart(new QChart)
+    , m_x(new QLogValueAxis)
+    , m_y(new QLogValueAxis)
+    , m_current(new QScatterSeries)
+    , m_notes(new QTextBrowser(this))
+{
+    setObjectName(QStringLiteral("familyView"));
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    style::styleChart(m_chart);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setFont(style::annotationFont(0.9));
+    m_x->setTitleText(tr("Dense 16-bit peak, TFLOP/s (FP32 where none; INT8 TOPS where no float "
+                         "figure); point area: memory"));
+    m_y->setTitleText(tr("Memory bandwidth (GB/s)"));
+    for (QLogValueAxis *axis : {m_x, m_y}) {
+        axis->setBase(10);
+        axis->setLabelFormat(QStringLiteral("%g"));
+        axis->setMinorTickCount(-1);
+        style::styleAxis(axis);
+    }
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    // ridge iso-lines first, under the points: peak / bandwidth = 10, 100, 1,000 FLOP/B
+    for (const double ridge : {10.0, 100.0, 1000.0}) {
+        auto *line = new QLineSeries;
+        line->setName(ridge == 10.0 ? tr("ridge 10 / 100 / 1,000 FLOP/B") : QString());
+        line->setPen(QPen(style::grey(200), 1.2 * style::scale(), Qt::DashLine));
+        m_chart->addSeries(line);
+        line->attachAxis(m_x);
+        line->attachAxis(m_y);
+        m_ridges << line;
+        if (ridge != 10.0)
+            m_chart->legend()->markers(line).first()->setVisible(false);
+    }
+    for (const Family &family : kFamilies) {
+        auto *series = new QScatterSeries;
+        series->setName(tr(family.name));
+        series->setColor(family.colour);
+        series->setBorderColor(family.colour.darker(130));
+        series->setMarkerSize(12 * style::scale());
+        m_chart->addSeries(series);
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+        m_families << series;
+        connect(series, &QScatterSeries::clicked, this, [this](const QPointF &clicked) {
+            // the point nearest the click, in log space
+            const Point *nearest = nullptr;
+            double best = 1e9;
+            for (const Point &p : std::as_const(m_points)) {
+                const double d = std::hypot(std::log10(p.peakTflops / clicked.x()),
+                                            std::log10(p.bandwidthGbs / clicked.y()));
+                if (d < best) {
+                    best = d;
+                    nearest = &p;
+                }
+            }
+            if (nearest)
+                choose(nearest->id);
+        });
+    }
+    m_current->setName(tr("the scenario's device"));
+    m_current->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_current->setColor(Qt::transparent);
+    m_current->setBorderColor(style::ink());
+    m_current->setPen(QPen(style::ink(), 2.5 * style::scale()));
+    m_current->setMarkerSize(26 * style::scale());
+    m_chart->addSeries(m_current);
+    m_current->attachAxis(m_x);
+    m_current->attachAxis(m_y);
+    m_labels = std::make_unique<ChartLabels>(m_chart);
+
+    auto *chartView = new QChartView(m_chart, this);
+    chartView->setRenderHint(QPainter::Antialiasing);
+    chartView->setMinimumSize(420, 300);
+    m_notes->setOpenLinks(false);
+    m_notes->setMinimumWidth(250);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(chartView, 3);
+    layout->addWidget(m_notes, 1);
+    m_notes->setHtml(style::themed(
+        tr("<h3>Two design axes</h3>"
+           "<p><b>Fixed-function versus programmable.</b> Matrix units and compiled execution "
+           "buy arithmetic per watt; programmability buys new operations and the software that "
+           "research code targets first.</p>"
+           "<p><b>Datacenter versus edge.</b> Hundreds of watts, HBM and fast links against a few "
+           "watts, shared memory and quantised small models.</p>"
+           "<h3>The families</h3>"
+           "<p><b>GPU</b>: programmable many-thread design and a deep software ecosystem; the "
+           "cost of flexibility is die area and power (l.141).</p>"
+           "<p><b>TPU</b>: large systolic matrix units and a compiler-driven model, in pods of "
+           "tightly connected chips, mostly as a cloud service (l.143).</p>"
+           "<p><b>NPU</b>: small accelerators in phones and laptops for performance per watt; "
+           "vendor-specific stacks, narrower operator coverage, memory shared with the system "
+           "(l.145).</p>"
+           "<p><b>Custom ASIC</b>: designed by a provider for its own mix, cost and efficiency at "
+           "volume for a narrower software path (l.147).</p>"
+           "<p><b>CPU</b>: a few dozen wide cores and DIMM bandwidth: the baseline the others "
+           "are measured against (l.11).</p>"
+           "<p style=\"color:#666\">None is a universal winner: compare for a specific workload, "
+           "stack and scale (l.139). Click a point to make it the scenario's device.</p>")));
+}
+
+FamilyView::~FamilyView() = default;
+
+bool FamilyView::choose(const QString &id)
+{
+    return document()->setDevicePreset(id);
+}
+
+void FamilyView::refresh()
+{
+    m_points.clear();
+    QList<QList<QPointF>> byFamily(std::size(kFamilies));
+    double xMin = 1e9;
+    double xMax = 0;
+    double yMin = 1e9;
+    double yMax = 0;
+    for (const core::PresetInfo &info : core::presetList()) {
+        if (info.kind != "device")
+            continue;
+        const auto device = core::devicePreset(info.id);
+        if (!device)
+            continue;
+        bool integer = false;
+        const double peak = peakOf(device.value(), &integer);
+        if (!core::isSet(peak) || !core::isSet(device->bandwidthGbPerSecond))
+            continue;
+        Point point{QString::fromStdString(info.id),
+                    QString::fromStdString(info.name),
+                    QString(),
+                    peak,
+                    device->bandwidthGbPerSecond,
+                    device->capacityGb()};
+        for (std::size_t f = 0; f < std::size(kFamilies); ++f) {
+            if (kFamilies[f].family == device->family) {
+                point.family = tr(kFamilies[f].name);
+                byFamily[qsizetype(f)] << QPointF(peak, device->bandwidthGbPerSecond);
+            }
+        }
+        point.integerPeak = integer;
+        m_points << point;
+        xMin = std::min(xMin, peak);
+        xMax = std::max(xMax, peak);
+        yMin = std::min(yMin, device->bandwidthGbPerSecond);
+        yMax = std::max(yMax, device->bandwidthGbPerSecond);
+    }
+    const double x0 = std::pow(10, std::floor(std::log10(xMin)));
+    const double x1 = std::pow(10, std::ceil(std::log10(xMax * 1.5)));
+    const double y0 = std::pow(10, std::floor(std::log10(yMin)));
+    const double y1 = std::pow(10, std::ceil(std::log10(yMax * 1.5)));
+    m_x->setRange(x0, x1);
+    m_y->setRange(y0, y1);
+    for (qsizetype f = 0; f < m_families.size(); ++f) {
+        replaceIfChanged(m_families[f], byFamily[f]);
+        // point size grows with memory capacity (area ~ GB)
+        int index = 0;
+        for (const Point &p : std::as_const(m_points)) {
+            if (p.family != m_families[f]->name())
+                continue;
+            const double size = markerDiameter(p.memoryGb);
+            m_families[f]->setPointConfiguration(index++,
+                                                 QHash<QXYSeries::PointConfiguration, QVariant>{
+                                                     {QXYSeries::PointConfiguration::Size, size}});
+        }
+    }
+    // ridges: bandwidth (GB/s) = peak (TFLOP/s) x 1,000 / ridge
+    const double ridges[] = {10.0, 100.0, 1000.0};
+    for (qsizetype i = 0; i < m_ridges.size(); ++i)
+        replaceIfChanged(m_ridges[i],
+                         {QPointF(x0, x0 * 1000 / ridges[i]), QPointF(x1, x1 * 1000 / ridges[i])});
+    // labels: every point, and the ridges at the chart's right edge
+    m_labels->clear();
+    // every bubble is an obstacle: a name never sits on another device's point
+    const QRectF plot = m_chart->plotArea();
+    if (plot.width() > 10 && plot.height() > 10) {
+        const double decadesPerPixelX = std::log10(x1 / x0) / plot.width();
+        const double decadesPerPixelY = std::log10(y1 / y0) / plot.height();
+        for (const Point &p : std::as_const(m_points)) {
+            const double radius = markerDiameter(p.memoryGb) / 2;
+            const double fx = std::pow(10, radius * decadesPerPixelX);
+            const double fy = std::pow(10, radius * decadesPerPixelY);
+            m_labels->addObstacle(QPointF(p.peakTflops / fx, p.bandwidthGbs / fy),
+                                  QPointF(p.peakTflops * fx, p.bandwidthGbs * fy), m_current);
+        }
+    }
+    const core::DeviceSpec &current = document()->scenario().device;
+    QList<QPointF> currentPoint;
+    for (const Point &p : std::as_const(m_points)) {
+        m_labels->add(shortName(p.name) + (p.integerPeak ? tr(" (INT8 TOPS)") : QString()),
+                      QPointF(p.peakTflops, p.bandwidthGbs), m_current, style::grey(40),
+                      QPointF(8, -8));
+        if (p.id == QString::fromStdString(current.presetId))
+            currentPoint << QPointF(p.peakTflops, p.bandwidthGbs);
+    }
+    if (currentPoint.isEmpty() && core::isSet(peakOf(current)) &&
+        core::isSet(current.bandwidthGbPerSecond))
+        currentPoint << QPointF(peakOf(current), current.bandwidthGbPerSecond);
+    replaceIfChanged(m_current, currentPoint);
+    for (qsizetype i = 0; i < m_ridges.size(); ++i) {
+        const double x = x1 / 1.6;
+        const double y = x * 1000 / ridges[i];
+        if (y > y0 && y < y1)
+            m_labels->add(tr("%1 FLOP/B").arg(style::number(ridges[i], 4)), QPointF(x, y),
+                          m_current, style::grey(150), QPointF(-4, -20), false,
+                          ChartLabels::Align::End);
+    }
+    m_labels->reposition();
+}
+
+QString FamilyView::csv() const
+{
+    QStringList lines{QStringLiteral("id,family,peak_tflops,bandwidth_gb_s,memory_gb")};
+    for (const Point &p : m_points)
+        lines << QStringLiteral("%1,%2,%3,%4,%5")
+                     .arg(p.id, p.family)
+                     .arg(p.peakTflops)
+                     .arg(p.bandwidthGbs)
+                     .arg(p.memoryGb);
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+} // namespace views

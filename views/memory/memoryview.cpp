@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "memoryview.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/widgets/chartlabels.h"
+#include "views/widgets/style.h"
+
+#include "core/evaluation.h"
+#include "core/lessonfigures.h"
+#include "core/parameters.h"
+#include "core/scenario.h"
+#include "core/scenarioedits.h"
+#include "core/units.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QSpinBox>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <cmath>
+
+namespace views {
+
+namespace {
+
+using core::FigureId;
+
+struct Segment
+{
+    const char *name;
+    QColor colour;
+};
+
+// One colour per concept, the same in every view.
+QList<Segment> segmentKinds() // not cached: the greys follow the theme
+{
+    const QList<Segment> kinds = {
+        {"Weights", style::weights()},          {"Gradients", style::kSkyBlue},
+        {"FP32 master copy", style::kYellow},   {"Optimiser moments", style::kVermillion},
+        {"Activations", style::kGreen},         {"KV cache", style::kvCache()},
+        {"Runtime context", style::overhead()}, {"Workspace", style::grey(150)},
+        {"Fragmentation", style::grey(90)},
+    };
+    return kinds;
+}
+
+QString fromView(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+double unitBytes(core::MemoryUnits units)
+{
+    return units == core::MemoryUnits::GiB ? core::kGiB : core::kGB;
+}
+
+} // namespace
+
+MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
+    : View(document, parent)
+    , m_chart(new QChart)
+    , m_series(new QStackedBarSeries)
+    , m_categories(new QBarCategoryAxis)
+    , m_hiddenX(new QValueAxis)
+    , m_y(new QValueAxis)
+    , m_capacity(new QLineSeries)
+    , m_recipe(new QComboBox(this))
+    , m_recipeNote(new QLabel(this))
+    , m_zeroStage(new QSpinBox(this))
+    , m_dpDegree(new QSpinBox(this))
+    , m_microBatch(new QSpinBox(this))
+    , m_sequenceLength(new QSpinBox(this))
+    , m_recompute(new QComboBox(this))
+{
+    setObjectName(QStringLiteral("memoryView"));
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    style::styleChart(m_chart);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setFont(style::annotationFont(0.9));
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    for (const Segment &kind : segmentKinds()) {
+        auto *set = new QBarSet(tr(kind.name));
+        set->setColor(kind.colour);
+        set->setBorderColor(style::paper());
+        m_sets << set;
+        m_series->append(set);
+    }
+    m_series->setBarWidth(0.36);
+    m_chart->addSeries(m_series);
+    style::styleAxis(m_categories);
+    style::styleAxis(m_y);
+    m_chart->addAxis(m_categories, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    m_series->attachAxis(m_categories);
+    m_series->attachAxis(m_y);
+    // The capacity line spans every bar on a hidden numeric axis beside the category axis.
+    m_hiddenX->setVisible(false);
+    m_chart->addAxis(m_hiddenX, Qt::AlignTop);
+    m_chart->addSeries(m_capacity);
+    m_capacity->attachAxis(m_hiddenX);
+    m_capacity->attachAxis(m_y);
+    m_capacity->setPen(QPen(style::currentDevice(), 2.5 * style::scale(), Qt::DashLine));
+    m_chart->legend()->markers(m_capacity).first()->setVisible(false);
+    m_labels = std::make_unique<ChartLabels>(m_chart);
+    connect(m_series, &QStackedBarSeries::hovered, this, [this](bool state, int, QBarSet *set) {
+        if (!state)
+            return;
+        const QString name = set->label();
+        emit explainRequested(name == tr("KV cache")        ? FigureId::KvBytesTotal
+                              : name == tr("Weights")       ? FigureId::WeightsBytes
+                              : name == tr("Activations")   ? FigureId::TrainingActivationBytes
+                              : name == tr("Fragmentation") ? FigureId::FragmentationBytes
+                              : name.startsWith(tr("Runtime")) || name == tr("Workspace")
+                                  ? FigureId::OverheadBytes
+                                  : FigureId::TrainingStateBytesPerDevice);
+    });
+    connect(m_capacity, &QLineSeries::hovered, this, [this](const QPointF &, bool state) {
+        if (state)
+            emit explainRequested(FigureId::HeadroomBytes);
+    });
+
+    auto *view = new QChartView(m_chart, this);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(360, 260);
+
+    // The training-recipe editor.
+    auto *editor = new QWidget(this);
+    auto *form = new QFormLayout(editor);
+    m_recipe->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_recipe->setMinimumContentsLength(16);
+    for (const core::TrainingRecipe &recipe : core::trainingRecipes())
+        m_recipe->addItem(fromView(recipe.label), fromView(recipe.key));
+    m_recipe->setToolTip(
+        tr("Bytes per parameter of the training state. The lesson's recipe is 16 B; "
+           "tools that keep FP32 gradients count 18 B."));
+    m_recipeNote->setWordWrap(true);
+    m_recipeNote->setStyleSheet(QStringLiteral("color: %1").arg(style::grey(0x55).name()));
+    m_zeroStage->setRange(0, 3);
+    m_zeroStage->setToolTip(
+        tr("ZeRO: 1 shards the optimiser state (with the master copy), 2 also "
+           "the gradients, 3 also the weights, over the data-parallel devices."));
+    m_dpDegree->setRange(1, 100000);
+    m_microBatch->setRange(1, 100000);
+    m_sequenceLength->setRange(1, 10000000);
+    m_sequenceLength->setSingleStep(1024);
+    m_sequenceLength->setGroupSeparatorShown(true);
+    m_recompute->addItem(tr("none"), QStringLiteral("none"));
+    m_recompute->addItem(tr("selective"), QStringLiteral("selective"));
+    m_recompute->addItem(tr("full"), QStringLiteral("full"));
+    m_recompute->setToolTip(
+        tr("Activation recomputation trades memory for arithmetic (Korthikanti et al. 2022)."));
+    form->addRow(tr("Recipe"), m_recipe);
+    form->addRow(m_recipeNote);
+    form->addRow(tr("ZeRO stage"), m_zeroStage);
+    form->addRow(tr("Data-parallel devices"), m_dpDegree);
+    form->addRow(tr("Micro-batch"), m_microBatch);
+    form->addRow(tr("Sequence length"), m_sequenceLength);
+    form->addRow(tr("Recompute"), m_recompute);
+    editor->setFixedWidth(int(330 * style::scale()));
+
+    connect(m_recipe, &QComboBox::activated, this, [this](int index) {
+        const auto *recipe =
+            core::findTrainingRecipe(m_recipe->itemData(index).toString().toStdString());
+        if (!recipe)
+            return;
+        if (auto s = core::withTrainingRecipe(this->document()->scenario(), recipe->key))
+            this->document()->applyScenario(s.value(), tr("Change Training Recipe"));
+    });
+    auto number = [this](QSpinBox *spin, const char *path) {
+        connect(spin, &QSpinBox::editingFinished, this, [this, spin, path] {
+            if (!m_updating)
+                this->document()->setNumber(QString::fromLatin1(path), spin->value());
+        });
+    };
+    number(m_zeroStage, "training.zero_stage");
+    number(m_dpDegree, "training.dp_degree");
+    number(m_microBatch, "training.micro_batch");
+    number(m_sequenceLength, "training.sequence_length");
+    connect(m_recompute, &QComboBox::activated, this, [this](int index) {
+        core::Scenario s = this->document()->scenario();
+        const QString mode = m_recompute->itemData(index).toString();
+        s.training.recompute = mode == QStringLiteral("full") ? core::RecomputeMode::Full
+                               : mode == QStringLiteral("selective")
+                                   ? core::RecomputeMode::Selective
+                                   : core::RecomputeMode::None;
+        this->document()->applyScenario(s, tr("Change Recompute"));
+    });
+
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(view, 1);
+    layout->addWidget(editor);
+}
+
+MemoryView::~MemoryView() = default;
+
+QList<MemoryView::Bar> MemoryView::bars() const
+{
+    const core::Scenario &s = document()->scenario();
+    const core::Evaluation &e = document()->evaluation();
+    QList<Bar> bars;
+
+    Bar training;
+    const QString recipe =
+        s.training.recipe.empty() ? tr("custom") : QString::fromStdString(s.training.recipe);
+    training.category = tr("Training\n%1 B/param")
+                            .arg(QString::fromStdString(
+                                core::formatNumber(e[FigureId::TrainingBytesPerParameter], 3)));
+    Q_UNUSED(recipe)
+    training.segments = {
+        {QStringLiteral("Weights"), e[FigureId::TrainingWeightsBytesPerDevice]},
+        {QStringLiteral("Gradients"), e[FigureId::TrainingGradsBytesPerDevice]},
+        {QStringLiteral("FP32 master copy"), e[FigureId::TrainingMasterBytesPerDevice]},
+        {QStringLiteral("Optimiser moments"), e[FigureId::TrainingOptimizerBytesPerDevice]},
+        {QStringLiteral("Activations"), e.available(FigureId::TrainingActivationBytes)
+                                            ? e[FigureId::TrainingActivationBytes]
+                                            : 0.0}};
+    bars << training;
+
+    auto servingBar = [&](const core::Scenario &scenario, const core::Evaluation &ev) {
+        Bar bar;
+        bar.category = tr("Serving\n%1 weights")
+                           .arg(fromView(core::formatLabel(scenario.serving.weightFormat)));
+        const core::OverheadSplit split = core::overheadSplit(scenario);
+        bar.segments = {{QStringLiteral("Weights"), ev[FigureId::WeightsBytes]},
+                        {QStringLiteral("KV cache"), ev[FigureId::KvBytesTotal]},
+                        {QStringLiteral("Runtime context"), split.runtimeContextBytes},
+                        {QStringLiteral("Workspace"), split.workspaceBytes},
+                        {QStringLiteral("Fragmentation"), ev[FigureId::FragmentationBytes]}};
+        return bar;
+    };
+    bars << servingBar(s, e);
+    if (auto lower = core::nextSmallerWeightFormat(s.serving.weightFormat)) {
+        const core::Scenario other = core::withFormats(s, *lower);
+        bars << servingBar(other, core::evaluate(other));
+    }
+    for (Bar &bar : bars) {
+        for (const auto &segment : bar.segments)
+            bar.total += segment.second;
+    }
+    return bars;
+}
+
+void MemoryView::refresh()
+{
+    const ScenarioDocument &doc = *document();
+    const core::Scenario &s = doc.scenario();
+    const core::Evaluation &e = doc.evaluation();
+    const double unit = unitBytes(doc.units());
+    const QString unitName =
+        doc.units() == core::MemoryUnits::GiB ? QStringLiteral("GiB") : QStringLiteral("GB");
+    m_drawn = bars();
+    m_capacityBytes = e[FigureId::CapacityBytes];
+
+    QStringList categories;
+    for (const Bar &bar : m_drawn)
+        categories << bar.category;
+    if (m_categories->categories() != categories) {
+        m_categories->clear();
+        m_categories->append(categories);
+    }
+    for (int k = 0; k < m_sets.size(); ++k) {
+        QList<qreal> values;
+        for (const Bar &bar : m_drawn) {
+            double value = 0;
+            for (const auto &segment : bar.segments) {
+                if (tr(segment.first.toUtf8().constData()) == m_sets[k]->label())
+                    value = segment.second;
+            }
+            values << value / unit;
+        }
+        if (m_sets[k]->count() != values.size()) {
+            m_sets[k]->remove(0, m_sets[k]->count());
+            m_sets[k]->append(values);
+        } else {
+            for (int i = 0; i < values.size(); ++i) {
+                if (m_sets[k]->at(i) != values[i])
+                    m_sets[k]->replace(i, values[i]);
+            }
+        }
+    }
+    double top = m_capacityBytes;
+    for (const Bar &bar : m_drawn)
+        top = std::max(top, bar.total);
+    const double yMax = std::ceil(top * 1.18 / unit / 10.0) * 10.0;
+    m_y->setRange(0, yMax);
+    m_y->applyNiceNumbers();
+    m_y->setTitleText(tr("Device memory (%1)").arg(unitName));
+    m_y->setLabelFormat(QStringLiteral("%.0f"));
+    const double n = double(m_drawn.size());
+    m_hiddenX->setRange(-0.5, n - 0.5);
+    replaceIfChanged(m_capacity, {QPointF(-0.5, m_capacityBytes / unit),
+                                  QPointF(n - 0.5, m_capacityBytes / unit)});
+
+    // Direct labels: each large enough segment, and the headroom or shortfall above every bar.
+    m_labels->clear();
+    m_headroomTexts.clear();
+    auto badge = [&](FigureId id, core::NumericFormat format) -> QString {
+        auto lesson = core::lessonBadge(core::withFormats(s, format), id);
+        return lesson ? tr("\nlesson: %1").arg(QString::fromStdString(lesson->printed)) : QString();
+    };
+    const double halfBar = m_series->barWidth() / 2;
+    for (int i = 0; i < m_drawn.size(); ++i) // labels keep off the bars and the capacity line
+        m_labels->addObstacle(QPointF(i - halfBar, 0),
+                              QPointF(i + halfBar, m_drawn[i].total / unit), m_capacity);
+    m_labels->addObstacle(QPointF(-0.5, m_capacityBytes / unit - yMax * 0.004),
+                          QPointF(n - 0.5, m_capacityBytes / unit + yMax * 0.004), m_capacity);
+    for (int i = 0; i < m_drawn.size(); ++i) {
+        const Bar &bar = m_drawn[i];
+        const bool trainingBar = i == 0;
+        const core::NumericFormat format =
+            i == 2 ? *core::nextSmallerWeightFormat(s.serving.weightFormat)
+                   : s.serving.weightFormat;
+        double base = 0;
+        for (const auto &segment : bar.segments) {
+            if (segment.second / unit >= yMax * 0.025) {
+                const QString name = tr(segment.first.toUtf8().constData());
+                const QString value =
+                    QString::fromStdString(core::formatBytes(segment.second, doc.units()));
+                QString badgeText;
+                if (!trainingBar && segment.first == QStringLiteral("Weights"))
+                    badgeText = badge(FigureId::WeightsBytes, format);
+                if (!trainingBar && segment.first == QStringLiteral("KV cache"))
+                    badgeText = badge(FigureId::KvBytesTotal, format);
+                // beside the bar, in the segment's colour family: readable whatever the fill
+                m_labels->add(tr("%1 %2").arg(name, value) + badgeText,
+                              QPointF(i + halfBar, (base + segment.second / 2) / unit), m_capacity,
+                              style::currentDevice(), QPointF(4, -8), false);
+                // in a narrow column (presenter size, both units) the value goes under the name
+                QString narrowValue = value;
+                m_labels->setNarrowText(
+                    tr("%1\n%2").arg(
+                        name, narrowValue.replace(QStringLiteral(" ("), QStringLiteral("\n("))) +
+                        badgeText,
+                    1 - 2 * halfBar);
+            }
+            base += segment.second;
+        }
+        const double headroom = m_capacityBytes - bar.total;
+        QString text =
+            headroom >= 0
+                ? tr("fits: %1 headroom")
+                      .arg(QString::fromStdString(core::formatBytes(headroom, doc.units())))
+                : tr("short by %1")
+                      .arg(QString::fromStdString(core::formatBytes(-headroom, doc.units())));
+        text = tr("%1 in all\n%2")
+                   .arg(QString::fromStdString(core::formatBytes(bar.total, doc.units())), text);
+        if (trainingBar && core::lessonBadge(s, FigureId::TrainingStateBytes))
+            text += tr("\nstate %1 (lesson: 112 GB, l.63)")
+                        .arg(QString::fromStdString(
+                            core::formatBytes(e[FigureId::TrainingStateBytes], doc.units())));
+        m_headroomTexts << text;
+        m_labels->add(text, QPointF(i, bar.total / unit), m_capacity,
+                      headroom >= 0 ? style::currentDevice() : style::warning(), QPointF(0, -44),
+                      true, ChartLabels::Align::Centre);
+    }
+    m_labels->add(
+        tr("%1: %2").arg(QString::fromStdString(s.device.name),
+                         QString::fromStdString(core::formatBytes(m_capacityBytes, doc.units()))),
+        QPointF(n - 0.5, m_capacityBytes / unit), m_capacity, style::currentDevice(),
+        QPointF(-8, -22), false, ChartLabels::Align::End);
+
+    // The recipe editor shows the scenario.
+    m_updating = true;
+    const int recipeIndex = m_recipe->findData(QString::fromStdString(s.training.recipe));
+    m_recipe->setCurrentIndex(recipeIndex);
+    if (const auto *recipe = core::findTrainingRecipe(s.training.recipe))
+        m_recipeNote->setText(fromView(recipe->note));
+    else
+        m_recipeNote->setText(tr("Custom components: %1 B/param.")
+                                  .arg(QString::fromStdString(
+                                      core::formatNumber(s.training.bytesPerParameter(), 3))));
+    m_zeroStage->setValue(int(s.training.zeroStage));
+    m_dpDegree->setValue(int(s.training.dpDegree));
+    m_microBatch->setValue(int(s.training.microBatch));
+    m_sequenceLength->setValue(int(std::min(s.training.sequenceLength, 1e7)));
+    m_recompute->setCurrentIndex(int(s.training.recompute));
+    m_updating = false;
+    m_labels->reposition();
+}
+
+QList<double> MemoryView::segment(const QString &name) const
+{
+    QList<double> values;
+    for (const Bar &bar : m_drawn) {
+        double value = 0;
+        for (const auto &segment : bar.segments) {
+            if (segment.first == name)
+                value = segment.second;
+        }
+        values << value;
+    }
+    return values;
+}
+
+QStringList MemoryView::categories() const
+{
+    QStringList names;
+    for (const Bar &bar : m_drawn)
+        names << bar.category;
+    return names;
+}
+
+double MemoryView::capacityDrawn() const
+{
+    return m_capacityBytes;
+}
+
+QStringList MemoryView::headroomTexts() const
+{
+    return m_headroomTexts;
+}
+
+QString MemoryView::csv() const
+{
+    QString out = QStringLiteral("bar,segment,bytes\n");
+    for (const Bar &bar : m_drawn) {
+        for (const auto &segment : bar.segments)
+            out += QStringLiteral("\"%1\",%2,%3\n")
+                       .arg(QString(bar.category).replace(QLatin1Char('\n'), QLatin1Char(' ')),
+                            segment.first)
+                       .arg(segment.second, 0, 'g', 12);
+    }
+    return out;
+}
+
+} // namespace views

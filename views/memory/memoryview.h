@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Stacked memory bars (`memory`): training state (weights, gradients, master copy, optimiser
+// moments, activations as their own segment), serving at the chosen weight format (weights, KV
+// cache, runtime context, workspace, fragmentation) and serving at a lower-precision format,
+// against the device's capacity with the headroom or shortfall written on it. A recipe editor
+// beside the chart changes the training state.
+
+#include "views/widgets/view.h"
+
+#include <memory>
+
+class QBarCategoryAxis;
+class QBarSet;
+class QChart;
+class QComboBox;
+class QLabel;
+class QLineSeries;
+class QSpinBox;
+class QStackedBarSeries;
+class QValueAxis;
+
+namespace views {
+
+class ChartLabels;
+
+class MemoryView : public View
+{
+    Q_OBJECT
+
+public:
+    explicit MemoryView(ScenarioDocument *document, QWidget *parent = nullptr);
+    ~MemoryView() override;
+
+    QString snapshotName() const override { return QStringLiteral("memory"); }
+    QString title() const override { return tr("Memory: training and serving"); }
+    QString csv() const override;
+
+    /** The bars as drawn: one value per category for a segment ("Weights", "KV cache", ...),
+     *  in bytes. For tests. */
+    QList<double> segment(const QString &name) const;
+    QStringList categories() const;
+    double capacityDrawn() const; ///< bytes
+    QStringList headroomTexts() const;
+
+protected:
+    void refresh() override;
+
+private:
+    struct Bar
+    {
+        QString category;
+        QList<QPair<QString, double>> segments; ///< name, bytes
+        double total = 0;
+    };
+    QList<Bar> bars() const;
+
+    QChart *m_chart;
+    QStackedBarSeries *m_series;
+    QBarCategoryAxis *m_categories;
+    QValueAxis *m_hiddenX;
+    QValueAxis *m_y;
+    QLineSeries *m_capacity;
+    QList<QBarSet *> m_sets;
+    std::unique_ptr<ChartLabels> m_labels;
+    QComboBox *m_recipe;
+    QLabel *m_recipeNote;
+    QSpinBox *m_zeroStage;
+    QSpinBox *m_dpDegree;
+    QSpinBox *m_microBatch;
+    QSpinBox *m_sequenceLength;
+    QComboBox *m_recompute;
+    QList<Bar> m_drawn;
+    double m_capacityBytes = 0;
+    QStringList m_headroomTexts;
+    bool m_updating = false;
+};
+
+} // namespace views

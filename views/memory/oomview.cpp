@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "oomview.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/widgets/style.h"
+
+#include "core/oomdiagnosis.h"
+#include "core/scenario.h"
+#include "core/units.h"
+
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace views {
+
+namespace {
+
+using style::ordinal;
+
+QString bytes(double value, core::MemoryUnits units)
+{
+    return QString::fromStdString(core::formatBytes(value, units)).toHtmlEscaped();
+}
+
+} // namespace
+
+OomView::OomView(ScenarioDocument *document, QWidget *parent)
+    : View(document, parent)
+    , m_browser(new QTextBrowser(this))
+{
+    setObjectName(QStringLiteral("oomView"));
+    m_browser->setOpenLinks(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_browser);
+}
+
+QString OomView::text() const
+{
+    return m_browser->toPlainText();
+}
+
+void OomView::refresh()
+{
+    const ScenarioDocument &doc = *document();
+    const core::Scenario &s = doc.scenario();
+    const core::MemoryUnits units = doc.units();
+    const core::OomDiagnosis &d = doc.oomDiagnosis();
+    const QString warn = style::warning().name();
+    const auto n = [](double v) { return style::number(v, 9); };
+
+    QString html = tr("<h3>Why does %1 run out of memory on %2?</h3>")
+                       .arg(QString::fromStdString(s.model.name).toHtmlEscaped(),
+                            QString::fromStdString(s.device.name).toHtmlEscaped());
+    html += tr("<p><b>1. Symptom.</b> Out of memory only under concurrency and long prompts, not "
+               "with a "
+               "single request: memory that grows with traffic, not a model that does not load. "
+               "The engine is configured for <b>%1</b> sequences of %2 tokens.</p>")
+                .arg(n(d.configured), n(s.serving.contextTokens));
+    html += tr("<p><b>2. Separate allocated from used</b> (estimates):</p><ul>"
+               "<li>memory the framework has tensors in: <b>%1</b> (weights + resident KV cache; "
+               "the framework's allocator statistics)</li>"
+               "<li>memory the framework has reserved: <b>%2</b> (+ workspace and fragmentation; "
+               "the allocator's reserved figure)</li>"
+               "<li>memory the device reports in use: <b>%3</b> (+ the runtime's own context; an "
+               "nvidia-smi-style device query)</li></ul>")
+                .arg(bytes(d.tensorBytes, units), bytes(d.reservedBytes, units),
+                     bytes(d.deviceBytes, units));
+    html +=
+        tr("<p><b>3. Account for every term.</b> %1 of memory - %2 of weights - %3 of runtime "
+           "context and workspace leaves <b>%4 for the KV cache</b>. At %5 per %6-token sequence "
+           "that is %7, so <b>%8 sequences</b> fit and the <b style=\"color:%9\">%10 request "
+           "fails</b>.</p>")
+            .arg(bytes(d.capacityBytes, units),
+                 bytes(d.tensorBytes - d.kvBytesPerSequence * d.configured, units),
+                 bytes(s.serving.overheadGb * core::kGB, units), bytes(d.freeForKvBytes, units),
+                 bytes(d.kvBytesPerSequence, units), n(s.serving.contextTokens),
+                 style::number(d.sequencesExact, 4), n(d.sequencesFit), warn)
+            .arg(ordinal(d.firstFailing));
+    if (!d.configuredFits)
+        html +=
+            tr("<p style=\"color:%1\">The configured limit of %2 sequences could never have been "
+               "served.</p>")
+                .arg(warn, n(d.configured));
+    html +=
+        tr("<p><b>4. Pick the right lever.</b> Each has a quality, latency or cost price:</p><ul>");
+    for (const core::OomLever &lever : d.levers)
+        html += tr("<li>%1: <b>%2 sequences</b> fit. <i>Price: %3.</i></li>")
+                    .arg(QString::fromStdString(lever.name).toHtmlEscaped(), n(lever.sequences),
+                         QString::fromStdString(lever.price).toHtmlEscaped());
+    html += tr("</ul>");
+    html +=
+        tr("<p><b>5. Verify and guard.</b> Re-run the load test at a limit with a safety margin: "
+           "<b>%1 of a theoretical %2</b> sequences (%3 % margin). Alert on memory headroom and on "
+           "rejected admissions, so the next change in prompt length shows in a dashboard instead "
+           "of an outage.</p>")
+            .arg(n(d.admissionLimit), n(d.sequencesFit),
+                 style::number(s.serving.admissionMargin * 100, 3));
+    html +=
+        tr("<p style=\"color:#8a4b00\">Estimates from the lesson's accounting: real allocators "
+           "reserve "
+           "more than their tensors, and fragmentation (%1 % here) makes them fail earlier.</p>")
+            .arg(style::number(s.serving.fragmentationFraction * 100, 3));
+    m_browser->setHtml(style::themed(html));
+}
+
+QString OomView::csv() const
+{
+    const core::OomDiagnosis &d = document()->oomDiagnosis();
+    QString out = QStringLiteral("lever,sequences,price\n");
+    for (const core::OomLever &lever : d.levers)
+        out += QStringLiteral("\"%1\",%2,\"%3\"\n")
+                   .arg(QString::fromStdString(lever.name))
+                   .arg(lever.sequences)
+                   .arg(QString::fromStdString(lever.price));
+    return out;
+}
+
+} // namespace views

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The roofline (`roofline`): log-log arithmetic intensity against attainable FLOP/s. The roof
+// is the bandwidth slope and one flat ceiling per format the device has a peak for; the decode
+// operating point moves with the batch slider, the other batch sizes stay as a faint trail, the
+// intensity limit batching can never pass is drawn, and the prefill point sits on the compute
+// side. A readout beside the chart explains every number; a second device can be overlaid.
+
+#include "views/widgets/view.h"
+
+#include <QList>
+#include <memory>
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
+class QFormLayout;
+
+namespace views {
+
+class ChartLabels;
+class FigureLabel;
+class LogSliderControl;
+
+class RooflineView : public View
+{
+    Q_OBJECT
+
+public:
+    explicit RooflineView(ScenarioDocument *document, QWidget *parent = nullptr);
+    ~RooflineView() override;
+
+    QString snapshotName() const override { return QStringLiteral("roofline"); }
+    QString title() const override { return tr("Roofline"); }
+    QString csv() const override;
+
+    /** The decode operating point as drawn: (FLOP/byte, TFLOP/s). For tests. */
+    QPointF operatingPoint() const;
+    /** The roof of the compute format as drawn, in (FLOP/byte, TFLOP/s). */
+    QList<QPointF> roof() const;
+    QPointF prefillPoint() const;
+    double intensityLimitDrawn() const;
+    /** Overlays another device preset ("" removes it). */
+    void setComparisonDevice(const QString &presetId);
+    LogSliderControl *batchControl() const { return m_batch; }
+    QChart *chart() const { return m_chart; }
+
+protected:
+    void refresh() override;
+
+private:
+    void addReadoutRow(QFormLayout *form, const QString &name, core::FigureId id);
+
+    QChart *m_chart;
+    QChartView *m_chartView;
+    QLogValueAxis *m_x;
+    QLogValueAxis *m_y;
+    QList<QLineSeries *> m_roofs; ///< [0] is the compute format's roof
+    QLineSeries *m_trailLine;
+    QScatterSeries *m_trail;
+    QScatterSeries *m_point;
+    QScatterSeries *m_ridge;
+    QScatterSeries *m_prefill;
+    QLineSeries *m_limit;
+    QLineSeries *m_compareRoof;
+    QScatterSeries *m_comparePoint;
+    std::unique_ptr<ChartLabels> m_labels;
+    LogSliderControl *m_batch;
+    QComboBox *m_compare;
+    QList<FigureLabel *> m_readout;
+    FigureLabel *m_bound = nullptr;
+    FigureLabel *m_ridgeDistance = nullptr;
+    FigureLabel *m_fraction = nullptr;
+    QString m_compareId;
+};
+
+} // namespace views

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "throughputview.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/widgets/chartlabels.h"
+#include "views/widgets/style.h"
+
+#include "core/evaluation.h"
+#include "core/parameters.h"
+#include "core/scenario.h"
+#include "core/units.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace views {
+
+namespace {
+
+using style::number;
+
+using core::FigureId;
+constexpr double kMaxBatch = core::kBatchAxisMaximum;
+
+} // namespace
+
+ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
+    : View(document, parent)
+    , m_chart(new QChart)
+    , m_x(new QLogValueAxis)
+    , m_yTotal(new QLogValueAxis)
+    , m_yPerSequence(new QLogValueAxis)
+    , m_total(new QLineSeries)
+    , m_perSequence(new QLineSeries)
+    , m_totalBeyond(new QLineSeries)
+    , m_perSequenceBeyond(new QLineSeries)
+    , m_pacing(new QLineSeries)
+    , m_wall(new QLineSeries)
+    , m_current(new QScatterSeries)
+{
+    setObjectName(QStringLiteral("throughputView"));
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    style::styleChart(m_chart);
+    m_chart->legend()->hide();
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_x->setTitleText(tr("Batch (sequences decoded together)"));
+    m_yTotal->setTitleText(tr("Tokens/s, total"));
+    m_yPerSequence->setTitleText(tr("Tokens/s per seq."));
+    for (QLogValueAxis *axis : {m_x, m_yTotal, m_yPerSequence}) {
+        axis->setLabelFormat(QStringLiteral("%g"));
+        axis->setMinorTickCount(-1);
+    }
+    m_yTotal->setLabelsColor(style::kBlue);
+    m_yPerSequence->setLabelsColor(style::kOrange);
+    for (QLogValueAxis *axis : {m_x, m_yTotal, m_yPerSequence})
+        style::styleAxis(axis);
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_yTotal, Qt::AlignLeft);
+    m_chart->addAxis(m_yPerSequence, Qt::AlignRight);
+    const double s = style::scale();
+    auto attach = [this](QAbstractSeries *series, QLogValueAxis *y) {
+        m_chart->addSeries(series);
+        series->attachAxis(m_x);
+        series->attachAxis(y);
+    };
+    m_total->setPen(QPen(style::kBlue, 3 * s));
+    m_totalBeyond->setPen(QPen(style::kBlue, 1.5 * s, Qt::DotLine));
+    m_perSequence->setPen(QPen(style::kOrange, 3 * s));
+    m_perSequenceBeyond->setPen(QPen(style::kOrange, 1.5 * s, Qt::DotLine));
+    m_pacing->setPen(QPen(style::kOrange, 1.2 * s, Qt::DashLine));
+    m_wall->setPen(QPen(style::warning(), 3 * s));
+    m_current->setMarkerSize(14 * s);
+    m_current->setColor(style::kBlue);
+    attach(m_total, m_yTotal);
+    attach(m_totalBeyond, m_yTotal);
+    attach(m_perSequence, m_yPerSequence);
+    attach(m_perSequenceBeyond, m_yPerSequence);
+    attach(m_pacing, m_yPerSequence);
+    attach(m_wall, m_yTotal);
+    attach(m_current, m_yTotal);
+    m_labels = std::make_unique<ChartLabels>(m_chart);
+    auto *view = new QChartView(m_chart, this);
+    view->setRenderHint(QPainter::Antialiasing);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(view);
+    connect(m_current, &QScatterSeries::hovered, this, [this](const QPointF &, bool state) {
+        if (state)
+            emit explainRequested(FigureId::DecodeTokensPerSecond);
+    });
+    connect(m_wall, &QLineSeries::hovered, this, [this](const QPointF &, bool state) {
+        if (state)
+            emit explainRequested(FigureId::MaxConcurrentSequences);
+    });
+}
+
+ThroughputView::~ThroughputView() = default;
+
+void ThroughputView::refresh()
+{
+    const ScenarioDocument &doc = *document();
+    const core::Scenario &scenario = doc.scenario();
+    const core::Evaluation &e = doc.evaluation();
+    // A quarter-octave grid plus the wall itself, so the solid line ends exactly there.
+    std::vector<double> batches;
+    for (double b = 1; b <= kMaxBatch; b *= std::pow(2.0, 0.25))
+        batches.push_back(std::round(b));
+    batches.push_back(kMaxBatch);
+    const double maximum = e[FigureId::MaxConcurrentSequences];
+    if (maximum >= 1 && maximum < kMaxBatch)
+        batches.push_back(maximum);
+    std::sort(batches.begin(), batches.end());
+    batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
+    const auto points = core::sweepBatch(scenario, batches);
+
+    QList<QPointF> total, totalBeyond, perSequence, perSequenceBeyond;
+    double yMin = 1e300, yMax = 0, pMin = 1e300, pMax = 0;
+    for (const core::BatchPoint &p : points) {
+        (p.fits ? total : totalBeyond) << QPointF(p.batch, p.tokensPerSecond);
+        (p.fits ? perSequence : perSequenceBeyond)
+            << QPointF(p.batch, p.tokensPerSecondPerSequence);
+        yMin = std::min(yMin, p.tokensPerSecond);
+        yMax = std::max(yMax, p.tokensPerSecond);
+        pMin = std::min(pMin, p.tokensPerSecondPerSequence);
+        pMax = std::max(pMax, p.tokensPerSecondPerSequence);
+    }
+    // Join the two parts at the wall so the line is continuous.
+    if (!total.isEmpty() && !totalBeyond.isEmpty()) {
+        totalBeyond.prepend(total.last());
+        perSequenceBeyond.prepend(perSequence.last());
+    }
+    replaceIfChanged(m_total, total);
+    replaceIfChanged(m_totalBeyond, totalBeyond);
+    replaceIfChanged(m_perSequence, perSequence);
+    replaceIfChanged(m_perSequenceBeyond, perSequenceBeyond);
+
+    const double pacing = scenario.serving.pacingTargetTokensPerSecond;
+    pMin = std::min(pMin, pacing);
+    pMax = std::max(pMax, pacing);
+    const double yLow = std::pow(10, std::floor(std::log10(yMin))) * 0.999;
+    const double yHigh = std::pow(10, std::ceil(std::log10(yMax * 1.5))) * 1.001;
+    auto setRange = [](QLogValueAxis *axis, double low, double high) {
+        if (axis->min() != low || axis->max() != high)
+            axis->setRange(low, high); // an unchanged range must not rebuild the axis
+    };
+    setRange(m_x, 0.9, kMaxBatch * 1.15);
+    setRange(m_yTotal, yLow, yHigh);
+    setRange(m_yPerSequence, std::pow(10, std::floor(std::log10(pMin / 1.5))) * 0.999,
+             std::pow(10, std::ceil(std::log10(pMax * 1.5))) * 1.001);
+    replaceIfChanged(m_pacing, {QPointF(0.9, pacing), QPointF(kMaxBatch * 1.15, pacing)});
+
+    m_labels->clear();
+    // Direct labels near batch 2: below-right of the rising total, above the falling per-sequence.
+    const core::BatchPoint &early = points[std::min<std::size_t>(1, points.size() - 1)];
+    m_labels->add(tr("tokens/s, all sequences"), QPointF(early.batch, early.tokensPerSecond),
+                  m_total, style::kBlue, QPointF(14, 6), true);
+    m_labels->add(tr("tokens/s per sequence"),
+                  QPointF(early.batch, early.tokensPerSecondPerSequence), m_perSequence,
+                  style::kOrange, QPointF(0, -28), true);
+    m_labels->add(tr("pacing target %1 tokens/s").arg(number(pacing)), QPointF(kMaxBatch, pacing),
+                  m_pacing, style::kOrange, QPointF(-8, 4), false, ChartLabels::Align::End);
+
+    // The wall: the largest batch whose sequences are all resident in memory.
+    const bool concurrencyFits = scenario.serving.concurrentSequences <= maximum;
+    m_wallBatch = !concurrencyFits || maximum < 1 ? 0 : (maximum >= kMaxBatch ? -1 : maximum);
+    if (m_wallBatch > 0) {
+        replaceIfChanged(m_wall, {QPointF(m_wallBatch, yLow), QPointF(m_wallBatch, yHigh)});
+        m_labels->add(tr("memory wall: past batch %1 it does not fit").arg(number(m_wallBatch, 7)),
+                      QPointF(m_wallBatch, yHigh), m_wall, style::warning(), QPointF(-8, 4), true,
+                      ChartLabels::Align::End);
+    } else if (m_wallBatch == 0) {
+        replaceIfChanged(m_wall, {QPointF(0.9, yLow), QPointF(0.9, yHigh)});
+        m_labels->add(tr("does not fit at any batch: %1 concurrent sequences, at most %2")
+                          .arg(number(scenario.serving.concurrentSequences, 7), number(maximum, 7)),
+                      QPointF(1, yHigh), m_wall, style::warning(), QPointF(8, 4), true);
+    } else {
+        m_wall->clear();
+    }
+
+    const QPointF current(scenario.serving.batch, e[FigureId::DecodeTokensPerSecond]);
+    replaceIfChanged(m_current, {current});
+    m_current->setColor(e.fits() ? style::kBlue : style::warning());
+    m_labels->add(tr("batch %1: %2 tokens/s, %3 per sequence")
+                      .arg(number(current.x(), 7), number(current.y()),
+                           number(e[FigureId::DecodeTokensPerSecondPerSequence])),
+                  current, m_current, e.fits() ? style::kBlue : style::warning(), QPointF(10, 10),
+                  true);
+    m_labels->reposition();
+}
+
+QPointF ThroughputView::currentTotal() const
+{
+    return m_current->count() ? m_current->at(0) : QPointF();
+}
+
+QString ThroughputView::csv() const
+{
+    QString out = QStringLiteral(
+        "batch,tokens_per_second,tokens_per_second_per_sequence,serving_bytes,fits\n");
+    for (const core::BatchPoint &p : document()->batchSweep())
+        out += QStringLiteral("%1,%2,%3,%4,%5\n")
+                   .arg(p.batch)
+                   .arg(p.tokensPerSecond, 0, 'g', 8)
+                   .arg(p.tokensPerSecondPerSequence, 0, 'g', 8)
+                   .arg(p.servingBytes, 0, 'g', 12)
+                   .arg(p.fits ? QStringLiteral("yes") : QStringLiteral("no"));
+    return out;
+}
+
+} // namespace views

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Throughput against batch (`throughput`), on the same slider as the roofline: tokens/s in
+// total and per sequence, the per-user pacing target, and the wall past which the batch no
+// longer fits in memory.
+
+#include "views/widgets/view.h"
+
+#include <memory>
+
+class QChart;
+class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
+
+namespace views {
+
+class ChartLabels;
+
+class ThroughputView : public View
+{
+    Q_OBJECT
+
+public:
+    explicit ThroughputView(ScenarioDocument *document, QWidget *parent = nullptr);
+    ~ThroughputView() override;
+
+    QString snapshotName() const override { return QStringLiteral("throughput"); }
+    QString title() const override { return tr("Throughput against batch"); }
+    QString csv() const override;
+
+    /** The batch where the memory wall is drawn (0 when nothing fits, -1 when all fit). */
+    double wallBatch() const { return m_wallBatch; }
+    QPointF currentTotal() const;
+
+protected:
+    void refresh() override;
+
+private:
+    QChart *m_chart;
+    QLogValueAxis *m_x;
+    QLogValueAxis *m_yTotal;
+    QLogValueAxis *m_yPerSequence;
+    QLineSeries *m_total;
+    QLineSeries *m_perSequence;
+    QLineSeries *m_totalBeyond;
+    QLineSeries *m_perSequenceBeyond;
+    QLineSeries *m_pacing;
+    QLineSeries *m_wall;
+    QScatterSeries *m_current;
+    std::unique_ptr<ChartLabels> m_labels;
+    double m_wallBatch = -1;
+};
+
+} // namespace views

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tourpanel.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/tour/tour.h"
+#include "views/widgets/style.h"
+
+#include "core/explain.h"
+#include "core/scenario.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace views {
+
+TourPanel::TourPanel(ScenarioDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_steps(new QComboBox(this))
+    , m_previous(new QPushButton(tr("Previous"), this))
+    , m_next(new QPushButton(tr("Next"), this))
+    , m_reveal(new QPushButton(tr("Reveal"), this))
+    , m_text(new QTextBrowser(this))
+    , m_answer(new QLineEdit(this))
+    , m_verdict(new QLabel(this))
+    , m_question(new QWidget(this))
+{
+    setObjectName(QStringLiteral("tourPanel"));
+    const QList<TourStep> &steps = tourSteps();
+    for (int i = 0; i < steps.size(); ++i)
+        m_steps->addItem(tr("%1. %2").arg(i + 1).arg(steps[i].title));
+    auto *back = new QPushButton(tr("Back to the Lesson's Values"), this);
+    back->setToolTip(tr("Undo your changes to this step's inputs"));
+    m_reveal->setToolTip(tr("Show the number (R)"));
+    m_reveal->setShortcut(QKeySequence(Qt::Key_R));
+    connect(m_steps, &QComboBox::activated, this, &TourPanel::goTo);
+    connect(m_previous, &QPushButton::clicked, this, &TourPanel::previous);
+    connect(m_next, &QPushButton::clicked, this, &TourPanel::next);
+    connect(m_reveal, &QPushButton::clicked, this, &TourPanel::reveal);
+    connect(back, &QPushButton::clicked, this, &TourPanel::restoreLessonValues);
+    connect(m_document, &ScenarioDocument::changed, this, &TourPanel::refresh);
+    m_text->setOpenLinks(false);
+    m_text->setMinimumHeight(44); // the dock must leave the views room at 1280x800
+    m_answer->setPlaceholderText(tr("Your answer"));
+    connect(m_answer, &QLineEdit::returnPressed, this, [this] { answer(m_answer->text()); });
+    auto *questionRow = new QHBoxLayout(m_question);
+    questionRow->setContentsMargins(0, 0, 0, 0);
+    questionRow->addWidget(m_answer, 1);
+    questionRow->addWidget(m_verdict, 2);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_steps, 1);
+    buttons->addWidget(m_previous);
+    buttons->addWidget(m_next);
+    buttons->addWidget(m_reveal);
+    buttons->addWidget(back);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(buttons);
+    layout->addWidget(m_text, 1);
+    layout->addWidget(m_question);
+}
+
+void TourPanel::goTo(int step)
+{
+    const QList<TourStep> &steps = tourSteps();
+    m_step = std::clamp(step, 0, int(steps.size()) - 1);
+    m_revealed = !steps[m_step].predict;
+    m_answer->clear();
+    m_verdict->clear();
+    m_steps->setCurrentIndex(m_step);
+    restoreLessonValues();
+    emit showView(steps[m_step].view, int(steps[m_step].figure));
+}
+
+void TourPanel::next()
+{
+    goTo(std::min(m_step + 1, int(tourSteps().size()) - 1));
+}
+
+void TourPanel::previous()
+{
+    goTo(std::max(m_step - 1, 0));
+}
+
+void TourPanel::reveal()
+{
+    m_revealed = true;
+    refresh();
+}
+
+void TourPanel::restoreLessonValues()
+{
+    const TourStep &step = tourSteps()[m_step];
+    core::Scenario scenario;
+    if (!tourScenario(step, scenario))
+        return;
+    m_document->applyScenario(scenario, tr("Tour: %1").arg(step.title));
+    m_document->flush();
+    refresh();
+}
+
+bool TourPanel::answer(const QString &text)
+{
+    const TourStep &step = tourSteps()[m_step];
+    bool ok = false;
+    const double given =
+        QLocale::c().toDouble(QString(text).remove(QLatin1Char(',')).trimmed(), &ok);
+    const double expected = tourAnswer(step);
+    if (!ok || step.question.isEmpty() || !std::isfinite(expected)) {
+        m_verdict->setText(tr("Type a number."));
+        return false;
+    }
+    // the core's answer, in the unit the question asks for (GB for bytes)
+    const bool bytes = core::figureInfo(step.answerFigure).quantity == core::Quantity::Bytes;
+    const double inUnit = bytes ? expected / 1e9 : expected;
+    const bool right = std::fabs(given - inUnit) <= std::max(0.01 * std::fabs(inUnit), 0.5);
+    m_verdict->setText(right ? tr("Right: %1.").arg(style::number(inUnit, 4))
+                             : tr("Not quite: the core says %1.").arg(style::number(inUnit, 4)));
+    m_verdict->setStyleSheet(right
+                                 ? QStringLiteral("color: %1").arg(style::kGreen.darker(120).name())
+                                 : QStringLiteral("color: %1").arg(style::warning().name()));
+    return right;
+}
+
+QString TourPanel::text() const
+{
+    return m_text->toPlainText();
+}
+
+void TourPanel::refresh()
+{
+    const QList<TourStep> &steps = tourSteps();
+    const TourStep &step = steps[m_step];
+    m_previous->setEnabled(m_step > 0);
+    m_next->setEnabled(m_step + 1 < steps.size());
+    m_reveal->setEnabled(!m_revealed);
+    const core::Evaluation &e = m_document->evaluation();
+    const QString label = QString::fromUtf8(core::figureInfo(step.figure).label.data(),
+                                            qsizetype(core::figureInfo(step.figure).label.size()));
+    const QString value =
+        m_revealed ? QString::fromStdString(core::formatFigure(e, step.figure, m_document->units()))
+                   : tr("? (predict it, then Reveal)");
+    QString html = tr("<h3>Step %1 of %2: %3</h3><p>%4</p><p><b>%5: %6</b> <span "
+                      "style=\"color:#666\">(the lesson, l.%7)</span></p>")
+                       .arg(m_step + 1)
+                       .arg(steps.size())
+                       .arg(step.title, step.text, label, value)
+                       .arg(step.line);
+    m_text->setHtml(style::themed(html));
+    m_question->setVisible(!step.question.isEmpty());
+    m_answer->setToolTip(step.question);
+    m_answer->setPlaceholderText(step.question);
+}
+
+} // namespace views

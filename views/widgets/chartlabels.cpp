@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "chartlabels.h"
+
+#include "views/widgets/style.h"
+
+#include <QAbstractSeries>
+#include <QBrush>
+#include <QChart>
+#include <QFontMetricsF>
+#include <QGraphicsLineItem>
+#include <QGraphicsSimpleTextItem>
+#include <QPen>
+#include <QXYSeries>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace views {
+
+void replaceIfChanged(QXYSeries *series, const QList<QPointF> &points)
+{
+    if (series->points() != points)
+        series->replace(points);
+}
+
+ChartLabels::ChartLabels(QChart *chart)
+    : m_chart(chart)
+{
+    QObject::connect(chart, &QChart::plotAreaChanged, chart, [this] { reposition(); });
+}
+
+ChartLabels::~ChartLabels() = default; // the items belong to the chart's scene
+
+void ChartLabels::clear()
+{
+    for (const Label &label : m_labels) {
+        label.item->hide();
+        label.leader->hide();
+        m_spare.append(label.item);
+        m_spareLeaders.append(label.leader);
+    }
+    m_labels.clear();
+    m_obstacles.clear();
+}
+
+void ChartLabels::addObstacle(QPointF corner, QPointF oppositeCorner, QAbstractSeries *series)
+{
+    m_obstacles.append({corner, oppositeCorner, series});
+}
+
+void ChartLabels::add(const QString &text, QPointF value, QAbstractSeries *series,
+                      const QColor &color, QPointF offset, bool bold, Align align)
+{
+    QGraphicsSimpleTextItem *item =
+        m_spare.isEmpty() ? new QGraphicsSimpleTextItem(m_chart) : m_spare.takeLast();
+    QFont font = style::annotationFont(0.95);
+    font.setBold(bold);
+    if (item->font() != font)
+        item->setFont(font);
+    if (item->text() != text)
+        item->setText(text);
+    const QColor ink = style::readable(color); // text in a line's colour still has to read
+    if (item->brush().color() != ink)
+        item->setBrush(ink);
+    item->setZValue(20);
+    item->show();
+    QGraphicsLineItem *leader =
+        m_spareLeaders.isEmpty() ? new QGraphicsLineItem(m_chart) : m_spareLeaders.takeLast();
+    QPen pen(style::grey(140), 1.0 * style::scale());
+    pen.setCosmetic(true);
+    if (leader->pen() != pen)
+        leader->setPen(pen);
+    leader->setZValue(3.5); // above the grid and axes, under the series' points and lines
+    leader->hide();
+    m_labels.append({item, leader, value, series, offset * style::scale(), align, text, {}, 0});
+    reposition();
+}
+
+void ChartLabels::setNarrowText(const QString &narrowText, double width)
+{
+    Q_ASSERT(!m_labels.isEmpty());
+    m_labels.last().narrowText = narrowText;
+    m_labels.last().narrowWidth = width;
+    reposition();
+}
+
+void ChartLabels::reposition()
+{
+    const QRectF area = m_chart->plotArea();
+    QList<QRectF> placed;
+    placed.reserve(m_labels.size() + m_obstacles.size());
+    for (const Obstacle &obstacle : m_obstacles)
+        placed.append(QRectF(m_chart->mapToPosition(obstacle.corner, obstacle.series),
+                             m_chart->mapToPosition(obstacle.oppositeCorner, obstacle.series))
+                          .normalized());
+    for (const Label &label : m_labels) {
+        QPointF position = m_chart->mapToPosition(label.value, label.series) + label.offset;
+        if (!label.narrowText.isEmpty()) {
+            const double room =
+                m_chart->mapToPosition(label.value + QPointF(label.narrowWidth, 0), label.series)
+                    .x() -
+                position.x();
+            const QFontMetricsF metrics(label.item->font());
+            double wide = 0;
+            for (const QString &line : label.text.split(QLatin1Char('\n')))
+                wide = std::max(wide, metrics.horizontalAdvance(line));
+            const QString &text = wide <= room ? label.text : label.narrowText;
+            if (label.item->text() != text)
+                label.item->setText(text);
+        }
+        const QRectF bounds = label.item->boundingRect();
+        if (label.align == Align::End)
+            position.rx() -= bounds.width();
+        else if (label.align == Align::Centre)
+            position.rx() -= bounds.width() / 2;
+        // keep the text inside the plot area so it is never clipped
+        const double top = area.top() + 2;
+        const double bottom = area.bottom() - bounds.height() - 2;
+        position.setX(
+            std::max(area.left() + 2, std::min(position.x(), area.right() - bounds.width() - 2)));
+        position.setY(std::clamp(position.y(), top, std::max(top, bottom)));
+        // Obstacles and earlier labels keep their place; a later label that would cover one moves
+        // just above or below it, whichever is nearer and still inside the plot (at presenter
+        // size and with both units shown, labels are wide enough to meet).
+        const QRectF wanted(position, bounds.size());
+        auto collides = [&](const QRectF &rect) {
+            return std::any_of(placed.cbegin(), placed.cend(), [&](const QRectF &other) {
+                return other.intersects(rect.adjusted(0, 1, 0, -1));
+            });
+        };
+        if (collides(wanted)) {
+            // the nearest free height: just above or just below something in the way
+            double bestY = wanted.top();
+            double bestDistance = std::numeric_limits<double>::infinity();
+            for (const QRectF &other : placed) {
+                if (other.right() < wanted.left() || other.left() > wanted.right())
+                    continue;
+                for (const double y : {other.top() - bounds.height() - 1, other.bottom() + 1}) {
+                    const double distance = std::abs(y - wanted.top());
+                    if (y < top || y > bottom || distance >= bestDistance ||
+                        collides(wanted.translated(0, y - wanted.top())))
+                        continue;
+                    bestY = y;
+                    bestDistance = distance;
+                }
+            }
+            position.setY(bestY); // nowhere free: better overlapping than clipped
+        }
+        const QRectF rect(position, bounds.size());
+        placed.append(rect);
+        label.item->setPos(position);
+        // Moved off its place by a label before it: a leader says which point it names.
+        const QPointF anchor = m_chart->mapToPosition(label.value, label.series);
+        const bool displaced = std::abs(rect.top() - wanted.top()) > bounds.height() * 0.75;
+        if (displaced && area.contains(anchor)) {
+            const QPointF nearest(std::clamp(anchor.x(), rect.left(), rect.right()),
+                                  std::clamp(anchor.y(), rect.top(), rect.bottom()));
+            const QLineF line(anchor, nearest);
+            if (label.leader->line() != line)
+                label.leader->setLine(line);
+            label.leader->show();
+        } else {
+            label.leader->hide();
+        }
+    }
+}
+
+} // namespace views

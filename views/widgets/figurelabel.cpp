@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "figurelabel.h"
+
+#include "views/document/scenariodocument.h"
+
+#include "core/explain.h"
+#include "core/lessonfigures.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+
+namespace views {
+
+FigureLabel::FigureLabel(core::FigureId id, QWidget *parent)
+    : QWidget(parent)
+    , m_id(id)
+    , m_value(new QLabel(this))
+    , m_badge(new QLabel(this))
+{
+    m_value->setTextFormat(Qt::PlainText);
+    m_badge->setTextFormat(Qt::PlainText);
+    QFont bold = m_value->font();
+    bold.setBold(true);
+    m_value->setFont(bold);
+    QFont small = m_badge->font();
+    small.setPointSizeF(small.pointSizeF() > 0 ? small.pointSizeF() * 0.85 : small.pointSizeF());
+    m_badge->setFont(small);
+    m_badge->setForegroundRole(QPalette::PlaceholderText);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(8);
+    layout->addWidget(m_value);
+    layout->addWidget(m_badge);
+    layout->addStretch(1);
+    setCursor(Qt::WhatsThisCursor);
+    const auto &label = core::figureInfo(id).label;
+    setToolTip(tr("Hover or click to see how %1 is computed")
+                   .arg(QString::fromUtf8(label.data(), qsizetype(label.size())).toLower()));
+}
+
+QString FigureLabel::text() const
+{
+    return m_value->text();
+}
+
+QString FigureLabel::badgeText() const
+{
+    return m_badge->text();
+}
+
+void FigureLabel::show(const QString &value, const ScenarioDocument &document)
+{
+    // Unchanged labels cost no relayout: only touch what differs.
+    if (m_value->text() != value)
+        m_value->setText(value);
+    QString badge;
+    if (auto lesson = core::lessonBadge(document.scenario(), m_id))
+        badge =
+            tr("lesson: %1 (l.%2)").arg(QString::fromStdString(lesson->printed)).arg(lesson->line);
+    if (m_badge->text() != badge)
+        m_badge->setText(badge);
+    m_badge->setVisible(!badge.isEmpty());
+}
+
+void FigureLabel::update(const ScenarioDocument &document)
+{
+    show(QString::fromStdString(core::formatFigure(document.evaluation(), m_id, document.units())),
+         document);
+}
+
+void FigureLabel::setCustomText(const QString &text, const ScenarioDocument &document)
+{
+    show(text, document);
+}
+
+void FigureLabel::enterEvent(QEnterEvent *event)
+{
+    QWidget::enterEvent(event);
+    emit activated(m_id);
+}
+
+void FigureLabel::mousePressEvent(QMouseEvent *event)
+{
+    QWidget::mousePressEvent(event);
+    emit activated(m_id);
+}
+
+} // namespace views

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "scenariopanel.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/widgets/batchcontrol.h"
+#include "views/widgets/style.h"
+
+#include "core/parameters.h"
+#include "core/presets.h"
+#include "core/scenarioaccess.h"
+
+#include <QComboBox>
+#include <QCompleter>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace views {
+
+namespace {
+
+QString fromView(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+QString tooltipFor(const core::ParameterInfo &info)
+{
+    return ScenarioPanel::tr("%1 (%2)\n%3\nValid: %4 to %5.")
+        .arg(fromView(info.name),
+             info.unit.empty() ? ScenarioPanel::tr("no unit") : fromView(info.unit),
+             fromView(info.help))
+        .arg(info.minimum)
+        .arg(info.maximum);
+}
+
+} // namespace
+
+ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_model(new QComboBox(this))
+    , m_device(new QComboBox(this))
+    , m_weightFormat(new QComboBox(this))
+    , m_kvFormat(new QComboBox(this))
+    , m_refusal(new QLabel(this))
+{
+    setObjectName(QStringLiteral("scenarioPanel"));
+    auto *layout = new QVBoxLayout(this);
+    auto *title = new QLabel(tr("<b>SCENARIO</b>"), this);
+    layout->addWidget(title);
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    layout->addLayout(form);
+
+    for (QComboBox *picker : {m_model, m_device}) {
+        picker->setEditable(true);
+        picker->setInsertPolicy(QComboBox::NoInsert);
+        picker->completer()->setFilterMode(Qt::MatchContains);
+        picker->completer()->setCompletionMode(QCompleter::PopupCompletion);
+        picker->setMinimumContentsLength(10);
+        picker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    }
+    fillPresets(m_model, "model");
+    fillPresets(m_device, "device");
+    m_model->setToolTip(tr("The model: every preset, filtered as you type."));
+    m_device->setToolTip(tr("The device: every preset, filtered as you type."));
+    form->addRow(tr("Model"), m_model);
+    form->addRow(tr("Device"), m_device);
+
+    for (core::NumericFormat f : core::kAllFormats) {
+        if (!core::isStorageFormat(f))
+            continue;
+        m_weightFormat->addItem(fromView(core::formatLabel(f)), int(f));
+        m_kvFormat->addItem(fromView(core::formatLabel(f)), int(f));
+    }
+    m_weightFormat->setToolTip(tr("Weight format: bytes per parameter of the stored weights."));
+    m_kvFormat->setToolTip(tr("KV-cache format: bytes per cached key or value element."));
+    form->addRow(tr("Weights"), m_weightFormat);
+    form->addRow(tr("KV cache"), m_kvFormat);
+
+    m_batch = new LogSliderControl(document, QStringLiteral("serving.batch"), this);
+    m_context = new LogSliderControl(document, QStringLiteral("serving.context_tokens"), this);
+    form->addRow(tr("Batch"), m_batch);
+    form->addRow(tr("Context"), m_context);
+    addNumber(form, QStringLiteral("serving.prompt_tokens"));
+    addNumber(form, QStringLiteral("serving.concurrent_sequences"));
+    addNumber(form, QStringLiteral("serving.overhead_gb"));
+    addNumber(form, QStringLiteral("cost.price_per_hour_usd"));
+    addNumber(form, QStringLiteral("cost.utilisation"), 100.0);
+
+    m_refusal->setWordWrap(true);
+    m_refusal->setObjectName(QStringLiteral("refusal"));
+    style::setStyleSheetIfChanged(m_refusal,
+                                  QStringLiteral("color: %1").arg(style::warning().name()));
+    m_refusal->hide();
+    layout->addWidget(m_refusal);
+    layout->addStretch(1);
+
+    connect(m_model, &QComboBox::activated, this, [this](int index) {
+        const QString id = m_model->itemData(index).toString();
+        QString error;
+        if (!id.isEmpty() && !m_document->setModelPreset(id, &error))
+            showRefusal(error);
+    });
+    connect(m_device, &QComboBox::activated, this, [this](int index) {
+        const QString id = m_device->itemData(index).toString();
+        QString error;
+        if (!id.isEmpty() && !m_document->setDevicePreset(id, &error))
+            showRefusal(error);
+        refresh();
+    });
+    connect(m_weightFormat, &QComboBox::activated, this, [this](int index) {
+        m_document->setWeightFormat(core::NumericFormat(m_weightFormat->itemData(index).toInt()));
+    });
+    connect(m_kvFormat, &QComboBox::activated, this, [this](int index) {
+        m_document->setKvFormat(core::NumericFormat(m_kvFormat->itemData(index).toInt()));
+    });
+    connect(document, &ScenarioDocument::changed, this, &ScenarioPanel::refresh);
+    refresh();
+}
+
+void ScenarioPanel::reloadPresets()
+{
+    for (QComboBox *combo : {m_model, m_device}) {
+        const QSignalBlocker blocker(combo);
+        combo->clear();
+    }
+    fillPresets(m_model, "model");
+    fillPresets(m_device, "device");
+    refresh(); // selects the scenario's model and device again
+}
+
+void ScenarioPanel::fillPresets(QComboBox *combo, const char *kind)
+{
+    for (const core::PresetInfo &info : core::presetList()) {
+        if (info.kind == kind)
+            combo->addItem(QString::fromStdString(info.name), QString::fromStdString(info.id));
+    }
+}
+
+QAbstractSpinBox *ScenarioPanel::addNumber(QFormLayout *form, const QString &path,
+                                           double displayScale)
+{
+    const core::ParameterInfo *info = core::findParameter(path.toStdString());
+    Q_ASSERT(info);
+    QAbstractSpinBox *editor = nullptr;
+    const QString unit = displayScale == 100.0 ? QStringLiteral("%") : fromView(info->unit);
+    if (info->integer) {
+        auto *spin = new QSpinBox(this);
+        spin->setRange(int(info->minimum), int(std::min(info->maximum, 2e9)));
+        spin->setGroupSeparatorShown(true);
+        if (!unit.isEmpty())
+            spin->setSuffix(QLatin1Char(' ') + unit);
+        connect(spin, &QSpinBox::editingFinished, this, [this, spin, path] {
+            if (m_updating)
+                return;
+            QString error;
+            if (!m_document->setNumber(path, spin->value(), &error))
+                showRefusal(error);
+            else
+                showRefusal({});
+        });
+        editor = spin;
+    } else {
+        auto *spin = new QDoubleSpinBox(this);
+        spin->setDecimals(displayScale == 100.0 ? 0 : 2);
+        const double low = info->minimumExclusive ? info->minimum + 0.01 : info->minimum;
+        spin->setRange(low * displayScale, std::min(info->maximum, 1e9) * displayScale);
+        spin->setSingleStep(displayScale == 100.0 ? 5 : 0.5);
+        if (!unit.isEmpty())
+            spin->setSuffix(QLatin1Char(' ') + unit);
+        connect(spin, &QDoubleSpinBox::editingFinished, this, [this, spin, path, displayScale] {
+            if (m_updating)
+                return;
+            QString error;
+            if (!m_document->setNumber(path, spin->value() / displayScale, &error))
+                showRefusal(error);
+            else
+                showRefusal({});
+        });
+        editor = spin;
+    }
+    editor->setKeyboardTracking(false);
+    editor->setToolTip(tooltipFor(*info));
+    editor->setAccessibleName(fromView(info->name));
+    form->addRow(fromView(info->name), editor);
+    m_editors.insert(path, editor);
+    m_displayScale.insert(path, displayScale);
+    return editor;
+}
+
+void ScenarioPanel::showRefusal(const QString &message)
+{
+    m_refusal->setText(message);
+    m_refusal->setVisible(!message.isEmpty());
+}
+
+QString ScenarioPanel::lastRefusal() const
+{
+    return m_refusal->isVisible() ? m_refusal->text() : QString();
+}
+
+void ScenarioPanel::refresh()
+{
+    m_updating = true;
+    const core::Scenario &s = m_document->scenario();
+    auto select = [](QComboBox *combo, const std::string &presetId, const std::string &name) {
+        const int index = combo->findData(QString::fromStdString(presetId));
+        if (!presetId.empty() && index >= 0) {
+            if (combo->currentIndex() == index)
+                return; // nothing to do on the common path (a slider step)
+            combo->setCurrentIndex(index);
+            if (const int stale = combo->findData(QString()); stale >= 0)
+                combo->removeItem(stale); // back on a preset: drop the "(edited)" entry
+            return;
+        }
+        // an inline or edited model/device: show its name, marked as such
+        const QString text = ScenarioPanel::tr("%1 (edited)").arg(QString::fromStdString(name));
+        int inlineIndex = combo->findData(QString());
+        if (inlineIndex < 0) {
+            combo->insertItem(0, text, QString());
+            inlineIndex = 0;
+        } else {
+            combo->setItemText(inlineIndex, text);
+        }
+        combo->setCurrentIndex(inlineIndex);
+    };
+    auto showStart = [](QComboBox *combo) {
+        if (combo->lineEdit())
+            combo->lineEdit()->setCursorPosition(0); // the start of a long name is the telling part
+    };
+    const int modelIndex = m_model->currentIndex();
+    const int deviceIndex = m_device->currentIndex();
+    select(m_model, s.model.presetId, s.model.name);
+    select(m_device, s.device.presetId, s.device.name);
+    if (m_model->currentIndex() != modelIndex)
+        showStart(m_model);
+    if (m_device->currentIndex() != deviceIndex)
+        showStart(m_device);
+    m_weightFormat->setCurrentIndex(m_weightFormat->findData(int(s.serving.weightFormat)));
+    m_kvFormat->setCurrentIndex(m_kvFormat->findData(int(s.serving.kvFormat)));
+    for (auto it = m_editors.begin(); it != m_editors.end(); ++it) {
+        const auto value = core::numberAt(s, it.key().toStdString());
+        if (!value)
+            continue;
+        const double shown = *value * m_displayScale.value(it.key(), 1.0);
+        if (auto *spin = qobject_cast<QSpinBox *>(it.value()))
+            spin->setValue(int(shown));
+        else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(it.value()))
+            dspin->setValue(shown);
+    }
+    m_updating = false;
+}
+
+} // namespace views

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "view.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/io/atomicwriter.h"
+#include "views/io/dataexport.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
+#include <QImageWriter>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QPicture>
+#include <QSvgGenerator>
+
+namespace views {
+
+View::View(ScenarioDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+{
+    connect(document, &ScenarioDocument::changed, this, &View::onDocumentChanged);
+}
+
+void View::onDocumentChanged(ScenarioDocument::Changes changes)
+{
+    if (!(changes & dependsOn()))
+        return;
+    m_dirty = true;
+    if (isVisible())
+        doRefresh();
+}
+
+void View::doRefresh()
+{
+    m_dirty = false;
+    ++m_refreshCount;
+    refresh();
+}
+
+void View::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    ensureCurrent();
+}
+
+void View::ensureCurrent()
+{
+    if (m_dirty)
+        doRefresh();
+}
+
+void View::render(QPainter &painter, const QRectF &target)
+{
+    ensureCurrent();
+    painter.save();
+    painter.translate(target.topLeft());
+    const double sx = target.width() / std::max(1, width());
+    const double sy = target.height() / std::max(1, height());
+    painter.scale(sx, sy);
+    QWidget::render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    painter.restore();
+}
+
+void View::renderRecorded(QPainter &painter, const QRectF &target)
+{
+    QPicture picture;
+    QPainter recorder(&picture);
+    render(recorder, QRectF(QPointF(), QSizeF(size())));
+    recorder.end();
+    painter.save();
+    painter.translate(target.topLeft());
+    // drawPicture() scales by the two devices' resolutions; undo that, keep the target's
+    const double dpi = double(picture.logicalDpiX()) / painter.device()->logicalDpiX();
+    painter.scale(dpi * target.width() / std::max(1, width()),
+                  dpi * target.height() / std::max(1, height()));
+    painter.drawPicture(0, 0, picture);
+    painter.restore();
+}
+
+bool View::exportTo(const QString &filePath, QString *error)
+{
+    const QString suffix = QFileInfo(filePath).suffix().toLower();
+    const QSize size = this->size();
+    if (suffix == QStringLiteral("svg")) {
+        return writeAtomically(
+            filePath,
+            [&](QIODevice &device, QString *) {
+                QSvgGenerator svg;
+                svg.setOutputDevice(&device);
+                svg.setSize(size);
+                svg.setViewBox(QRect(QPoint(), size));
+                svg.setTitle(title());
+                svg.setDescription(QStringLiteral("%1; %2").arg(title(), exportStampText()));
+                QPainter painter;
+                if (!painter.begin(&svg))
+                    return false;
+                render(painter, QRectF(QPointF(), size));
+                return painter.end();
+            },
+            error);
+    }
+    if (suffix == QStringLiteral("pdf")) {
+        return writeAtomically(
+            filePath,
+            [&](QIODevice &device, QString *) {
+                QPdfWriter pdf(&device);
+                pdf.setTitle(title());
+                pdf.setCreator(exportStampText());
+                pdf.setResolution(72); // one PDF point per logical pixel: text keeps its size
+                pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
+                pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+                QPainter painter;
+                if (!painter.begin(&pdf))
+                    return false;
+                render(painter, QRectF(QPointF(), size));
+                return painter.end();
+            },
+            error);
+    }
+    if (suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") ||
+        suffix == QStringLiteral("jpeg")) {
+        const qreal ratio = 2.0; // crisp on high-DPI screens and in slides
+        QImage image(size * ratio, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(ratio);
+        image.fill(palette().color(QPalette::Window));
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        render(painter, QRectF(QPointF(), size));
+        painter.end();
+        image.setText(QStringLiteral("Software"), exportStampText());
+        image.setText(QStringLiteral("Title"), title());
+        return writeImageAtomically(filePath, image, error);
+    }
+    if (error)
+        *error = tr("%1: unknown format \"%2\" (png, svg or pdf)").arg(filePath, suffix);
+    return false;
+}
+
+void View::copyImage()
+{
+    QImage image(size() * 2, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(2);
+    image.fill(palette().color(QPalette::Window));
+    QPainter painter(&image);
+    render(painter, QRectF(QPointF(), size()));
+    painter.end();
+    QApplication::clipboard()->setImage(image);
+}
+
+void View::copyCsv()
+{
+    QApplication::clipboard()->setText(QStringLiteral("# %1\n").arg(exportStampText()) + csv());
+}
+
+void View::exportWithDialog(const QString &suffix)
+{
+    const QString filter = suffix.toUpper() + tr(" files (*.%1)").arg(suffix);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(title()), snapshotName() + QLatin1Char('.') + suffix, filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTo(path, &error))
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void View::contextMenuEvent(QContextMenuEvent *event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export PNG..."), this, [this] { exportWithDialog(QStringLiteral("png")); });
+    menu.addAction(tr("Export SVG..."), this, [this] { exportWithDialog(QStringLiteral("svg")); });
+    menu.addAction(tr("Export PDF..."), this, [this] { exportWithDialog(QStringLiteral("pdf")); });
+    menu.addSeparator();
+    menu.addAction(tr("Copy Image"), this, &View::copyImage);
+    QAction *copyData = menu.addAction(tr("Copy Data as CSV"), this, &View::copyCsv);
+    copyData->setEnabled(!csv().isEmpty());
+    menu.exec(event->globalPos());
+}
+
+} // namespace views

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "checksview.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/widgets/style.h"
+
+#include "core/selection.h"
+#include "core/units.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace views {
+
+namespace {
+
+QString fromStd(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+QString fromView(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+/** Sorts by the number in Qt::UserRole (costs, statuses), not by the text shown. */
+class NumericItem : public QTableWidgetItem
+{
+public:
+    NumericItem(const QString &text, double key)
+        : QTableWidgetItem(text)
+    {
+        setData(Qt::UserRole, key);
+    }
+    bool operator<(const QTableWidgetItem &other) const override
+    {
+        return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
+    }
+};
+
+/** One cell as the table shows it. */
+struct Cell
+{
+    QString text;
+    double order = 0;
+    QString toolTip;
+    QBrush background;
+};
+
+/** Puts `cell` into the table, reusing the item there and touching only what changed: a slider
+ *  step on a table of every device preset rewrites hundreds of cells, most of them unchanged. */
+void putCell(QTableWidget *table, int row, int column, const Cell &cell, bool bold)
+{
+    QTableWidgetItem *item = table->item(row, column);
+    if (!item) {
+        item = new NumericItem(cell.text, cell.order);
+        table->setItem(row, column, item);
+    }
+    if (item->text() != cell.text)
+        item->setText(cell.text);
+    if (item->data(Qt::UserRole).toDouble() != cell.order)
+        item->setData(Qt::UserRole, cell.order);
+    if (item->toolTip() != cell.toolTip)
+        item->setToolTip(cell.toolTip);
+    if (item->background() != cell.background)
+        item->setBackground(cell.background);
+    if (item->font().bold() != bold) {
+        QFont font = table->font();
+        font.setBold(bold);
+        item->setFont(font);
+    }
+}
+
+// Colour and a symbol: the status reads in greyscale and for colour-blind viewers too.
+struct StatusLook
+{
+    QString symbol;
+    QColor colour;
+    double order; ///< for sorting: pass, warn, fail, n/a
+};
+
+StatusLook look(core::CheckStatus status)
+{
+    switch (status) {
+    case core::CheckStatus::Pass:
+        return {QStringLiteral("\u2714"), style::kGreen, 0};
+    case core::CheckStatus::Warn:
+        return {QStringLiteral("!"), style::kOrange, 1};
+    case core::CheckStatus::Fail:
+        return {QStringLiteral("\u2718"), style::kVermillion, 2};
+    case core::CheckStatus::NotApplicable:
+        break;
+    }
+    return {QStringLiteral("\u2013"), style::grey(150), 3};
+}
+
+QColor tint(const QColor &colour)
+{
+    QColor light = colour;
+    light.setAlphaF(0.18);
+    return light;
+}
+
+} // namespace
+
+ChecksView::ChecksView(ScenarioDocument *document, QWidget *parent)
+    : View(document, parent)
+    , m_heading(new QLabel(this))
+    , m_table(new QTableWidget(this))
+    , m_reasoning(new QTextBrowser(this))
+{
+    setObjectName(QStringLiteral("checksView"));
+    m_heading->setWordWrap(true);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setWordWrap(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    QStringList headers{tr("Device"), tr("Weights"), tr("Verdict"), tr("Per month")};
+    for (std::size_t i = 0; i < core::kCheckCount; ++i) {
+        QString key = fromView(core::checkKey(core::CheckKind(i)));
+        key[0] = key[0].toUpper();
+        headers << key;
+    }
+    m_table->setColumnCount(int(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    for (std::size_t i = 0; i < core::kCheckCount; ++i) // the lesson's full name on hover
+        m_table->horizontalHeaderItem(kFirstCheckColumn + int(i))
+            ->setToolTip(fromView(core::checkTitle(core::CheckKind(i))));
+    m_reasoning->setOpenLinks(false);
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row, int column) {
+        const QTableWidgetItem *device = row < 0 ? nullptr : m_table->item(row, 0);
+        if (!device)
+            return; // the table is being refilled
+        const int candidate = device->data(Qt::UserRole + 1).toInt();
+        showReasoning(candidate,
+                      std::clamp(column - kFirstCheckColumn, -1, int(core::kCheckCount)));
+    });
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_reasoning);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_heading);
+    layout->addWidget(splitter, 1);
+}
+
+ChecksView::~ChecksView() = default;
+
+const core::Selection &ChecksView::selection() const
+{
+    return document()->selection();
+}
+
+QString ChecksView::reasoning() const
+{
+    return m_reasoning->toPlainText();
+}
+
+void ChecksView::refresh()
+{
+    const core::Scenario &s = document()->scenario();
+    const core::Selection &sel = document()->selection();
+    const auto n = [](double v) { return style::number(v, 9); };
+    const QString regime = sel.regime == core::Regime::Online     ? tr("online inference")
+                           : sel.regime == core::Regime::Training ? tr("training")
+                                                                  : tr("edge inference");
+    QString heading =
+        sel.regime == core::Regime::Training
+            ? tr("<b>%1</b>: %2, %3 B/param recipe, micro-batch %4 x %5 tokens.")
+                  .arg(regime, fromStd(s.model.name).toHtmlEscaped(),
+                       style::number(s.training.bytesPerParameter()), n(s.training.microBatch),
+                       n(s.training.sequenceLength))
+            : tr("<b>%1</b>: %2, peak %3 concurrent sequences x %4 tokens (%5 prompt), first "
+                 "token within %6, at least %7 tokens/s per user, %8 runtime and workspace.")
+                  .arg(regime, fromStd(s.model.name).toHtmlEscaped(),
+                       n(s.serving.concurrentSequences), n(s.serving.contextTokens),
+                       n(s.serving.promptTokens),
+                       fromStd(core::formatSeconds(s.serving.ttftTargetSeconds)),
+                       style::number(s.serving.pacingTargetTokensPerSecond),
+                       fromStd(core::formatBytes(s.serving.overheadGb * core::kGB,
+                                                 document()->units())));
+    if (!sel.problems.empty())
+        heading += tr(" <span style=\"color:%1\">%2 candidate(s) could not be checked: %3</span>")
+                       .arg(style::warning().name())
+                       .arg(sel.problems.size())
+                       .arg(fromStd(sel.problems.front().message).toHtmlEscaped());
+    m_heading->setText(heading);
+
+    const int currentRow = m_table->currentRow();
+    const int currentColumn = m_table->currentColumn();
+    const QSignalBlocker quiet(m_table); // no half-filled rows reach the reasoning panel
+    m_table->setSortingEnabled(false);
+    const int rows = int(sel.candidates.size());
+    const bool reshaped = m_table->rowCount() != rows;
+    m_table->setRowCount(rows);
+    m_rowShapes.resize(rows);
+    const core::Recommendation &rec = sel.recommendation;
+    QList<int> reshapedRows; // candidates whose cells changed length: their height may change
+    for (int row = 0; row < rows; ++row) {
+        const core::Candidate &c = sel.candidates[std::size_t(row)];
+        const bool chosen =
+            rec.found && c.deviceId == rec.deviceId && c.weightFormat == rec.weightFormat;
+        QList<Cell> cells(m_table->columnCount());
+        cells[0] = {fromStd(c.device.name.empty() ? c.deviceId : c.device.name),
+                    c.capacityBytes,
+                    fromStd(c.deviceId),
+                    {}};
+        cells[1] = {fromView(core::formatLabel(c.weightFormat)),
+                    core::nominalBytes(c.weightFormat),
+                    {},
+                    {}};
+        cells[2] = {chosen ? tr("\u2605 recommended; %1").arg(fromStd(c.verdict))
+                           : fromStd(c.verdict),
+                    chosen ? -1.0 : (c.passes ? 0.0 : 1.0),
+                    {},
+                    {}};
+        // no price: sorted last, never borrowed from another device
+        cells[3] = {core::isSet(c.monthlyCostUsd) ? fromStd(core::formatUsd(c.monthlyCostUsd))
+                                                  : tr("price needed"),
+                    core::isSet(c.monthlyCostUsd) ? c.monthlyCostUsd : 1e300,
+                    {},
+                    {}};
+        for (std::size_t i = 0; i < c.checks.size(); ++i) {
+            const core::CheckResult &check = c.checks[i];
+            const StatusLook status = look(check.status);
+            cells[kFirstCheckColumn + int(i)] = {
+                QStringLiteral("%1 %2").arg(status.symbol, fromStd(check.headline)), status.order,
+                fromStd(check.summary), tint(status.colour)};
+        }
+        QList<int> shape;
+        for (int column = 0; column < cells.size(); ++column) {
+            putCell(m_table, row, column, cells[column], chosen);
+            shape << int(cells[column].text.size());
+        }
+        m_table->item(row, 0)->setData(Qt::UserRole + 1, row);
+        m_table->item(row, 3)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        if (reshaped || m_rowShapes[row] != shape)
+            reshapedRows << row;
+        m_rowShapes[row] = shape;
+    }
+    m_table->setSortingEnabled(true);
+    // Columns as wide as their contents up to a limit, the text wrapping beyond it, so the whole
+    // table fits a 1280-pixel window. They are measured when the candidates change, not on each
+    // step: columns that jump while a slider moves are hard to read, and measuring every cell
+    // was most of a step's cost with every device preset as a candidate. A row is measured
+    // again when one of its cells changed length (the figures' digits are equally wide).
+    if (reshaped) {
+        m_table->resizeColumnsToContents();
+        const int widest = int(150 * style::scale());
+        for (int column = 0; column < m_table->columnCount() - 1; ++column)
+            m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), widest));
+        m_table->resizeRowsToContents();
+    } else if (!reshapedRows.isEmpty()) {
+        for (int row = 0; row < rows; ++row) { // rows may be sorted: find each candidate's
+            if (reshapedRows.contains(m_table->item(row, 0)->data(Qt::UserRole + 1).toInt()))
+                m_table->resizeRowToContents(row);
+        }
+    }
+    if (currentRow >= 0 && currentRow < m_table->rowCount()) {
+        m_table->setCurrentCell(currentRow, currentColumn);
+        showReasoning(m_table->item(currentRow, 0)->data(Qt::UserRole + 1).toInt(),
+                      std::clamp(currentColumn - kFirstCheckColumn, -1, int(core::kCheckCount)));
+    } else if (!sel.candidates.empty()) {
+        showReasoning(0, int(core::CheckKind::Memory));
+    }
+}
+
+void ChecksView::showReasoning(int candidate, int check)
+{
+    const core::Selection &sel = document()->selection();
+    if (candidate < 0 || candidate >= int(sel.candidates.size()))
+        return;
+    const core::Candidate &c = sel.candidates[std::size_t(candidate)];
+    QString html =
+        tr("<b>%1, %2 weights</b>: %3")
+            .arg(fromStd(c.device.name).toHtmlEscaped(),
+                 fromView(core::formatLabel(c.weightFormat)), fromStd(c.verdict).toHtmlEscaped());
+    auto describe = [&](const core::CheckResult &r) {
+        const StatusLook status = look(r.status);
+        return tr("<p><span style=\"color:%1\"><b>%2 %3</b></span> (%4): %5</p>")
+            .arg(status.colour.darker(130).name(), status.symbol,
+                 fromView(core::checkTitle(r.kind)), fromView(core::checkStatusKey(r.status)),
+                 fromStd(r.summary).toHtmlEscaped());
+    };
+    if (check >= 0 && check < int(c.checks.size())) {
+        html += describe(c.checks[std::size_t(check)]);
+    } else {
+        for (const core::CheckResult &r : c.checks)
+            html += describe(r);
+    }
+    m_reasoning->setHtml(html);
+}
+
+QString ChecksView::csv() const
+{
+    QStringList lines;
+    QStringList header;
+    for (int column = 0; column < m_table->columnCount(); ++column)
+        header << m_table->horizontalHeaderItem(column)->text();
+    lines << header.join(QLatin1Char(','));
+    auto quote = [](QString text) -> QString {
+        return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+               QLatin1Char('"');
+    };
+    for (const core::Candidate &c : document()->selection().candidates) {
+        QStringList cells{quote(QString::fromStdString(c.deviceId)),
+                          fromView(core::formatKey(c.weightFormat))};
+        for (const core::CheckResult &check : c.checks)
+            cells << quote(fromView(core::checkStatusKey(check.status)) + QStringLiteral(": ") +
+                           QString::fromStdString(check.headline));
+        cells.insert(2, quote(QString::fromStdString(c.verdict)));
+        cells.insert(3, core::isSet(c.monthlyCostUsd) ? QString::number(c.monthlyCostUsd)
+                                                      : QString()); // no price: none borrowed
+        lines << cells.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+} // namespace views

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The device-selection checks (`checks`): candidate devices x the lesson's six checks (l.208-234),
+// each cell a pass / warn / fail / n/a with its key figure; a cell opens its reasoning below the
+// table. Sortable by any column, the monthly cost included. Linked to the scenario's `wizard`,
+// `cost` and `traffic` sections.
+
+#include "views/widgets/view.h"
+
+class QLabel;
+class QTableWidget;
+class QTextBrowser;
+
+namespace core {
+struct Selection;
+}
+
+namespace views {
+
+class ChecksView : public View
+{
+    Q_OBJECT
+
+public:
+    explicit ChecksView(ScenarioDocument *document, QWidget *parent = nullptr);
+    ~ChecksView() override;
+
+    QString snapshotName() const override { return QStringLiteral("checks"); }
+    QString title() const override { return tr("Device-selection checks"); }
+    QString csv() const override;
+
+    /** What the table shows (for tests and the report). */
+    const core::Selection &selection() const;
+    QTableWidget *table() const { return m_table; }
+    /** The reasoning panel's text (plain). */
+    QString reasoning() const;
+    /** Shows the reasoning of one candidate's check (row in the selection's order). */
+    void showReasoning(int candidate, int check);
+
+    static constexpr int kFirstCheckColumn = 4; ///< after device, weights, verdict and cost
+
+protected:
+    void refresh() override;
+
+private:
+    QLabel *m_heading;
+    QTableWidget *m_table;
+    QTextBrowser *m_reasoning;
+    QList<QList<int>> m_rowShapes; ///< per candidate: each cell's text length when last measured
+};
+
+} // namespace views

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "decisionview.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/widgets/style.h"
+
+#include "core/presets.h"
+#include "core/scenarioedits.h"
+#include "core/selection.h"
+#include "core/units.h"
+
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace views {
+
+namespace {
+
+QString html(const std::string &text)
+{
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+
+} // namespace
+
+DecisionView::DecisionView(ScenarioDocument *document, QWidget *parent)
+    : View(document, parent)
+    , m_browser(new QTextBrowser(this))
+    , m_apply(new QPushButton(tr("Apply to Scenario"), this))
+{
+    setObjectName(QStringLiteral("decisionView"));
+    m_browser->setOpenLinks(false);
+    m_apply->setToolTip(tr("Make the recommended device and weight format the scenario's "
+                           "(one step on the undo stack)"));
+    connect(m_apply, &QPushButton::clicked, this, &DecisionView::applyRecommendation);
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(m_apply);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_browser, 1);
+    layout->addLayout(buttons);
+}
+
+DecisionView::~DecisionView() = default;
+
+QString DecisionView::text() const
+{
+    return m_browser->toPlainText();
+}
+
+QString DecisionView::decisionHtml(const core::Selection &selection, int otherOptions)
+{
+    // the core's sentences use decimal GB, the unit of the lesson's walkthrough
+    const core::Recommendation &r = selection.recommendation;
+    const core::Candidate *best = core::recommendedCandidate(selection);
+    QString out;
+    if (best) {
+        out += tr("<h3>Recommended: %1, %2 weights, %3 replica(s)</h3>")
+                   .arg(html(best->device.name),
+                        QString::fromLatin1(core::formatLabel(best->weightFormat).data()),
+                        style::number(r.replicas, 9));
+    } else {
+        out += tr("<h3 style=\"color:%1\">No candidate passes every check</h3>")
+                   .arg(style::warning().name());
+    }
+    out += tr("<p>%1</p>").arg(html(r.reason));
+    if (!r.rejected.empty()) {
+        out += tr("<p><b>The other options</b></p><ul>");
+        const int listed = otherOptions < 0 ? int(r.rejected.size())
+                                            : std::min(otherOptions, int(r.rejected.size()));
+        for (int i = 0; i < listed; ++i)
+            out += QStringLiteral("<li>%1</li>").arg(html(r.rejected[std::size_t(i)]));
+        if (listed < int(r.rejected.size()))
+            out += tr("<li>and %1 more: each row of the checks table, its reasons a click "
+                      "away.</li>")
+                       .arg(int(r.rejected.size()) - listed);
+        out += QStringLiteral("</ul>");
+    }
+    if (!r.apiFallback.empty())
+        out += tr("<p><b>Hosted-API fallback.</b> %1</p>").arg(html(r.apiFallback));
+    if (!r.flip.empty())
+        out += tr("<p><b>What would change the verdict.</b> %1</p>").arg(html(r.flip));
+    if (!r.engineSettings.empty()) {
+        out += tr("<p><b>Serving-engine settings that enforce it</b></p><ul>");
+        for (const std::string &line : r.engineSettings)
+            out += QStringLiteral("<li>%1</li>").arg(html(line));
+        out += QStringLiteral("</ul>");
+    }
+    out += tr("<p style=\"color:#666\">The lesson's toy model ranks the options; measure the real "
+              "p95 under the real mix before committing (l.220). The point is not the verdict but "
+              "that anyone can check how it was reached (l.237).</p>");
+    return out;
+}
+
+void DecisionView::refresh()
+{
+    const core::Selection &selection = document()->selection();
+    const QString text = style::themed(decisionHtml(selection, kOtherOptionsShown));
+    if (text != m_shownHtml) { // laying out the text is most of a refresh's cost
+        m_browser->setHtml(text);
+        m_shownHtml = text;
+    }
+    const core::Candidate *best = core::recommendedCandidate(selection);
+    const core::Scenario &s = document()->scenario();
+    const bool alreadyApplied = best && core::runsCandidate(s, *best);
+    m_apply->setEnabled(best && !alreadyApplied);
+    m_apply->setText(alreadyApplied ? tr("Applied to the Scenario") : tr("Apply to Scenario"));
+}
+
+bool DecisionView::applyRecommendation()
+{
+    ensureCurrent();
+    const core::Candidate *best = core::recommendedCandidate(document()->selection());
+    if (!best)
+        return false;
+    document()->applyScenario(core::withCandidate(document()->scenario(), *best).scenario,
+                              tr("Apply Recommendation"));
+    return true;
+}
+
+QString DecisionView::csv() const
+{
+    const core::Recommendation &r = document()->selection().recommendation;
+    QStringList lines{QStringLiteral("field,value")};
+    auto quote = [](const std::string &text) -> QString {
+        QString q = QString::fromStdString(text);
+        return QLatin1Char('"') + q.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+               QLatin1Char('"');
+    };
+    lines << QStringLiteral("device,%1").arg(quote(r.deviceId))
+          << QStringLiteral("weight_format,%1")
+                 .arg(r.found ? QString::fromLatin1(core::formatKey(r.weightFormat).data())
+                              : QString())
+          << QStringLiteral("replicas,%1").arg(r.replicas)
+          << QStringLiteral("reason,%1").arg(quote(r.reason))
+          << QStringLiteral("api_fallback,%1").arg(quote(r.apiFallback))
+          << QStringLiteral("flip,%1").arg(quote(r.flip));
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+} // namespace views

@@ -14,7 +14,7 @@ namespace {
 
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 
-#define ACCEL_FIELD(expr) [](Scenario &s) -> double * { return &s.expr; }
+#define ACCEL_FIELD(expr) ([](Scenario &s) -> double * { return &s.expr; })
 
 // clang-format off
 constexpr std::array kParameters = std::to_array<ParameterInfo>({

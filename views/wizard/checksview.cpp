@@ -203,7 +203,13 @@ void ChecksView::refresh()
     const QSignalBlocker quiet(m_table); // no half-filled rows reach the reasoning panel
     m_table->setSortingEnabled(false);
     const int rows = int(sel.candidates.size());
-    const bool reshaped = m_table->rowCount() != rows;
+    QStringList candidateKeys; // which options the rows hold: another set is measured anew
+    for (const core::Candidate &c : sel.candidates)
+        candidateKeys << fromStd(c.deviceId) + QLatin1Char(':') +
+                             fromView(core::formatKey(c.weightFormat));
+    const bool reshaped = candidateKeys != m_candidateKeys || m_table->font() != m_measuredFont;
+    m_candidateKeys = candidateKeys;
+    m_measuredFont = m_table->font();
     m_table->setRowCount(rows);
     m_rowShapes.resize(rows);
     const core::Recommendation &rec = sel.recommendation;
@@ -246,16 +252,21 @@ void ChecksView::refresh()
         }
         m_table->item(row, 0)->setData(Qt::UserRole + 1, row);
         m_table->item(row, 3)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        if (reshaped || m_rowShapes[row] != shape)
+        // A row is measured again when a cell grew past what its height was measured for; one
+        // that got shorter keeps its height (a line too many, never a clipped one).
+        bool grew = reshaped || m_rowShapes[row].size() != shape.size();
+        for (int column = 0; !grew && column < shape.size(); ++column)
+            grew = shape[column] > m_rowShapes[row][column];
+        if (grew) {
             reshapedRows << row;
-        m_rowShapes[row] = shape;
+            m_rowShapes[row] = shape;
+        }
     }
     m_table->setSortingEnabled(true);
     // Columns as wide as their contents up to a limit, the text wrapping beyond it, so the whole
     // table fits a 1280-pixel window. They are measured when the candidates change, not on each
     // step: columns that jump while a slider moves are hard to read, and measuring every cell
-    // was most of a step's cost with every device preset as a candidate. A row is measured
-    // again when one of its cells changed length (the figures' digits are equally wide).
+    // was most of a step's cost with every device preset as a candidate.
     if (reshaped) {
         m_table->resizeColumnsToContents();
         const int widest = int(150 * style::scale());

@@ -8,6 +8,9 @@
 
 #include "views/widgets/view.h"
 
+#include <QFont>
+#include <QStringList>
+
 class QLabel;
 class QTableWidget;
 class QTextBrowser;
@@ -48,6 +51,8 @@ private:
     QTableWidget *m_table;
     QTextBrowser *m_reasoning;
     QList<QList<int>> m_rowShapes; ///< per candidate: each cell's text length when last measured
+    QStringList m_candidateKeys;   ///< the options the rows were measured for
+    QFont m_measuredFont;
 };
 
 } // namespace views

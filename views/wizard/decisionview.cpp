@@ -73,8 +73,16 @@ QString DecisionView::decisionHtml(const core::Selection &selection, int otherOp
         out += tr("<p><b>The other options</b></p><ul>");
         const int listed = otherOptions < 0 ? int(r.rejected.size())
                                             : std::min(otherOptions, int(r.rejected.size()));
-        for (int i = 0; i < listed; ++i)
-            out += QStringLiteral("<li>%1</li>").arg(html(r.rejected[std::size_t(i)]));
+        for (int i = 0; i < listed; ++i) {
+            // capped (the view): each option's first sentence; its whole reasoning is a click
+            // away in the checks table
+            const std::string &line = r.rejected[std::size_t(i)];
+            const std::size_t end = line.find(". ");
+            out += QStringLiteral("<li>%1</li>")
+                       .arg(html(otherOptions < 0 || end == std::string::npos
+                                     ? line
+                                     : line.substr(0, end + 1)));
+        }
         if (listed < int(r.rejected.size()))
             out += tr("<li>and %1 more: each row of the checks table, its reasons a click "
                       "away.</li>")

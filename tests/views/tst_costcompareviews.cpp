@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Cost and Compare tabs.
+
+#include "app/mainwindow.h"
+#include "views/memory/kvview.h"
+#include "views/memory/memoryview.h"
+#include "views/memory/oomview.h"
+#include "views/scale/interconnectview.h"
+#include "views/widgets/batchcontrol.h"
+#include "views/widgets/explanationpanel.h"
+
+#include "core/presets.h"
+#include "core/scenarioio.h"
+#include "views/document/scenariodocument.h"
+#include "views/roofline/rooflineview.h"
+#include "views/roofline/throughputview.h"
+#include "views/widgets/scenariopanel.h"
+
+#include "core/evaluation.h"
+#include "core/inside.h"
+#include "core/selection.h"
+
+#include "views/compare/compareview.h"
+#include "views/cost/costview.h"
+#include "views/inside/anatomyview.h"
+#include "views/inside/familyview.h"
+#include "views/inside/hierarchyview.h"
+#include "views/inside/matmulview.h"
+#include "views/inside/raceview.h"
+#include "views/inside/stackview.h"
+#include "views/precision/precisionview.h"
+#include "views/precision/quantisationview.h"
+#include "views/scale/powerview.h"
+#include "views/tour/tour.h"
+#include "views/tour/tourpanel.h"
+#include "views/viewregistry.h"
+#include "views/widgets/style.h"
+#include "views/wizard/checksview.h"
+#include "views/wizard/decisionview.h"
+#include "views/wizard/selectionwizard.h"
+
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGraphicsLineItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QImage>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using core::FigureId;
+
+namespace {
+
+[[maybe_unused]] void showOffscreen(QWidget &widget, QSize size = {1280, 800})
+{
+    widget.setAttribute(Qt::WA_DontShowOnScreen);
+    widget.resize(size);
+    widget.show();
+    QCoreApplication::processEvents();
+}
+
+#define ACCEL_COMPARE_NEAR_VIEWS(actual, expected)                                                 \
+    QVERIFY2(std::fabs((actual) - (expected)) <= 1e-9 * std::fabs(expected),                       \
+             qPrintable(QString::number(actual, 'g', 12)))
+
+[[maybe_unused]] bool near(double a, double b, double relative = 1e-9)
+{
+    return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
+}
+
+} // namespace
+
+class CostCompareViews : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void costAgainstUtilisation();
+    void compareShowsTheDifferences();
+};
+
+void CostCompareViews::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(
+        true); // autosave and settings stay out of the user's folders
+    QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_costcompareviews"));
+}
+
+// l.179-184: $4/h and 400 tokens/s: $2.78 / $3.97 / $7.94 per million at 100 / 70 / 35 %.
+void CostCompareViews::costAgainstUtilisation()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("cost-example")).value().scenario);
+    views::CostView view(&doc);
+    showOffscreen(view);
+    const QList<QPointF> curve = view.currentCurve();
+    QCOMPARE(curve.size(), 96); // 5 % to 100 %
+    auto at = [&](double u) {
+        for (const QPointF &p : curve)
+            if (p.x() == u)
+                return p.y();
+        return -1.0;
+    };
+    QVERIFY(std::fabs(at(100) - 2.78) < 0.005);
+    QVERIFY(std::fabs(at(70) - 3.97) < 0.005);
+    QVERIFY(std::fabs(at(35) - 7.94) < 0.005);
+    for (int i = 1; i < curve.size(); ++i) // never cheaper when busier less
+        QVERIFY(curve[i].y() < curve[i - 1].y());
+    view.setComparison(0, QStringLiteral("nvidia-h100-sxm"));
+    QCOMPARE(view.comparisonCount(), 1);
+    QVERIFY(view.notes().contains(QStringLiteral("$3.97 per million tokens")));
+}
+
+// Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity
+// line), both units (the longest texts) and presenter size (the largest fonts).
+// A against B: the rows are the core's comparison, the table shows B - A and B / A, the rows
+// that differ are bold, and B follows A when A changes.
+void CostCompareViews::compareShowsTheDifferences()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("lesson-default")).value().scenario);
+    doc.flush();
+    views::CompareView view(&doc);
+    showOffscreen(view);
+    view.ensureCurrent();
+    // by default B is A with 1-byte weights (lesson l.100)
+    QCOMPARE(view.scenarioB().serving.weightFormat, core::NumericFormat::Int8);
+    int weightsRow = -1;
+    for (int i = 0; i < int(view.rows().size()); ++i) {
+        if (view.rows()[std::size_t(i)].id == FigureId::WeightsBytes)
+            weightsRow = i;
+    }
+    QVERIFY(weightsRow >= 0);
+    QTableWidget *table = view.table();
+    QCOMPARE(table->item(weightsRow, 1)->text(), QStringLiteral("14 GB"));
+    QCOMPARE(table->item(weightsRow, 2)->text(), QStringLiteral("7 GB"));
+    QCOMPARE(table->item(weightsRow, 3)->text(), QStringLiteral("\u22127 GB"));
+    QCOMPARE(table->item(weightsRow, 4)->text(), QStringLiteral("0.5x"));
+    QVERIFY(table->item(weightsRow, 0)->font().bold());
+    const core::Evaluation expectedB = core::evaluate(view.scenarioB());
+    for (std::size_t i = 0; i < view.rows().size(); ++i) {
+        const core::ComparedFigure &row = view.rows()[i];
+        QCOMPARE(row.a, doc.evaluation()[row.id]);
+        QVERIFY(row.b == expectedB[row.id] || (std::isnan(row.b) && std::isnan(expectedB[row.id])));
+        QCOMPARE(table->item(int(i), 0)->font().bold(), row.differs);
+    }
+
+    // A moves, B (A with other weights) moves with it
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 32));
+    doc.flush();
+    view.ensureCurrent();
+    QCOMPARE(view.scenarioB().serving.batch, 32.0);
+
+    // B as a scenario of its own
+    view.setScenarioB(
+        core::readScenario(*core::scenarioPresetText("support-assistant")).value().scenario,
+        QStringLiteral("support-assistant"));
+    QCOMPARE(view.scenarioB().serving.concurrentSequences, 40.0);
+    QVERIFY(!view.csv().isEmpty());
+}
+
+QTEST_MAIN(CostCompareViews)
+#include "tst_costcompareviews.moc"

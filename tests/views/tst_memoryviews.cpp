@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Memory tab: the memory bars, the KV cache and the OOM diagnosis with the lesson's numbers.
+
+#include "app/mainwindow.h"
+#include "views/memory/kvview.h"
+#include "views/memory/memoryview.h"
+#include "views/memory/oomview.h"
+#include "views/scale/interconnectview.h"
+#include "views/widgets/batchcontrol.h"
+#include "views/widgets/explanationpanel.h"
+
+#include "core/presets.h"
+#include "core/scenarioio.h"
+#include "views/document/scenariodocument.h"
+#include "views/roofline/rooflineview.h"
+#include "views/roofline/throughputview.h"
+#include "views/widgets/scenariopanel.h"
+
+#include "core/evaluation.h"
+#include "core/inside.h"
+#include "core/selection.h"
+
+#include "views/compare/compareview.h"
+#include "views/cost/costview.h"
+#include "views/inside/anatomyview.h"
+#include "views/inside/familyview.h"
+#include "views/inside/hierarchyview.h"
+#include "views/inside/matmulview.h"
+#include "views/inside/raceview.h"
+#include "views/inside/stackview.h"
+#include "views/precision/precisionview.h"
+#include "views/precision/quantisationview.h"
+#include "views/scale/powerview.h"
+#include "views/tour/tour.h"
+#include "views/tour/tourpanel.h"
+#include "views/viewregistry.h"
+#include "views/widgets/style.h"
+#include "views/wizard/checksview.h"
+#include "views/wizard/decisionview.h"
+#include "views/wizard/selectionwizard.h"
+
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGraphicsLineItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QImage>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using core::FigureId;
+
+namespace {
+
+[[maybe_unused]] void showOffscreen(QWidget &widget, QSize size = {1280, 800})
+{
+    widget.setAttribute(Qt::WA_DontShowOnScreen);
+    widget.resize(size);
+    widget.show();
+    QCoreApplication::processEvents();
+}
+
+#define ACCEL_COMPARE_NEAR_VIEWS(actual, expected)                                                 \
+    QVERIFY2(std::fabs((actual) - (expected)) <= 1e-9 * std::fabs(expected),                       \
+             qPrintable(QString::number(actual, 'g', 12)))
+
+[[maybe_unused]] bool near(double a, double b, double relative = 1e-9)
+{
+    return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
+}
+
+} // namespace
+
+class MemoryViews : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void memoryBarsMatchTheCore();
+    void oomDiagnosisShowsTheLessonsNumbers();
+    void kvViewMarksTheFailingRequest();
+};
+
+void MemoryViews::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(
+        true); // autosave and settings stay out of the user's folders
+    QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_memoryviews"));
+}
+
+// The lesson's 7B: 112 GB of training state (l.63), 14 GB BF16 and 7 GB 1-byte weights (l.45-46),
+// a KV cache of 17.18 GB at 32 x 4096 (l.84), against the 80 GB lesson device.
+void MemoryViews::memoryBarsMatchTheCore()
+{
+    views::ScenarioDocument doc;
+    views::MemoryView view(&doc);
+    showOffscreen(view);
+    QCOMPARE(view.categories().size(), 3);
+    const QList<double> weights = view.segment(QStringLiteral("Weights"));
+    QCOMPARE(weights, (QList<double>{14e9, 14e9, 7e9}));
+    double state = 0;
+    for (const char *part : {"Weights", "Gradients", "FP32 master copy", "Optimiser moments"})
+        state += view.segment(QLatin1String(part))[0];
+    QCOMPARE(state, 112e9);
+    QVERIFY(view.segment(QStringLiteral("Activations"))[0] >
+            0); // its own segment, outside the 112 GB
+    QCOMPARE(view.segment(QStringLiteral("KV cache"))[1], 17179869184.0);
+    QCOMPARE(view.segment(QStringLiteral("Runtime context"))[1], 1.5e9);
+    QCOMPARE(view.segment(QStringLiteral("Workspace"))[1], 1.0e9);
+    QCOMPARE(view.capacityDrawn(), 80e9);
+    QVERIFY2(view.headroomTexts()[1].contains(QStringLiteral("46.32 GB headroom")),
+             qPrintable(view.headroomTexts()[1]));
+    QVERIFY2(view.headroomTexts()[0].contains(QStringLiteral("short by")),
+             qPrintable(view.headroomTexts()[0]));
+    // the 18 B/param convention is one click away; ZeRO-3 over 8 devices divides the state by 8
+    QVERIFY(doc.setNumber(QStringLiteral("training.zero_stage"), 3));
+    QVERIFY(doc.setNumber(QStringLiteral("training.dp_degree"), 8));
+    doc.flush();
+    double sharded = 0;
+    for (const char *part : {"Weights", "Gradients", "FP32 master copy", "Optimiser moments"})
+        sharded += view.segment(QLatin1String(part))[0];
+    QCOMPARE(sharded, 14e9);
+}
+
+// l.255-265: 7.5 GB for KV, 13 sequences, the 14th fails; 27 with 1-byte weights, 24 guarded.
+void MemoryViews::oomDiagnosisShowsTheLessonsNumbers()
+{
+    views::ScenarioDocument doc;
+    auto text = core::scenarioPresetText("oom-14th-request");
+    doc.reset(core::readScenario(*text).value().scenario);
+    views::OomView view(&doc);
+    showOffscreen(view);
+    QString shown = view.text();
+    for (const char *expected :
+         {"7.5 GB for the KV cache", "13.97", "13 sequences fit", "14th request fails",
+          "Use 1-byte weights (INT8 or FP8): 27 sequences", "could never have been served"})
+        QVERIFY2(shown.contains(QLatin1String(expected)), expected);
+    doc.setWeightFormat(core::NumericFormat::Int8);
+    doc.flush();
+    shown = view.text();
+    QVERIFY2(shown.contains(QStringLiteral("24 of a theoretical 27")), qPrintable(shown));
+}
+
+// l.255: the 14th request fails; cutting the context budget moves the limit (l.89-91).
+void MemoryViews::kvViewMarksTheFailingRequest()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("oom-14th-request")).value().scenario);
+    views::KvView view(&doc);
+    showOffscreen(view);
+    QCOMPARE(view.firstFailingDrawn(), 14.0);
+    QCOMPARE(view.admissionLimitDrawn(), 11.0);
+    QVERIFY(doc.setNumber(QStringLiteral("serving.context_tokens"), 2048));
+    doc.flush();
+    QCOMPARE(view.firstFailingDrawn(), 28.0); // floor(7.5e9 / 268,435,456) = 27 fit
+    view.gqaToggle()->setChecked(true);       // an overlay only: the scenario is unchanged
+    QCOMPARE(doc.scenario().model.kvHeads, 8.0);
+    QVERIFY(!view.csv().isEmpty());
+}
+
+QTEST_MAIN(MemoryViews)
+#include "tst_memoryviews.moc"

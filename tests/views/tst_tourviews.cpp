@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The lesson tour: every step with the lesson's numbers.
+
+#include "app/mainwindow.h"
+#include "views/memory/kvview.h"
+#include "views/memory/memoryview.h"
+#include "views/memory/oomview.h"
+#include "views/scale/interconnectview.h"
+#include "views/widgets/batchcontrol.h"
+#include "views/widgets/explanationpanel.h"
+
+#include "core/presets.h"
+#include "core/scenarioio.h"
+#include "views/document/scenariodocument.h"
+#include "views/roofline/rooflineview.h"
+#include "views/roofline/throughputview.h"
+#include "views/widgets/scenariopanel.h"
+
+#include "core/evaluation.h"
+#include "core/inside.h"
+#include "core/selection.h"
+
+#include "views/compare/compareview.h"
+#include "views/cost/costview.h"
+#include "views/inside/anatomyview.h"
+#include "views/inside/familyview.h"
+#include "views/inside/hierarchyview.h"
+#include "views/inside/matmulview.h"
+#include "views/inside/raceview.h"
+#include "views/inside/stackview.h"
+#include "views/precision/precisionview.h"
+#include "views/precision/quantisationview.h"
+#include "views/scale/powerview.h"
+#include "views/tour/tour.h"
+#include "views/tour/tourpanel.h"
+#include "views/viewregistry.h"
+#include "views/widgets/style.h"
+#include "views/wizard/checksview.h"
+#include "views/wizard/decisionview.h"
+#include "views/wizard/selectionwizard.h"
+
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGraphicsLineItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QImage>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using core::FigureId;
+
+namespace {
+
+[[maybe_unused]] void showOffscreen(QWidget &widget, QSize size = {1280, 800})
+{
+    widget.setAttribute(Qt::WA_DontShowOnScreen);
+    widget.resize(size);
+    widget.show();
+    QCoreApplication::processEvents();
+}
+
+#define ACCEL_COMPARE_NEAR_VIEWS(actual, expected)                                                 \
+    QVERIFY2(std::fabs((actual) - (expected)) <= 1e-9 * std::fabs(expected),                       \
+             qPrintable(QString::number(actual, 'g', 12)))
+
+[[maybe_unused]] bool near(double a, double b, double relative = 1e-9)
+{
+    return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
+}
+
+} // namespace
+
+class TourViews : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void tourVisitsEveryStepWithTheLessonsNumbers();
+};
+
+void TourViews::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(
+        true); // autosave and settings stay out of the user's folders
+    QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_tourviews"));
+}
+
+// Every step loads its lesson scenario, brings its view forward and shows the lesson's number.
+void TourViews::tourVisitsEveryStepWithTheLessonsNumbers()
+{
+    MainWindow window;
+    showOffscreen(window);
+    views::TourPanel *tour = window.tourPanel();
+    const QList<views::TourStep> &steps = views::tourSteps();
+    QVERIFY(steps.size() >= 15);
+    for (int i = 0; i < steps.size(); ++i) {
+        window.startTour(i);
+        QCoreApplication::processEvents();
+        const views::TourStep &step = steps[i];
+        const double value = window.document()->evaluation()[step.figure];
+        QVERIFY2(std::fabs(value - step.lessonValue) <= step.tolerance,
+                 qPrintable(QStringLiteral("step %1 %2: %3 against the lesson's %4 (l.%5)")
+                                .arg(i + 1)
+                                .arg(step.title)
+                                .arg(value, 0, 'g', 8)
+                                .arg(step.lessonValue, 0, 'g', 8)
+                                .arg(step.line)));
+        views::View *shown = window.view(step.view);
+        QVERIFY2(shown, qPrintable(step.view));
+        QVERIFY(window.tabs()->currentWidget()->isAncestorOf(shown));
+        QCOMPARE(tour->revealed(), !step.predict);
+        if (step.predict) { // predict first: the number is hidden until revealed
+            QVERIFY(tour->text().contains(QStringLiteral("predict it")));
+            tour->reveal();
+            QVERIFY(!tour->text().contains(QStringLiteral("predict it")));
+        }
+    }
+    // change an input, then one click back to the lesson's values
+    window.startTour(int(steps.size()) - 1); // the OOM diagnosis: 13 fit
+    QVERIFY(window.document()->setNumber(QStringLiteral("serving.context_tokens"), 2048));
+    window.document()->flush();
+    QVERIFY(window.document()->evaluation()[core::FigureId::MaxConcurrentSequences] != 13.0);
+    tour->restoreLessonValues();
+    QCOMPARE(window.document()->evaluation()[core::FigureId::MaxConcurrentSequences], 13.0);
+    // try it: 27 sequences with 1-byte weights (l.260)
+    QVERIFY(!tour->answer(QStringLiteral("13")));
+    QVERIFY(tour->answer(QStringLiteral("27")));
+    // a presentation clicker: PageUp / PageDown step, B blanks, any key comes back
+    window.startTour(2);
+    window.tabs()->setFocus();
+    QTest::keyClick(window.tabs(), Qt::Key_PageDown);
+    QCOMPARE(tour->step(), 3);
+    QTest::keyClick(window.tabs(), Qt::Key_PageUp);
+    QCOMPARE(tour->step(), 2);
+    QTest::keyClick(window.tabs(), Qt::Key_B);
+    QVERIFY(window.blanked());
+    QTest::keyClick(window.tabs(), Qt::Key_Space);
+    QVERIFY(!window.blanked());
+}
+
+QTEST_MAIN(TourViews)
+#include "tst_tourviews.moc"

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Wizard tab: the checks table, the decision, the device-selection wizard, one selection per
+// change.
+
+#include "app/mainwindow.h"
+#include "views/memory/kvview.h"
+#include "views/memory/memoryview.h"
+#include "views/memory/oomview.h"
+#include "views/scale/interconnectview.h"
+#include "views/widgets/batchcontrol.h"
+#include "views/widgets/explanationpanel.h"
+
+#include "core/presets.h"
+#include "core/scenarioio.h"
+#include "views/document/scenariodocument.h"
+#include "views/roofline/rooflineview.h"
+#include "views/roofline/throughputview.h"
+#include "views/widgets/scenariopanel.h"
+
+#include "core/evaluation.h"
+#include "core/inside.h"
+#include "core/selection.h"
+
+#include "views/compare/compareview.h"
+#include "views/cost/costview.h"
+#include "views/inside/anatomyview.h"
+#include "views/inside/familyview.h"
+#include "views/inside/hierarchyview.h"
+#include "views/inside/matmulview.h"
+#include "views/inside/raceview.h"
+#include "views/inside/stackview.h"
+#include "views/precision/precisionview.h"
+#include "views/precision/quantisationview.h"
+#include "views/scale/powerview.h"
+#include "views/tour/tour.h"
+#include "views/tour/tourpanel.h"
+#include "views/viewregistry.h"
+#include "views/widgets/style.h"
+#include "views/wizard/checksview.h"
+#include "views/wizard/decisionview.h"
+#include "views/wizard/selectionwizard.h"
+
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGraphicsLineItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QImage>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using core::FigureId;
+
+namespace {
+
+[[maybe_unused]] void showOffscreen(QWidget &widget, QSize size = {1280, 800})
+{
+    widget.setAttribute(Qt::WA_DontShowOnScreen);
+    widget.resize(size);
+    widget.show();
+    QCoreApplication::processEvents();
+}
+
+#define ACCEL_COMPARE_NEAR_VIEWS(actual, expected)                                                 \
+    QVERIFY2(std::fabs((actual) - (expected)) <= 1e-9 * std::fabs(expected),                       \
+             qPrintable(QString::number(actual, 'g', 12)))
+
+[[maybe_unused]] bool near(double a, double b, double relative = 1e-9)
+{
+    return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
+}
+
+} // namespace
+
+class WizardViews : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void checksTableFollowsTheScenario();
+    void applyingTheDecisionIsOneUndoStep();
+    void wizardWalksTheLessonCase();
+    void wizardImportsModelsAndPricesCandidates();
+    void wizardTabSelectsOncePerChange();
+};
+
+void WizardViews::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(
+        true); // autosave and settings stay out of the user's folders
+    QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_wizardviews"));
+}
+
+// l.215: the 24 GB device fails memory; the table, its reasoning and its sorting follow the core.
+void WizardViews::checksTableFollowsTheScenario()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("support-assistant")).value().scenario);
+    views::ChecksView view(&doc);
+    showOffscreen(view);
+    QTableWidget *table = view.table();
+    QCOMPARE(table->rowCount(), 6);
+    const int memory = views::ChecksView::kFirstCheckColumn + int(core::CheckKind::Memory);
+    int smallRow = -1;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        if (table->item(row, 0)->toolTip() == QStringLiteral("lesson-accelerator-24gb") &&
+            table->item(row, 1)->text() == QStringLiteral("BF16"))
+            smallRow = row;
+    }
+    QVERIFY(smallRow >= 0);
+    QVERIFY2(table->item(smallRow, memory)->text().contains(QStringLiteral("short by 8.729 GB")),
+             qPrintable(table->item(smallRow, memory)->text()));
+    table->setCurrentCell(smallRow, memory);
+    QVERIFY2(view.reasoning().contains(QStringLiteral("Needs 32.73 GB for 40 sequences")),
+             qPrintable(view.reasoning()));
+    int recommended = 0;
+    for (int row = 0; row < table->rowCount(); ++row)
+        recommended += table->item(row, 2)->text().contains(QStringLiteral("recommended"));
+    QCOMPARE(recommended, 1);
+    table->sortItems(3, Qt::DescendingOrder); // by monthly cost
+    for (int row = 1; row < table->rowCount(); ++row)
+        QVERIFY(table->item(row - 1, 3)->data(Qt::UserRole).toDouble() >=
+                table->item(row, 3)->data(Qt::UserRole).toDouble());
+    // 80 sequences no longer fit 48 GB with BF16 weights (78 do): still the smallest capacity
+    // that passes, now with 1-byte weights
+    QVERIFY(doc.setNumber(QStringLiteral("serving.concurrent_sequences"), 80));
+    doc.flush();
+    QCOMPARE(view.selection().recommendation.deviceId, std::string("lesson-accelerator-48gb"));
+    QCOMPARE(view.selection().recommendation.weightFormat, core::NumericFormat::Int8);
+    QVERIFY(!view.csv().isEmpty());
+}
+
+void WizardViews::applyingTheDecisionIsOneUndoStep()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("support-assistant")).value().scenario);
+    QVERIFY(doc.setDevicePreset(QStringLiteral("lesson-accelerator")));
+    doc.flush();
+    views::DecisionView view(&doc);
+    showOffscreen(view);
+    QVERIFY(view.text().contains(QStringLiteral("Recommended: Lesson accelerator, 48 GB")));
+    QVERIFY(view.applyButton()->isEnabled());
+    const int steps = doc.undoStack()->count();
+    QVERIFY(view.applyRecommendation());
+    doc.flush();
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Apply Recommendation"));
+    QCOMPARE(doc.scenario().device.presetId, std::string("lesson-accelerator-48gb"));
+    QVERIFY(!view.applyButton()->isEnabled()); // nothing left to apply
+    doc.undoStack()->undo();
+    doc.flush();
+    QCOMPARE(doc.scenario().device.presetId, std::string("lesson-accelerator"));
+    QVERIFY(view.applyButton()->isEnabled());
+}
+
+// The lesson's walkthrough typed into the wizard (l.204): 40 x (2,500 + 500) tokens, 3 GB runtime.
+void WizardViews::wizardWalksTheLessonCase()
+{
+    views::ScenarioDocument doc; // the lesson's default: the 80 GB device
+    views::SelectionWizard wizard(&doc);
+    showOffscreen(wizard, {980, 700});
+    auto type = [&](const char *name, double value) {
+        auto *spin = wizard.findChild<QDoubleSpinBox *>(QLatin1String(name));
+        QVERIFY2(spin, name);
+        spin->setValue(value);
+        emit spin->editingFinished();
+    };
+    wizard.next(); // regime: online, as the scenario says
+    type("serving.concurrent_sequences", 40);
+    type("serving.prompt_tokens", 2500);
+    type("generated_tokens", 500);
+    type("serving.overhead_gb", 3);
+    QVERIFY2(wizard.lastRefusal().isEmpty(), qPrintable(wizard.lastRefusal()));
+    type("serving.prompt_tokens", 5000); // longer than the context: refused with the reason
+    QVERIFY(!wizard.lastRefusal().isEmpty());
+    QCOMPARE(wizard.working()->scenario().serving.promptTokens, 2500.0);
+    QCOMPARE(wizard.working()->scenario().serving.contextTokens, 3000.0);
+    QCOMPARE(doc.scenario().serving.concurrentSequences, 32.0); // nothing applied yet
+    wizard.next();
+    wizard.next();
+    QCOMPARE(wizard.currentId(), int(views::SelectionWizard::ChecksPage));
+    auto *checks = wizard.findChild<views::ChecksView *>();
+    QVERIFY(checks);
+    checks->ensureCurrent();
+    QCOMPARE(checks->table()->rowCount(), 6);
+    wizard.next();
+    auto *decision = wizard.findChild<views::DecisionView *>();
+    decision->ensureCurrent();
+    QVERIFY2(decision->text().contains(QStringLiteral("Lesson accelerator, 48 GB")),
+             qPrintable(decision->text()));
+    const int steps = doc.undoStack()->count();
+    wizard.accept();
+    doc.flush();
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Apply Device Selection"));
+    QCOMPARE(doc.scenario().device.presetId, std::string("lesson-accelerator-48gb"));
+    QCOMPARE(doc.scenario().serving.concurrentSequences, 40.0);
+    QCOMPARE(doc.scenario().serving.contextTokens, 3000.0);
+    doc.undoStack()->undo(); // one step takes it all back
+    doc.flush();
+    QCOMPARE(doc.scenario().device.presetId, std::string("lesson-accelerator"));
+    QCOMPARE(doc.scenario().serving.concurrentSequences, 32.0);
+}
+
+void WizardViews::wizardImportsModelsAndPricesCandidates()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("support-assistant")).value().scenario);
+    views::SelectionWizard wizard(&doc);
+    showOffscreen(wizard, {980, 700});
+    QVERIFY(!wizard.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/deepseek-v3.json")));
+    QVERIFY2(wizard.lastRefusal().contains(QStringLiteral("model_type")),
+             qPrintable(wizard.lastRefusal()));
+    QVERIFY(wizard.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/mistral-7b-v0.1.json")));
+    QCOMPARE(wizard.working()->scenario().model.layers, 32.0);
+    QVERIFY(wizard.working()->scenario().model.presetId.empty()); // imported inline
+
+    wizard.setCandidatePrice(QStringLiteral("lesson-accelerator-48gb"), 2.5);
+    QCOMPARE(wizard.working()->scenario().wizard.prices.at("lesson-accelerator-48gb"), 2.5);
+    wizard.addCustomDevice(QStringLiteral("Quote X"), 64, 1500, 300, 1.5);
+    QCOMPARE(wizard.working()->scenario().wizard.customDevices.size(), std::size_t(1));
+    const core::Selection s = core::selectDevice(wizard.working()->scenario());
+    bool checked = false;
+    for (const core::Candidate &c : s.candidates)
+        checked |= c.deviceId == "Quote X" &&
+                   c.check(core::CheckKind::Cost).figure("price_per_hour_usd") == 1.5;
+    QVERIFY(checked);
+    QCOMPARE(doc.scenario().wizard.customDevices.size(), std::size_t(0)); // until applied
+    wizard.reject();
+    QCOMPARE(doc.scenario().wizard.prices.size(), std::size_t(0)); // cancelling changes nothing
+}
+
+// Issue #19: the checks and the decision each ran the device selection on every change; the
+// document now runs it once per revision and both read it. Views on hidden tabs run nothing.
+void WizardViews::wizardTabSelectsOncePerChange()
+{
+    MainWindow window;
+    showOffscreen(window);
+    views::ScenarioDocument *doc = window.document();
+    window.showView(QStringLiteral("checks"));
+    QCoreApplication::processEvents();
+    auto *checks = qobject_cast<views::ChecksView *>(window.view(QStringLiteral("checks")));
+    auto *decision = qobject_cast<views::DecisionView *>(window.view(QStringLiteral("decision")));
+    QVERIFY(checks && decision && checks->isVisible() && decision->isVisible());
+    const int runs = doc->selectionRuns();
+    const int checksRefreshes = checks->refreshCount();
+    const int decisionRefreshes = decision->refreshCount();
+    QVERIFY(doc->setNumber(QStringLiteral("serving.concurrent_sequences"), 20));
+    doc->flush();
+    QCoreApplication::processEvents();
+    QCOMPARE(doc->selectionRuns() - runs, 1);
+    QCOMPARE(checks->refreshCount() - checksRefreshes, 1); // both views did refresh
+    QCOMPARE(decision->refreshCount() - decisionRefreshes, 1);
+    QVERIFY2(
+        checks->table()
+            ->item(0, views::ChecksView::kFirstCheckColumn + 1)
+            ->toolTip()
+            .contains(QStringLiteral("20 sequences")),
+        qPrintable(checks->table()->item(0, views::ChecksView::kFirstCheckColumn + 1)->toolTip()));
+
+    window.showView(QStringLiteral("roofline")); // the Wizard tab hidden: nothing selects
+    QCoreApplication::processEvents();
+    const int hiddenRuns = doc->selectionRuns();
+    QVERIFY(doc->setNumber(QStringLiteral("serving.concurrent_sequences"), 24));
+    doc->flush();
+    QCoreApplication::processEvents();
+    QCOMPARE(doc->selectionRuns(), hiddenRuns);
+}
+
+QTEST_MAIN(WizardViews)
+#include "tst_wizardviews.moc"

@@ -26,6 +26,8 @@ private slots:
     void fitsFlipsExactlyPastTheMaximum_data();
     void fitsFlipsExactlyPastTheMaximum();
     void sweepMatchesEvaluate();
+    void sweepIsEvaluateBitForBit_data();
+    void sweepIsEvaluateBitForBit();
     void efficienciesScaleTheStep();
     void computeBoundAtLargeBatchOnASlowDevice();
     void moeReadsOnlyTheExpertsTheBatchTouches();
@@ -117,6 +119,45 @@ void Properties::fitsFlipsExactlyPastTheMaximum()
     };
     QVERIFY(fitsWith(maximum));
     QVERIFY(!fitsWith(maximum + 1));
+}
+
+void Properties::sweepIsEvaluateBitForBit_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QStringList>("overrides");
+    QTest::newRow("support assistant") << "support-assistant" << QStringList{};
+    QTest::newRow("MoE: Mixtral reads the experts it touches")
+        << "lesson-default" << QStringList{"model=\"mixtral-8x7b\"", "device=\"nvidia-h100-sxm\""};
+    QTest::newRow("tensor parallel 4, with its all-reduces")
+        << "lesson-default" << QStringList{"serving.tensor_parallel=4"};
+    QTest::newRow("efficiencies and fragmentation")
+        << "lesson-default"
+        << QStringList{"serving.bandwidth_efficiency=0.6", "serving.compute_efficiency=0.45",
+                       "serving.fragmentation_fraction=0.1"};
+}
+
+// The batch sweep runs as Eigen arrays (core/evaluation.cpp): every point is exactly what
+// evaluate() gives at that batch, not merely close.
+void Properties::sweepIsEvaluateBitForBit()
+{
+    QFETCH(QString, scenario);
+    QFETCH(QStringList, overrides);
+    const core::Scenario s = loadScenario(scenario, overrides);
+    const std::vector<double> batches = {1, 2, 3, 8, 31, 64, 333, 1024};
+    const auto points = core::sweepBatch(s, batches);
+    QCOMPARE(points.size(), batches.size());
+    for (const core::BatchPoint &p : points) {
+        core::Scenario at = s;
+        at.serving.batch = p.batch;
+        const core::Evaluation e = core::evaluate(at);
+        QVERIFY(p.stepSeconds == e[FigureId::DecodeStepSeconds]);
+        QVERIFY(p.intensity == e[FigureId::DecodeIntensity]);
+        QVERIFY(p.tokensPerSecond == e[FigureId::DecodeTokensPerSecond]);
+        QVERIFY(p.servingBytes == e[FigureId::ServingBytesTotal]);
+        QVERIFY(p.attainableFlops == e[FigureId::DecodeAttainableFlops]);
+        QCOMPARE(p.fits, e.fits());
+        QCOMPARE(p.bound, e.decodeBound);
+    }
 }
 
 void Properties::sweepMatchesEvaluate()

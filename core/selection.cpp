@@ -874,9 +874,15 @@ Selection selectDevice(const Scenario &scenario, const std::vector<CandidateDevi
     const std::vector<NumericFormat> used = selection.regime == Regime::Training
                                                 ? std::vector<NumericFormat>{NumericFormat::Bf16}
                                                 : formats;
+    // Each option copies the workload: without the file's text and where each input came from
+    // (no check reads them), a copy is a fraction of the cost with every preset a candidate.
+    Scenario workload = scenario;
+    workload.document.clear();
+    workload.givenInputs.clear();
+    selection.candidates.reserve(devices.size() * used.size());
     for (const CandidateDevice &device : devices) {
         for (const NumericFormat format : used)
-            selection.candidates.push_back(checkCandidate(scenario, device, format));
+            selection.candidates.push_back(checkCandidate(workload, device, format));
     }
     recommend(selection);
     return selection;

@@ -42,7 +42,9 @@ struct Candidate
     std::string deviceId; ///< preset id, or the device's name for a custom one
     DeviceSpec device;
     NumericFormat weightFormat = NumericFormat::Bf16;
-    Scenario scenario; ///< the workload on this device in this format (what the checks used)
+    /// The workload on this device in this format, as the checks used it (without the file's
+    /// text and input provenance: derive a scenario to use with core::withCandidate)
+    Scenario scenario;
     std::vector<CheckResult> checks; ///< one per CheckKind, in CheckKind order
     bool passes = false;             ///< no check failed
     double replicas = 0;             ///< devices (training: the data-parallel group) to run it

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Cost and Compare tabs.
 
+#include "viewtestsupport.h"
+
 #include "app/mainwindow.h"
 #include "views/memory/kvview.h"
 #include "views/memory/memoryview.h"
@@ -63,26 +65,7 @@
 
 using core::FigureId;
 
-namespace {
-
-[[maybe_unused]] void showOffscreen(QWidget &widget, QSize size = {1280, 800})
-{
-    widget.setAttribute(Qt::WA_DontShowOnScreen);
-    widget.resize(size);
-    widget.show();
-    QCoreApplication::processEvents();
-}
-
-#define ACCEL_COMPARE_NEAR_VIEWS(actual, expected)                                                 \
-    QVERIFY2(std::fabs((actual) - (expected)) <= 1e-9 * std::fabs(expected),                       \
-             qPrintable(QString::number(actual, 'g', 12)))
-
-[[maybe_unused]] bool near(double a, double b, double relative = 1e-9)
-{
-    return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
-}
-
-} // namespace
+using viewtestsupport::showOffscreen;
 
 class CostCompareViews : public QObject
 {
@@ -96,10 +79,7 @@ private slots:
 
 void CostCompareViews::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(
-        true); // autosave and settings stay out of the user's folders
-    QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_costcompareviews"));
+    viewtestsupport::initViewTests(QStringLiteral("tst_costcompareviews"));
 }
 
 // l.179-184: $4/h and 400 tokens/s: $2.78 / $3.97 / $7.94 per million at 100 / 70 / 35 %.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Inside tab: anatomy, hierarchy, matmul, race, family and stack views.
 
+#include "viewtestsupport.h"
+
 #include "app/mainwindow.h"
 #include "views/memory/kvview.h"
 #include "views/memory/memoryview.h"
@@ -63,26 +65,7 @@
 
 using core::FigureId;
 
-namespace {
-
-[[maybe_unused]] void showOffscreen(QWidget &widget, QSize size = {1280, 800})
-{
-    widget.setAttribute(Qt::WA_DontShowOnScreen);
-    widget.resize(size);
-    widget.show();
-    QCoreApplication::processEvents();
-}
-
-#define ACCEL_COMPARE_NEAR_VIEWS(actual, expected)                                                 \
-    QVERIFY2(std::fabs((actual) - (expected)) <= 1e-9 * std::fabs(expected),                       \
-             qPrintable(QString::number(actual, 'g', 12)))
-
-[[maybe_unused]] bool near(double a, double b, double relative = 1e-9)
-{
-    return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
-}
-
-} // namespace
+using viewtestsupport::showOffscreen;
 
 class InsideViews : public QObject
 {
@@ -102,10 +85,7 @@ private slots:
 
 void InsideViews::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(
-        true); // autosave and settings stay out of the user's folders
-    QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_insideviews"));
+    viewtestsupport::initViewTests(QStringLiteral("tst_insideviews"));
 }
 
 void InsideViews::anatomyBlocksExplainThemselves()

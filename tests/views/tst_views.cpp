@@ -2,6 +2,8 @@
 // The main window and what every view shares: linking, hidden tabs, exports, editors, explanations,
 // chart labels.
 
+#include "viewtestsupport.h"
+
 #include "app/mainwindow.h"
 #include "views/memory/kvview.h"
 #include "views/memory/memoryview.h"
@@ -64,26 +66,8 @@
 
 using core::FigureId;
 
-namespace {
-
-[[maybe_unused]] void showOffscreen(QWidget &widget, QSize size = {1280, 800})
-{
-    widget.setAttribute(Qt::WA_DontShowOnScreen);
-    widget.resize(size);
-    widget.show();
-    QCoreApplication::processEvents();
-}
-
-#define ACCEL_COMPARE_NEAR_VIEWS(actual, expected)                                                 \
-    QVERIFY2(std::fabs((actual) - (expected)) <= 1e-9 * std::fabs(expected),                       \
-             qPrintable(QString::number(actual, 'g', 12)))
-
-[[maybe_unused]] bool near(double a, double b, double relative = 1e-9)
-{
-    return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
-}
-
-} // namespace
+using viewtestsupport::near;
+using viewtestsupport::showOffscreen;
 
 class ViewsTest : public QObject
 {
@@ -104,10 +88,7 @@ private slots:
 
 void ViewsTest::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(
-        true); // autosave and settings stay out of the user's folders
-    QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_views"));
+    viewtestsupport::initViewTests(QStringLiteral("tst_views"));
 }
 
 void ViewsTest::hiddenViewIsCurrentWhenShown()

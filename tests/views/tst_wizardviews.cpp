@@ -2,6 +2,8 @@
 // The Wizard tab: the checks table, the decision, the device-selection wizard, one selection per
 // change.
 
+#include "viewtestsupport.h"
+
 #include "app/mainwindow.h"
 #include "views/memory/kvview.h"
 #include "views/memory/memoryview.h"
@@ -64,26 +66,7 @@
 
 using core::FigureId;
 
-namespace {
-
-[[maybe_unused]] void showOffscreen(QWidget &widget, QSize size = {1280, 800})
-{
-    widget.setAttribute(Qt::WA_DontShowOnScreen);
-    widget.resize(size);
-    widget.show();
-    QCoreApplication::processEvents();
-}
-
-#define ACCEL_COMPARE_NEAR_VIEWS(actual, expected)                                                 \
-    QVERIFY2(std::fabs((actual) - (expected)) <= 1e-9 * std::fabs(expected),                       \
-             qPrintable(QString::number(actual, 'g', 12)))
-
-[[maybe_unused]] bool near(double a, double b, double relative = 1e-9)
-{
-    return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
-}
-
-} // namespace
+using viewtestsupport::showOffscreen;
 
 class WizardViews : public QObject
 {
@@ -100,10 +83,7 @@ private slots:
 
 void WizardViews::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(
-        true); // autosave and settings stay out of the user's folders
-    QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_wizardviews"));
+    viewtestsupport::initViewTests(QStringLiteral("tst_wizardviews"));
 }
 
 // l.215: the 24 GB device fails memory; the table, its reasoning and its sorting follow the core.

@@ -5,8 +5,6 @@
 #include "scenario.h"
 #include "units.h"
 
-#include <Eigen/Core>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -622,49 +620,30 @@ double servingBytesAt(const Scenario &scenario, double residentSequences)
            base.overhead;
 }
 
+// One scalar loop over decodeStep(): written as Eigen arrays (the same operations per element)
+// it measured 29-32 us per 1,024 points against 13-18 us for this loop (docs/benchmarks.md,
+// run 6), so Eigen is used where it pays, in core/fit.cpp.
 std::vector<BatchPoint> sweepBatch(const Scenario &scenario, std::span<const double> batches)
 {
     Evaluation scratch;
-    const Base b = makeBase(scenario, scratch);
-    std::vector<double> valid;
-    valid.reserve(batches.size());
+    const Base base = makeBase(scenario, scratch);
+    std::vector<BatchPoint> points;
+    points.reserve(batches.size());
     for (double batch : batches) {
-        if (batch >= 1.0 && std::isfinite(batch))
-            valid.push_back(batch);
-    }
-    // decodeStep() and servingBytes() over every batch at once, as Eigen arrays: the same
-    // operations in the same order on each element, so a point equals evaluate() at that batch.
-    using Eigen::ArrayXd;
-    const Eigen::Map<const ArrayXd> batch(valid.data(), Eigen::Index(valid.size()));
-    const ArrayXd weightBytes =
-        b.moe ? ArrayXd(batch.unaryExpr([&b](double n) { return weightBytesRead(b, n); }))
-              : ArrayXd::Constant(batch.size(), b.weightsBytes);
-    const ArrayXd bytes = weightBytes + batch * b.kvPerSequence / b.tensorParallel;
-    const ArrayXd flops = 2.0 * b.active * batch / b.tensorParallel;
-    const ArrayXd memorySeconds = bytes / (b.bandwidth * b.bandwidthEfficiency);
-    const ArrayXd computeSeconds = flops / (b.peak * b.computeEfficiency);
-    // std::max, not Eigen's: the same answer as evaluate() when a figure is missing (NaN)
-    const auto larger = [](double x, double y) { return std::max(x, y); };
-    const ArrayXd busySeconds = memorySeconds.binaryExpr(computeSeconds, larger);
-    const ArrayXd seconds =
-        busySeconds + batch.unaryExpr([&b](double n) { return communicationSeconds(b, n); });
-    const ArrayXd resident = batch.unaryExpr([&b](double n) { return std::max(n, b.concurrent); });
-    const ArrayXd serving =
-        b.weightsBytes + (b.kvPerSequence * resident / b.tensorParallel) * (1.0 + b.fragmentation) +
-        b.overhead;
-
-    std::vector<BatchPoint> points(valid.size());
-    for (Eigen::Index i = 0; i < batch.size(); ++i) {
-        BatchPoint &p = points[static_cast<std::size_t>(i)];
-        p.batch = batch(i);
-        p.intensity = flops(i) / bytes(i);
-        p.attainableFlops = flops(i) / busySeconds(i);
-        p.stepSeconds = seconds(i);
-        p.tokensPerSecond = batch(i) / seconds(i);
-        p.tokensPerSecondPerSequence = 1.0 / seconds(i);
-        p.servingBytes = serving(i);
-        p.fits = p.servingBytes <= b.capacity;
-        p.bound = computeSeconds(i) > memorySeconds(i) ? Bound::Compute : Bound::Memory;
+        if (!(batch >= 1.0) || !std::isfinite(batch))
+            continue;
+        const Step st = decodeStep(base, batch);
+        BatchPoint p;
+        p.batch = batch;
+        p.intensity = st.flops / st.bytes;
+        p.attainableFlops = st.flops / std::max(st.memorySeconds, st.computeSeconds);
+        p.stepSeconds = st.seconds;
+        p.tokensPerSecond = batch / st.seconds;
+        p.tokensPerSecondPerSequence = 1.0 / st.seconds;
+        p.servingBytes = servingBytes(base, batch);
+        p.fits = p.servingBytes <= base.capacity;
+        p.bound = st.bound;
+        points.push_back(p);
     }
     return points;
 }

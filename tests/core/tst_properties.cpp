@@ -136,8 +136,8 @@ void Properties::sweepIsEvaluateBitForBit_data()
                        "serving.fragmentation_fraction=0.1"};
 }
 
-// The batch sweep runs as Eigen arrays (core/evaluation.cpp): every point is exactly what
-// evaluate() gives at that batch, not merely close.
+// Every point of the batch sweep is exactly what evaluate() gives at that batch, not merely
+// close (the charts' points and the readouts must show the same digits).
 void Properties::sweepIsEvaluateBitForBit()
 {
     QFETCH(QString, scenario);

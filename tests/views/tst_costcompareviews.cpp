@@ -16,6 +16,7 @@
 #include "views/document/scenariodocument.h"
 #include "views/roofline/rooflineview.h"
 #include "views/roofline/throughputview.h"
+#include "views/widgets/chartguard.h"
 #include "views/widgets/scenariopanel.h"
 
 #include "core/evaluation.h"
@@ -52,6 +53,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QPainter>
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
@@ -74,12 +76,46 @@ class CostCompareViews : public QObject
 private slots:
     void initTestCase();
     void costAgainstUtilisation();
+    void extremeButValidCostsStayOnTheChart_data();
+    void extremeButValidCostsStayOnTheChart();
     void compareShowsTheDifferences();
 };
 
 void CostCompareViews::initTestCase()
 {
     viewtestsupport::initViewTests(QStringLiteral("tst_costcompareviews"));
+}
+
+void CostCompareViews::extremeButValidCostsStayOnTheChart_data()
+{
+    QTest::addColumn<QString>("set");
+    // issue #20: each crashed the Cost view (exit 139) or grew memory without limit
+    QTest::newRow("throttle 1e-307") << "cost.throttle_factor=1e-307";
+    QTest::newRow("sustained 5e-324 tokens/s") << "cost.sustained_tokens_per_second=5e-324";
+    QTest::newRow("bandwidth efficiency 1e-310") << "serving.bandwidth_efficiency=1e-310";
+}
+
+// Valid scenarios whose costs no axis can hold: the axis stays finite and bounded, nothing
+// beyond it is drawn, and the view says so.
+void CostCompareViews::extremeButValidCostsStayOnTheChart()
+{
+    QFETCH(QString, set);
+    const std::vector<std::string> overrides{set.toStdString()};
+    auto loaded = core::readScenario(*core::scenarioPresetText("lesson-default"), overrides);
+    QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+    views::ScenarioDocument doc;
+    doc.reset(loaded.value().scenario);
+    views::CostView view(&doc);
+    showOffscreen(view);
+    const QPointF range = view.costAxisRange();
+    QVERIFY(std::isfinite(range.x()) && std::isfinite(range.y()));
+    QVERIFY2(range.y() <= 1e16 && range.x() > 0,
+             qPrintable(QStringLiteral("%1 to %2").arg(range.x()).arg(range.y())));
+    for (const QPointF &p : view.currentCurve())
+        QVERIFY(std::isfinite(p.y()) && p.y() <= views::kLargestDrawable);
+    QImage image(view.size(), QImage::Format_ARGB32);
+    QPainter painter(&image);
+    view.render(painter, QRectF(QPointF(), QSizeF(view.size())));
 }
 
 // l.179-184: $4/h and 400 tokens/s: $2.78 / $3.97 / $7.94 per million at 100 / 70 / 35 %.

@@ -2,11 +2,13 @@
 #include "costview.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/widgets/chartguard.h"
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
 
 #include "core/calc.h"
 #include "core/evaluation.h"
+#include "core/explain.h"
 #include "core/presets.h"
 #include "core/scenario.h"
 #include "core/scenarioedits.h"
@@ -195,6 +197,7 @@ void CostView::refresh()
     }
     double low = 1e30;
     double high = 0;
+    bool leftOff = false; // a cost beyond what a chart draws (a valid but extreme scenario)
     m_labels->clear();
     for (int i = 0; i < m_curves.size(); ++i) {
         QList<QPointF> points;
@@ -205,6 +208,10 @@ void CostView::refresh()
             for (int u = 5; u <= 100; ++u) {
                 const double usd =
                     core::usdPerMillionTokens(curves[i].price, curves[i].perHour, u / 100.0);
+                if (!drawable(usd, true)) {
+                    leftOff = true;
+                    continue;
+                }
                 points << QPointF(u, usd);
                 low = std::min(low, usd);
                 high = std::max(high, usd);
@@ -221,23 +228,21 @@ void CostView::refresh()
     const double apiPerMillion = e.available(core::FigureId::CostApiUsdPerRequest) && generated > 0
                                      ? e[core::FigureId::CostApiUsdPerRequest] / generated * 1e6
                                      : core::kUnset;
-    if (core::isSet(apiPerMillion)) {
+    if (core::isSet(apiPerMillion) && drawable(apiPerMillion, true)) {
         api = {QPointF(0, apiPerMillion), QPointF(100, apiPerMillion)};
         low = std::min(low, apiPerMillion);
         high = std::max(high, apiPerMillion);
     }
     replaceIfChanged(m_api, api);
     m_api->setVisible(!api.isEmpty());
-    if (high <= 0)
-        high = low = 1;
-    m_y->setRange(std::pow(10, std::floor(std::log10(low * 0.8))),
-                  std::pow(10, std::ceil(std::log10(high * 1.2))));
+    const AxisRange range = logAxisRange(low, high);
+    m_y->setRange(range.low, range.high);
 
     // the scenario's utilisation on the current device, and the break-even
     QList<QPointF> marks;
     const double u = s.cost.utilisation * 100;
     const double now = e[core::FigureId::CostUsdPerMillionTokens];
-    if (std::isfinite(now)) {
+    if (drawable(now, true)) {
         marks << QPointF(u, now);
         m_labels->add(tr("$%1 at %2 %").arg(style::number(now, 3), style::number(u, 3)),
                       QPointF(u, now), m_marks, style::kBlue.darker(120), QPointF(8, -24), true);
@@ -262,10 +267,13 @@ void CostView::refresh()
                   .arg(fromStd(s.device.name).toHtmlEscaped())
             : tr("<h3>What a token costs</h3><p>Price per hour divided by the tokens "
                  "produced in the hours the device is busy: idle hours are billed too "
-                 "(l.179-184). At %1 % utilisation: <b>$%2 per million tokens</b>; %3 tokens "
+                 "(l.179-184). At %1 % utilisation: <b>%2 per million tokens</b>; %3 "
                  "per busy hour%4.</p>")
-                  .arg(style::number(u, 3), style::number(now, 3),
-                       fromStd(core::formatNumber(e[core::FigureId::CostTokensPerHour], 4)),
+                  .arg(style::number(u, 3),
+                       // the core's own formatting: style::number rounds 1e306 to "0"
+                       fromStd(core::formatQuantity(now, core::Quantity::Usd)),
+                       fromStd(core::formatQuantity(e[core::FigureId::CostTokensPerHour],
+                                                    core::Quantity::Tokens)),
                        s.cost.throttleFactor < 1 ? tr(" after a %1 throttle derate")
                                                        .arg(style::number(s.cost.throttleFactor, 3))
                                                  : QString());
@@ -279,6 +287,11 @@ void CostView::refresh()
     else
         html += tr("<p>Set API prices (Device-Selection Wizard or the scenario's cost section) to "
                    "draw a hosted API's price and the break-even.</p>");
+    if (leftOff || (std::isfinite(now) && !drawable(now, true)))
+        html +=
+            tr("<p><b>Off the chart:</b> some costs are beyond %1 dollars per million "
+               "tokens (or not finite) and are not drawn; the figures above are the core's.</p>")
+                .arg(QStringLiteral("10<sup>15</sup>"));
     if (e.available(core::FigureId::TrafficMonthlyCostUsd))
         html += tr("<p><b>From traffic:</b> %1 utilisation, %2 a month for the replicas.</p>")
                     .arg(style::number(e[core::FigureId::TrafficUtilisation] * 100, 3) +
@@ -289,6 +302,11 @@ void CostView::refresh()
     html += tr("<p style=\"color:#666\">Compare devices per token, not per hour (l.184): a cheaper "
                "device with half the throughput is not cheaper per token.</p>");
     m_notes->setHtml(style::themed(html));
+}
+
+QPointF CostView::costAxisRange() const
+{
+    return {m_y->min(), m_y->max()};
 }
 
 QString CostView::csv() const

@@ -36,6 +36,8 @@ public:
 
     /** The current device's curve as drawn: (utilisation %, USD per million tokens). */
     QList<QPointF> currentCurve() const;
+    /** The cost axis' range (USD per million tokens), as drawn. */
+    QPointF costAxisRange() const;
     /** Picks a comparison device (slot 0-2) by preset id; empty clears it. */
     void setComparison(int slot, const QString &deviceId);
     int comparisonCount() const;

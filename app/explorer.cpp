@@ -290,6 +290,12 @@ bool applyCompare(const Options &options, const core::Scenario &a, views::Compar
                           .arg(value.mid(colon + 1)));
             return false;
         }
+        if (!core::isStorageFormat(*variant.weightFormat)) { // issue #20: tf32 was accepted
+            errorLine(QStringLiteral("--compare: %1 is a compute format and cannot store weights "
+                                     "(fp32, bf16, fp16, fp8, int8, int4 can)")
+                          .arg(value.mid(colon + 1)));
+            return false;
+        }
     } else {
         Options b = options;
         b.scenario = value;

@@ -177,6 +177,9 @@ void Snapshot::badInput_data()
     QTest::newRow("bad comparison format")
         << QStringList{"--snapshot", "compare", "-o", "x.png", "--compare", "weights:bf17"}
         << "unknown weight format \"bf17\"";
+    QTest::newRow("comparison weights in a compute-only format")
+        << QStringList{"--snapshot", "compare", "-o", "x.png", "--compare", "weights:tf32"}
+        << "tf32 is a compute format and cannot store weights";
     QTest::newRow("bad comparison device")
         << QStringList{"--snapshot", "compare", "-o", "x.png", "--compare", "device:nope"}
         << "unknown device preset \"nope\" (known: ";

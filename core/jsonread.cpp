@@ -134,13 +134,15 @@ std::string cleanParseMessage(const std::string &what)
     return bracket == std::string::npos ? what : what.substr(bracket + 2);
 }
 
-/** "between 1 and 1,024", "between above 0 and 100 GB": what a parameter accepts. */
+/** "between 1 and 1,024", "above 0 and at most 1": what a parameter accepts. */
 std::string allowedRange(const ParameterInfo &info)
 {
-    const std::string low =
-        info.minimumExclusive ? "above " + plainNumber(info.minimum) : plainNumber(info.minimum);
     const std::string unit = info.unit.empty() ? "" : " " + std::string(info.unit);
-    return "between " + low + " and " + plainNumber(info.maximum) + unit;
+    // "above 0 and at most 1" for (0, 1]; "between 1 and 1,024" for a closed range
+    if (info.minimumExclusive)
+        return "above " + plainNumber(info.minimum) + " and at most " + plainNumber(info.maximum) +
+               unit;
+    return "between " + plainNumber(info.minimum) + " and " + plainNumber(info.maximum) + unit;
 }
 
 } // namespace

@@ -109,12 +109,13 @@ void ScenarioIo::rejects_data()
                "{\"device\": \"lesson-accelerator-24gb\", \"serving\": {\"overhead_gb\": 30}}")
         << none << "/serving/overhead_gb"
         << "larger than the device memory";
+    // issue #20: the message read "must be between above 0 and 1"
     QTest::newRow("utilisation of 0 (range is (0, 1])")
         << QByteArray("{\"cost\": {\"utilisation\": 0}}") << none << "/cost/utilisation"
-        << "above 0";
+        << "Utilisation must be above 0 and at most 1 (got 0)";
     QTest::newRow("utilisation above 1")
         << QByteArray("{\"cost\": {\"utilisation\": 1.5}}") << none << "/cost/utilisation"
-        << "between";
+        << "Utilisation must be above 0 and at most 1 (got 1.5)";
     QTest::newRow("unknown model preset")
         << QByteArray("{\"model\": \"gpt-17\"}") << none << "/model"
         << "unknown model preset \"gpt-17\"";

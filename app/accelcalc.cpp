@@ -276,7 +276,6 @@ int run(const std::vector<std::string> &args)
         core::Diagnostics problems;
         auto candidates = devices.empty() ? core::defaultCandidates(scenario, problems)
                                           : core::resolveCandidates(splitValues(devices), problems);
-        core::applyPrices(scenario, candidates);
         for (const core::Diagnostic &problem : problems) // reported, and the rest still checked
             std::cerr << (devices.empty() ? input.label : std::string("--devices")) << ": "
                       << displayPath(problem.path) << ": warning: " << problem.message << "\n";

@@ -110,19 +110,25 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
         QString whenMissing;
     };
     const QList<ValueOption> valueOptions = {
-        {{QStringLiteral("snapshot")}, QStringLiteral("VIEW"), {}},
+        {{QStringLiteral("snapshot")},
+         QStringLiteral("VIEW"),
+         QStringLiteral("--snapshot needs a view name (--snapshot list names them)")},
         {{QStringLiteral("slide")},
          QStringLiteral("VIEW"),
          QStringLiteral("--slide needs a view name (--snapshot list names them)")},
         {{QStringLiteral("compare")},
          QStringLiteral("B"),
          QStringLiteral("--compare needs a scenario, device:ID, model:ID or weights:FORMAT")},
-        {{QStringLiteral("title")}, QStringLiteral("TEXT"), {}},
+        {{QStringLiteral("title")}, QStringLiteral("TEXT"), QStringLiteral("--title needs a text")},
         {{QStringLiteral("tour")},
          QStringLiteral("STEP"),
          QStringLiteral("--tour needs a step number, 1 or more")},
-        {{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE"), {}},
-        {{QStringLiteral("set")}, QStringLiteral("PATH=VALUE"), {}},
+        {{QStringLiteral("o"), QStringLiteral("output")},
+         QStringLiteral("FILE"),
+         QStringLiteral("-o needs a file name")},
+        {{QStringLiteral("set")},
+         QStringLiteral("PATH=VALUE"),
+         QStringLiteral("--set needs PATH=VALUE, e.g. serving.batch=32")},
         {{QStringLiteral("size")},
          QStringLiteral("WxH"),
          QStringLiteral("--size needs WxH, e.g. 1920x1080")},
@@ -149,23 +155,19 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
                         .arg(name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--"), name);
             return false;
         }
-        for (const ValueOption &option : valueOptions) { // a value missing at the end
+        // "Missing value after '--size'.": say what that option needs, as before
+        for (const ValueOption &option : valueOptions) {
             for (const QString &name : option.names) {
-                if (parser.errorText().contains(
-                        QLatin1Char('\'') +
-                        (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name +
-                        QLatin1Char('\''))) {
-                    if (option.whenMissing.isEmpty())
-                        break; // an empty value, as before: the command says what it needs
+                const QString dashed =
+                    (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
+                if (parser.errorText().contains(QLatin1Char('\'') + dashed + QLatin1Char('\''))) {
                     error = option.whenMissing;
                     return false;
                 }
             }
         }
-        if (error.isEmpty() && !parser.errorText().contains(QStringLiteral("Missing value"))) {
-            error = parser.errorText();
-            return false;
-        }
+        error = parser.errorText();
+        return false;
     }
     auto fail = [&](const QString &name) {
         for (const ValueOption &option : valueOptions)

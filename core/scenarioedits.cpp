@@ -37,6 +37,7 @@ DeviceFollowers deviceFollowers(const DeviceSpec &device, const WizardConfig &wi
     const std::string &key = device.presetId.empty() ? device.name : device.presetId;
     if (auto negotiated = wizard.prices.find(key); negotiated != wizard.prices.end()) {
         f.pricePerHourUsd = negotiated->second;
+        f.negotiated = true;
         f.priceOrigin = "negotiated price (wizard.prices)";
     } else if (isSet(device.pricePerHourUsd)) {
         f.pricePerHourUsd = device.pricePerHourUsd;

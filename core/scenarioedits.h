@@ -25,6 +25,7 @@ struct DeviceFollowers
 {
     double pricePerHourUsd = kUnset; ///< unset: the device has no price (never borrowed)
     double deviceW = kUnset;         ///< the device's power, else the lesson's default
+    bool negotiated = false;         ///< the price is the user's, from `wizard.prices`
     std::string priceOrigin;         ///< "negotiated price (wizard)", "device's price", ...
     std::string powerOrigin;
 };

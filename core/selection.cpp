@@ -898,17 +898,7 @@ std::vector<CandidateDevice> defaultCandidates(const Scenario &scenario, Diagnos
         devices.insert(devices.begin(), {scenario.device.presetId, scenario.device});
     for (const DeviceSpec &custom : scenario.wizard.customDevices)
         devices.push_back({"", custom});
-    applyPrices(scenario, devices);
     return devices;
-}
-
-void applyPrices(const Scenario &scenario, std::vector<CandidateDevice> &devices)
-{
-    for (CandidateDevice &d : devices) {
-        const std::string &key = d.id.empty() ? d.device.name : d.id;
-        if (auto it = scenario.wizard.prices.find(key); it != scenario.wizard.prices.end())
-            d.device.pricePerHourUsd = it->second;
-    }
 }
 
 std::vector<NumericFormat> defaultFormats(const Scenario &scenario)

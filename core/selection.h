@@ -95,10 +95,9 @@ std::vector<CandidateDevice> resolveCandidates(const std::vector<std::string> &i
                                                Diagnostics &problems);
 
 /** The wizard's candidates plus the scenario's own device (first, unless it is listed) and the
- *  custom devices, with the wizard's prices applied. */
+ *  custom devices. A price negotiated in `wizard.prices` is applied where each is checked, by
+ *  the one rule of core::deviceFollowers. */
 std::vector<CandidateDevice> defaultCandidates(const Scenario &scenario, Diagnostics &problems);
-/** The wizard's price overrides (`wizard.prices`, by id or custom device name) applied. */
-void applyPrices(const Scenario &scenario, std::vector<CandidateDevice> &devices);
 /** The wizard's formats plus the scenario's own weight format (first, unless it is listed). */
 std::vector<NumericFormat> defaultFormats(const Scenario &scenario);
 

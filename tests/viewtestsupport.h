@@ -4,7 +4,11 @@
 // Helpers shared by the view tests (one program per tab): a widget laid out off screen at a
 // given size, a relative comparison, and the settings every view test starts from.
 
+#include "views/widgets/style.h"
+
+#include <QApplication>
 #include <QCoreApplication>
+#include <QFont>
 #include <QSize>
 #include <QStandardPaths>
 #include <QString>
@@ -36,6 +40,31 @@ inline bool near(double a, double b, double relative = 1e-9)
 {
     return std::fabs(a - b) <= relative * std::max(std::fabs(a), std::fabs(b));
 }
+
+/** Presenter size for as long as it lives (1.6x scale and fonts), then back, even when a check
+ *  fails half-way: the next test starts at 1x. */
+class PresenterScale
+{
+public:
+    explicit PresenterScale(bool presenter)
+        : m_font(QApplication::font())
+    {
+        if (presenter) {
+            views::style::setScale(1.6);
+            QApplication::setFont(views::style::scaledFont(m_font, 1.6));
+        }
+    }
+    ~PresenterScale()
+    {
+        views::style::setScale(1.0);
+        QApplication::setFont(m_font);
+    }
+    PresenterScale(const PresenterScale &) = delete;
+    PresenterScale &operator=(const PresenterScale &) = delete;
+
+private:
+    QFont m_font;
+};
 
 } // namespace viewtestsupport
 

@@ -125,11 +125,7 @@ void InsideViews::hierarchyTextsFitAtBothSizes()
 {
     QFETCH(QSize, size);
     QFETCH(bool, presenter);
-    const QFont appFont = QApplication::font();
-    if (presenter) {
-        views::style::setScale(1.6);
-        QApplication::setFont(views::style::scaledFont(appFont, 1.6));
-    }
+    const viewtestsupport::PresenterScale scale(presenter);
     {
         views::ScenarioDocument doc;
         doc.reset(
@@ -151,8 +147,6 @@ void InsideViews::hierarchyTextsFitAtBothSizes()
         }
         QVERIFY(!view.csv().isEmpty());
     }
-    views::style::setScale(1.0);
-    QApplication::setFont(appFont);
 }
 
 void InsideViews::matmulStepMachine()

@@ -250,11 +250,7 @@ void ViewsTest::chartLabelsNeverOverlap()
     QFETCH(QString, viewName);
     QFETCH(QSize, size);
     QFETCH(bool, presenter);
-    const QFont appFont = QApplication::font();
-    if (presenter) {
-        views::style::setScale(1.6);
-        QApplication::setFont(views::style::scaledFont(appFont, 1.6));
-    }
+    const viewtestsupport::PresenterScale scale(presenter);
     {
         views::ScenarioDocument doc;
         doc.reset(
@@ -281,8 +277,6 @@ void ViewsTest::chartLabelsNeverOverlap()
                          "two labels overlap");
         }
     }
-    views::style::setScale(1.0);
-    QApplication::setFont(appFont);
 }
 
 QTEST_MAIN(ViewsTest)

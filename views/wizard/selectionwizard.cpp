@@ -335,10 +335,9 @@ void SelectionWizard::fillCandidates()
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             return item;
         };
-        const std::string key = id.isEmpty() ? device.name : id.toStdString();
-        const auto negotiated = s.wizard.prices.find(key);
-        const bool overridden = negotiated != s.wizard.prices.end();
-        const double price = overridden ? negotiated->second : device.pricePerHourUsd;
+        const core::DeviceFollowers follow = core::deviceFollowers(device, s.wizard);
+        const bool overridden = follow.negotiated;
+        const double price = follow.pricePerHourUsd;
         auto *priceItem =
             new QTableWidgetItem(core::isSet(price) ? style::number(price, 4) : QString());
         priceItem->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

@@ -63,8 +63,6 @@
 #include <QTest>
 #include <QUndoStack>
 
-using core::FigureId;
-
 using viewtestsupport::showOffscreen;
 
 class ScaleViews : public QObject

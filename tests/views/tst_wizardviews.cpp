@@ -64,8 +64,6 @@
 #include <QTest>
 #include <QUndoStack>
 
-using core::FigureId;
-
 using viewtestsupport::showOffscreen;
 
 class WizardViews : public QObject

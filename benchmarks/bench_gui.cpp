@@ -140,6 +140,49 @@ Summary startup(const QString &program, const QString &kind, long &peakKb)
     return summarise(ms);
 }
 
+/** The Wizard tab with every device preset as a candidate: a concurrency step recomputes the
+ *  checks (devices x formats) and refreshes the checks table and the decision. */
+void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintRecorder &recorder,
+                int steps)
+{
+    core::Scenario wide = document->scenario();
+    wide.wizard.candidates.clear();
+    for (const core::PresetInfo &info : core::presetList()) {
+        if (info.kind == "device")
+            wide.wizard.candidates.push_back(info.id);
+    }
+    document->applyScenario(wide, QStringLiteral("All devices"));
+    window.showView(QStringLiteral("checks"));
+    processUntilPainted(recorder);
+    const int runsBefore = document->selectionRuns();
+    std::vector<double> wizardMs;
+    recorder.recording = true;
+    for (int i = 0; i < steps; ++i) {
+        recorder.painted.clear();
+        QElapsedTimer timer;
+        timer.start();
+        document->setNumber(QStringLiteral("serving.concurrent_sequences"), 20 + i % 40);
+        processUntilPainted(recorder);
+        wizardMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+        if (i == steps - 1 && qEnvironmentVariableIsSet("BENCH_LIST_PAINTS")) {
+            for (const PaintRecorder::Paint &painted : recorder.painted) {
+                if (painted.widget)
+                    std::printf("  painted %s %s %d x %d\n",
+                                painted.widget->metaObject()->className(),
+                                qPrintable(painted.widget->objectName()),
+                                painted.region.boundingRect().width(),
+                                painted.region.boundingRect().height());
+            }
+        }
+    }
+    recorder.recording = false;
+    const Summary wizard = summarise(wizardMs);
+    std::printf("Wizard tab, %zu device candidates x %zu formats, a concurrency step to the "
+                "screen: median %.2f ms, p99 %.2f ms; %.2f selections per step\n",
+                wide.wizard.candidates.size(), wide.wizard.formats.size(), wizard.median,
+                wizard.p99, double(document->selectionRuns() - runsBefore) / steps);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -174,6 +217,10 @@ int main(int argc, char **argv)
     constexpr int kSteps = 500;
     PaintRecorder recorder;
     app.installEventFilter(&recorder);
+    if (args.size() >= 2 && args[1] == QStringLiteral("--wizard")) { // for a profiler: this alone
+        wizardStep(window, document, recorder, args.value(2, QStringLiteral("200")).toInt());
+        return 0;
+    }
     // warm-up
     for (int i = 0; i < 20; ++i) {
         document->setNumber(QStringLiteral("serving.batch"), 1 + i % 64);
@@ -249,37 +296,7 @@ int main(int argc, char **argv)
         render.median, render.p99);
     std::printf("  ratio (median): %.2fx\n", stepImage.median / render.median);
 
-    // The Wizard tab with every device preset as a candidate: a concurrency step recomputes the
-    // checks (devices x formats) and refreshes the checks table and the decision.
-    {
-        core::Scenario wide = document->scenario();
-        wide.wizard.candidates.clear();
-        for (const core::PresetInfo &info : core::presetList()) {
-            if (info.kind == "device")
-                wide.wizard.candidates.push_back(info.id);
-        }
-        document->applyScenario(wide, QStringLiteral("All devices"));
-        window.showView(QStringLiteral("checks"));
-        processUntilPainted(recorder);
-        const int runsBefore = document->selectionRuns();
-        std::vector<double> wizardMs;
-        recorder.recording = true;
-        constexpr int kWizardSteps = 200;
-        for (int i = 0; i < kWizardSteps; ++i) {
-            recorder.painted.clear();
-            QElapsedTimer timer;
-            timer.start();
-            document->setNumber(QStringLiteral("serving.concurrent_sequences"), 20 + i % 40);
-            processUntilPainted(recorder);
-            wizardMs.push_back(double(timer.nsecsElapsed()) / 1e6);
-        }
-        recorder.recording = false;
-        const Summary wizard = summarise(wizardMs);
-        std::printf("Wizard tab, %zu device candidates x %zu formats, a concurrency step to the "
-                    "screen: median %.2f ms, p99 %.2f ms; %.2f selections per step\n",
-                    wide.wizard.candidates.size(), wide.wizard.formats.size(), wizard.median,
-                    wizard.p99, double(document->selectionRuns() - runsBefore) / kWizardSteps);
-    }
+    wizardStep(window, document, recorder, 200);
 
     long appKb = 0;
     long bareKb = 0;

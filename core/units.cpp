@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "units.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -45,9 +46,12 @@ std::string formatNumber(double value, int significant)
         decimals = 0;
     if (decimals > 12)
         decimals = 12;
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    std::string text = buffer;
+    // to_chars rounds as printf does and is several times faster: a Wizard-tab step formats
+    // thousands of numbers. 400 characters hold DBL_MAX with 12 decimals.
+    char buffer[400];
+    const std::to_chars_result written =
+        std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
+    std::string text(buffer, written.ptr);
     if (text.find('.') != std::string::npos) {
         while (text.back() == '0')
             text.pop_back();

@@ -37,6 +37,7 @@
 #include "views/tour/tour.h"
 #include "views/tour/tourpanel.h"
 #include "views/viewregistry.h"
+#include "views/widgets/steadylabel.h"
 #include "views/widgets/style.h"
 #include "views/wizard/checksview.h"
 #include "views/wizard/decisionview.h"
@@ -63,6 +64,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 using core::FigureId;
 
@@ -82,6 +84,7 @@ private slots:
     void hoverExplainsAFigure();
     void hiddenTabsAreBuiltWhenFirstShown();
     void aSaveRefreshesNoView();
+    void steadyLabelAsksForRoomOnlyWhenItGrows();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -230,6 +233,49 @@ void ViewsTest::aSaveRefreshesNoView()
     QCoreApplication::processEvents();
     QCOMPARE(roofline->refreshCount(), before);
     QVERIFY(!doc->isModified());
+}
+
+// A QLabel asks its window for a new layout on every setText; the steady label only when the text
+// needs another height, and then it gets that height.
+void ViewsTest::steadyLabelAsksForRoomOnlyWhenItGrows()
+{
+    QWidget window;
+    auto *layout = new QVBoxLayout(&window);
+    auto *label = new views::SteadyLabel(&window);
+    layout->addWidget(label);
+    layout->addStretch(1);
+    label->setText(QStringLiteral("<b>online</b>: 40 sequences"));
+    showOffscreen(window);
+    window.resize(300, 200);
+    QCoreApplication::processEvents();
+    const int oneLine = label->height();
+    QVERIFY(oneLine > 0);
+
+    int requests = 0;
+    struct Counter : QObject
+    {
+        int *count;
+        explicit Counter(int *c)
+            : count(c)
+        {}
+        bool eventFilter(QObject *, QEvent *event) override
+        {
+            *count += event->type() == QEvent::LayoutRequest;
+            return false;
+        }
+    } counter(&requests);
+    window.installEventFilter(&counter);
+    label->setText(QStringLiteral("<b>online</b>: 41 sequences"));
+    QCoreApplication::processEvents();
+    QCOMPARE(requests, 0);
+    QCOMPARE(label->plainText(), QStringLiteral("online: 41 sequences"));
+
+    label->setText(QStringLiteral("<b>online</b>: a heading long enough to wrap onto more than "
+                                  "one line in a window three hundred pixels wide"));
+    QCoreApplication::processEvents();
+    QVERIFY(requests > 0);
+    QVERIFY2(label->height() > oneLine, qPrintable(QString::number(label->height())));
+    QCOMPARE(label->height(), label->heightForWidth(label->width()));
 }
 
 void ViewsTest::chartLabelsNeverOverlap_data()

@@ -62,6 +62,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 #include <QUndoStack>
 
 using viewtestsupport::showOffscreen;
@@ -77,7 +78,34 @@ private slots:
     void wizardWalksTheLessonCase();
     void wizardImportsModelsAndPricesCandidates();
     void wizardTabSelectsOncePerChange();
+    void aStepLeavesTheTabLayoutAlone();
+    void theDecisionCatchesUpWithADrag();
 };
+
+namespace {
+
+/** Counts the events of one type a watched object receives. */
+class EventCounter : public QObject
+{
+public:
+    explicit EventCounter(QEvent::Type type)
+        : m_type(type)
+    {}
+    int count = 0;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        (void)watched;
+        count += event->type() == m_type;
+        return false;
+    }
+
+private:
+    QEvent::Type m_type;
+};
+
+} // namespace
 
 void WizardViews::initTestCase()
 {
@@ -258,6 +286,64 @@ void WizardViews::wizardTabSelectsOncePerChange()
     doc->flush();
     QCoreApplication::processEvents();
     QCOMPARE(doc->selectionRuns(), hiddenRuns);
+}
+
+// Issue #19, the Wizard-tab step: a QLabel heading whose numbers follow the slider asked the
+// window for a new layout on every step, and QTabWidget answers that by repainting the whole tab
+// (a third of the step). The heading asks only when its height changes.
+void WizardViews::aStepLeavesTheTabLayoutAlone()
+{
+    MainWindow window;
+    showOffscreen(window);
+    views::ScenarioDocument *doc = window.document();
+    window.showView(QStringLiteral("checks"));
+    auto *checks = qobject_cast<views::ChecksView *>(window.view(QStringLiteral("checks")));
+    QVERIFY(checks && checks->isVisible());
+    // A layout request climbs one widget per pass of the event loop: let each step's run out.
+    const auto settle = [] {
+        for (int pass = 0; pass < 20; ++pass)
+            QCoreApplication::processEvents();
+    };
+    const auto step = [&](int sequences) {
+        QVERIFY(doc->setNumber(QStringLiteral("serving.concurrent_sequences"), sequences));
+        doc->flush();
+        settle();
+        QVERIFY2(checks->table()
+                     ->item(0, views::ChecksView::kFirstCheckColumn + 1)
+                     ->toolTip()
+                     .contains(QStringLiteral("%1 sequences").arg(sequences)),
+                 "the table follows each step");
+    };
+    step(21); // the tab settles after its first step
+    EventCounter layoutRequests(QEvent::LayoutRequest);
+    window.tabs()->installEventFilter(&layoutRequests);
+    for (const int sequences : {22, 23, 24, 25})
+        step(sequences);
+    QCOMPARE(layoutRequests.count, 0);
+}
+
+// While a slider moves, the decision's text is laid out at most every kLayoutIntervalMs; what
+// the view hands out (text(), exports) is never behind, and the screen catches up on its own.
+void WizardViews::theDecisionCatchesUpWithADrag()
+{
+    MainWindow window;
+    showOffscreen(window);
+    views::ScenarioDocument *doc = window.document();
+    window.showView(QStringLiteral("decision"));
+    QCoreApplication::processEvents();
+    auto *decision = qobject_cast<views::DecisionView *>(window.view(QStringLiteral("decision")));
+    QVERIFY(decision && decision->isVisible());
+    for (int sequences = 30; sequences <= 90; sequences += 10) {
+        QVERIFY(doc->setNumber(QStringLiteral("serving.concurrent_sequences"), sequences));
+        doc->flush();
+        QCoreApplication::processEvents();
+    }
+    const QString latest = views::DecisionView::decisionHtml(
+        doc->selection(), views::DecisionView::kOtherOptionsShown);
+    QTRY_VERIFY_WITH_TIMEOUT(!decision->textPending(), 10 * views::DecisionView::kLayoutIntervalMs);
+    QTextDocument expected;
+    expected.setHtml(latest);
+    QCOMPARE(decision->text(), expected.toPlainText());
 }
 
 QTEST_MAIN(WizardViews)

@@ -2,6 +2,7 @@
 #include "checksview.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/widgets/steadylabel.h"
 #include "views/widgets/style.h"
 
 #include "core/selection.h"
@@ -53,15 +54,11 @@ struct Cell
     QBrush background;
 };
 
-/** Puts `cell` into the table, reusing the item there and touching only what changed: a slider
- *  step on a table of every device preset rewrites hundreds of cells, most of them unchanged. */
-void putCell(QTableWidget *table, int row, int column, const Cell &cell, bool bold)
+/** Puts `cell` into `item`, touching only what changed: a slider step on a table of every
+ *  device preset rewrites hundreds of cells, most of them unchanged, and each change is a
+ *  signal (and, in the sorted column, a sort). */
+void putCell(QTableWidgetItem *item, const Cell &cell, const QFont &font, bool bold)
 {
-    QTableWidgetItem *item = table->item(row, column);
-    if (!item) {
-        item = new NumericItem(cell.text, cell.order);
-        table->setItem(row, column, item);
-    }
     if (item->text() != cell.text)
         item->setText(cell.text);
     if (item->data(Qt::UserRole).toDouble() != cell.order)
@@ -71,9 +68,9 @@ void putCell(QTableWidget *table, int row, int column, const Cell &cell, bool bo
     if (item->background() != cell.background)
         item->setBackground(cell.background);
     if (item->font().bold() != bold) {
-        QFont font = table->font();
-        font.setBold(bold);
-        item->setFont(font);
+        QFont styled = font;
+        styled.setBold(bold);
+        item->setFont(styled);
     }
 }
 
@@ -111,12 +108,11 @@ QColor tint(const QColor &colour)
 
 ChecksView::ChecksView(ScenarioDocument *document, QWidget *parent)
     : View(document, parent)
-    , m_heading(new QLabel(this))
+    , m_heading(new SteadyLabel(this))
     , m_table(new QTableWidget(this))
     , m_reasoning(new QTextBrowser(this))
 {
     setObjectName(QStringLiteral("checksView"));
-    m_heading->setWordWrap(true);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
@@ -140,7 +136,7 @@ ChecksView::ChecksView(ScenarioDocument *document, QWidget *parent)
         const QTableWidgetItem *device = row < 0 ? nullptr : m_table->item(row, 0);
         if (!device)
             return; // the table is being refilled
-        const int candidate = device->data(Qt::UserRole + 1).toInt();
+        const int candidate = device->data(kCandidateRole).toInt();
         showReasoning(candidate,
                       std::clamp(column - kFirstCheckColumn, -1, int(core::kCheckCount)));
     });
@@ -198,22 +194,38 @@ void ChecksView::refresh()
                        .arg(fromStd(sel.problems.front().message).toHtmlEscaped());
     m_heading->setText(heading);
 
-    const int currentRow = m_table->currentRow();
-    const int currentColumn = m_table->currentColumn();
-    const QSignalBlocker quiet(m_table); // no half-filled rows reach the reasoning panel
-    m_table->setSortingEnabled(false);
     const int rows = int(sel.candidates.size());
     QStringList candidateKeys; // which options the rows hold: another set is measured anew
     for (const core::Candidate &c : sel.candidates)
         candidateKeys << fromStd(c.deviceId) + QLatin1Char(':') +
                              fromView(core::formatKey(c.weightFormat));
     const bool reshaped = candidateKeys != m_candidateKeys || m_table->font() != m_measuredFont;
-    m_candidateKeys = candidateKeys;
-    m_measuredFont = m_table->font();
-    m_table->setRowCount(rows);
-    m_rowShapes.resize(rows);
+    const QSignalBlocker quiet(m_table); // no half-filled rows reach the reasoning panel
+    if (reshaped) {
+        // Another set of options: new rows, filled unsorted (a sorted table moves a row while
+        // it is filled), then sorted once.
+        m_candidateKeys = candidateKeys;
+        m_measuredFont = m_table->font();
+        m_table->setSortingEnabled(false);
+        m_table->clearContents();
+        m_table->setRowCount(rows);
+        m_items.assign(std::size_t(rows), {});
+        for (int row = 0; row < rows; ++row) {
+            for (int column = 0; column < m_table->columnCount(); ++column) {
+                auto *item = new NumericItem({}, 0);
+                m_table->setItem(row, column, item);
+                m_items[std::size_t(row)].push_back(item);
+            }
+            m_items[std::size_t(row)][0]->setData(kCandidateRole, row);
+            m_items[std::size_t(row)][3]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        m_rowShapes = QList<QList<int>>(rows);
+    }
+    // The same options (a slider step): each candidate's items are updated where they stand,
+    // sorting left on; a row moves only when its key in the sorted column changes order, so the
+    // table is neither re-sorted nor laid out again on every step.
     const core::Recommendation &rec = sel.recommendation;
-    QList<int> reshapedRows; // candidates whose cells changed length: their height may change
+    std::vector<int> grownCandidates; // cells longer than their row was measured for
     for (int row = 0; row < rows; ++row) {
         const core::Candidate &c = sel.candidates[std::size_t(row)];
         const bool chosen =
@@ -247,42 +259,41 @@ void ChecksView::refresh()
         }
         QList<int> shape;
         for (int column = 0; column < cells.size(); ++column) {
-            putCell(m_table, row, column, cells[column], chosen);
+            putCell(m_items[std::size_t(row)][std::size_t(column)], cells[column], m_table->font(),
+                    chosen);
             shape << int(cells[column].text.size());
         }
-        m_table->item(row, 0)->setData(Qt::UserRole + 1, row);
-        m_table->item(row, 3)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         // A row is measured again when a cell grew past what its height was measured for; one
         // that got shorter keeps its height (a line too many, never a clipped one).
-        bool grew = reshaped || m_rowShapes[row].size() != shape.size();
+        QList<int> &measured = m_rowShapes[row];
+        bool grew = measured.size() != shape.size();
         for (int column = 0; !grew && column < shape.size(); ++column)
-            grew = shape[column] > m_rowShapes[row][column];
+            grew = shape[column] > measured[column];
         if (grew) {
-            reshapedRows << row;
-            m_rowShapes[row] = shape;
+            grownCandidates.push_back(row);
+            measured = shape;
         }
     }
-    m_table->setSortingEnabled(true);
     // Columns as wide as their contents up to a limit, the text wrapping beyond it, so the whole
     // table fits a 1280-pixel window. They are measured when the candidates change, not on each
     // step: columns that jump while a slider moves are hard to read, and measuring every cell
     // was most of a step's cost with every device preset as a candidate.
     if (reshaped) {
+        m_table->setSortingEnabled(true);
         m_table->resizeColumnsToContents();
         const int widest = int(150 * style::scale());
         for (int column = 0; column < m_table->columnCount() - 1; ++column)
             m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), widest));
         m_table->resizeRowsToContents();
-    } else if (!reshapedRows.isEmpty()) {
-        for (int row = 0; row < rows; ++row) { // rows may be sorted: find each candidate's
-            if (reshapedRows.contains(m_table->item(row, 0)->data(Qt::UserRole + 1).toInt()))
-                m_table->resizeRowToContents(row);
-        }
+    } else {
+        for (const int candidate : grownCandidates)
+            m_table->resizeRowToContents(m_table->row(m_items[std::size_t(candidate)][0]));
     }
+    const int currentRow = m_table->currentRow();
     if (currentRow >= 0 && currentRow < m_table->rowCount()) {
-        m_table->setCurrentCell(currentRow, currentColumn);
-        showReasoning(m_table->item(currentRow, 0)->data(Qt::UserRole + 1).toInt(),
-                      std::clamp(currentColumn - kFirstCheckColumn, -1, int(core::kCheckCount)));
+        showReasoning(
+            m_table->item(currentRow, 0)->data(kCandidateRole).toInt(),
+            std::clamp(m_table->currentColumn() - kFirstCheckColumn, -1, int(core::kCheckCount)));
     } else if (!sel.candidates.empty()) {
         showReasoning(0, int(core::CheckKind::Memory));
     }
@@ -311,7 +322,10 @@ void ChecksView::showReasoning(int candidate, int check)
         for (const core::CheckResult &r : c.checks)
             html += describe(r);
     }
-    m_reasoning->setHtml(html);
+    if (html != m_shownReasoning) { // a step that leaves the reasoning alone lays out nothing
+        m_reasoning->setHtml(html);
+        m_shownReasoning = html;
+    }
 }
 
 QString ChecksView::csv() const

@@ -11,8 +11,10 @@
 #include <QFont>
 #include <QStringList>
 
-class QLabel;
+#include <vector>
+
 class QTableWidget;
+class QTableWidgetItem;
 class QTextBrowser;
 
 namespace core {
@@ -20,6 +22,8 @@ struct Selection;
 }
 
 namespace views {
+
+class SteadyLabel;
 
 class ChecksView : public View
 {
@@ -47,9 +51,14 @@ protected:
     void refresh() override;
 
 private:
-    QLabel *m_heading;
+    SteadyLabel *m_heading;
     QTableWidget *m_table;
     QTextBrowser *m_reasoning;
+    QString m_shownReasoning;
+    /** Where a row's first item keeps its candidate (its index in the selection). */
+    static constexpr int kCandidateRole = Qt::UserRole + 1;
+    /** Per candidate (the selection's order): its row's items, wherever sorting put them. */
+    std::vector<std::vector<QTableWidgetItem *>> m_items;
     QList<QList<int>> m_rowShapes; ///< per candidate: each cell's text length when last measured
     QStringList m_candidateKeys;   ///< the options the rows were measured for
     QFont m_measuredFont;

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace views {
 
@@ -37,6 +38,8 @@ DecisionView::DecisionView(ScenarioDocument *document, QWidget *parent)
     m_apply->setToolTip(tr("Make the recommended device and weight format the scenario's "
                            "(one step on the undo stack)"));
     connect(m_apply, &QPushButton::clicked, this, &DecisionView::applyRecommendation);
+    m_layoutTimer.setSingleShot(true);
+    connect(&m_layoutTimer, &QTimer::timeout, this, &DecisionView::showPendingText);
     auto *buttons = new QHBoxLayout;
     buttons->addStretch(1);
     buttons->addWidget(m_apply);
@@ -50,7 +53,24 @@ DecisionView::~DecisionView() = default;
 
 QString DecisionView::text() const
 {
+    showPendingText();
     return m_browser->toPlainText();
+}
+
+void DecisionView::render(QPainter &painter, const QRectF &target)
+{
+    ensureCurrent();
+    showPendingText();
+    View::render(painter, target);
+}
+
+void DecisionView::showPendingText() const
+{
+    if (m_pendingHtml.isEmpty())
+        return;
+    m_browser->setHtml(m_pendingHtml);
+    m_shownHtml = std::exchange(m_pendingHtml, QString());
+    m_sinceLayout.start();
 }
 
 QString DecisionView::decisionHtml(const core::Selection &selection, int otherOptions)
@@ -109,9 +129,18 @@ void DecisionView::refresh()
 {
     const core::Selection &selection = document()->selection();
     const QString text = style::themed(decisionHtml(selection, kOtherOptionsShown));
-    if (text != m_shownHtml) { // laying out the text is most of a refresh's cost
-        m_browser->setHtml(text);
-        m_shownHtml = text;
+    if (text == m_shownHtml) { // laying out the text is most of a refresh's cost
+        m_pendingHtml.clear();
+        m_layoutTimer.stop();
+    } else {
+        // the first change after a pause shows at once; during a drag, one layout per interval
+        // (throttled, not debounced: a long drag still updates the text as it goes)
+        m_pendingHtml = text;
+        const qint64 since = m_sinceLayout.isValid() ? m_sinceLayout.elapsed() : kLayoutIntervalMs;
+        if (since >= kLayoutIntervalMs)
+            showPendingText();
+        else if (!m_layoutTimer.isActive())
+            m_layoutTimer.start(int(kLayoutIntervalMs - since));
     }
     const core::Candidate *best = core::recommendedCandidate(selection);
     const core::Scenario &s = document()->scenario();

@@ -8,6 +8,9 @@
 
 #include "views/widgets/view.h"
 
+#include <QElapsedTimer>
+#include <QTimer>
+
 class QPushButton;
 class QTextBrowser;
 
@@ -40,14 +43,29 @@ public:
     static QString decisionHtml(const core::Selection &selection, int otherOptions = -1);
     /** How many other options the view lists before pointing to the checks table. */
     static constexpr int kOtherOptionsShown = 8;
+    /** While a value keeps changing (a slider drag), the text is laid out at most this often:
+     *  laying it out is two thirds of a Wizard-tab step, and prose is read after the drag. */
+    static constexpr int kLayoutIntervalMs = 120;
+    /** Whether a newer text waits for its layout (the next one is at most kLayoutIntervalMs
+     *  away; text() and render() lay it out at once). */
+    bool textPending() const { return !m_pendingHtml.isEmpty(); }
+
+    void render(QPainter &painter, const QRectF &target) override;
 
 protected:
     void refresh() override;
 
 private:
+    void showPendingText() const;
+
     QTextBrowser *m_browser;
-    QString m_shownHtml;
     QPushButton *m_apply;
+    // the text shown, the one waiting, and when it was last laid out: text() is const and
+    // lays out what waits, so these three are mutable
+    mutable QString m_shownHtml;
+    mutable QString m_pendingHtml;
+    mutable QElapsedTimer m_sinceLayout;
+    QTimer m_layoutTimer;
 };
 
 } // namespace views

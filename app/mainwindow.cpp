@@ -31,6 +31,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFile>
@@ -44,6 +45,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -120,6 +122,20 @@ MainWindow::MainWindow(QWidget *parent)
                             QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
                                 QStringLiteral("/autosave"),
                             this);
+    // an autosave that cannot write is said where the user looks, and stays said until it can
+    m_autosaveStatus = new QLabel(this);
+    m_autosaveStatus->setObjectName(QStringLiteral("autosaveStatus"));
+    m_autosaveStatus->setStyleSheet(
+        QStringLiteral("color: %1; font-weight: bold").arg(views::style::warning().name()));
+    m_autosaveStatus->hide();
+    statusBar()->addPermanentWidget(m_autosaveStatus);
+    connect(m_autosave, &views::Autosave::failed, this, [this](const QString &error) {
+        m_autosaveStatus->setText(tr("\u26a0 Autosave is not working"));
+        m_autosaveStatus->setToolTip(
+            tr("Unsaved work is not being autosaved: %1. Save the scenario to keep it.")
+                .arg(error));
+        m_autosaveStatus->setVisible(!error.isEmpty());
+    });
     m_tour = new views::TourPanel(m_document, this);
     m_tourDock = new QDockWidget(tr("Lesson Tour"), this);
     m_tourDock->setObjectName(QStringLiteral("tourDock"));
@@ -961,39 +977,102 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
 }
 
-bool MainWindow::offerRecovery(bool interactive, bool accept)
+int MainWindow::offerRecovery(bool interactive, bool accept)
 {
-    if (!m_autosave->recoveryPending())
-        return false;
-    const QString when = QLocale().toString(m_autosave->recoveryTime(), QLocale::LongFormat);
-    if (interactive)
-        accept = QMessageBox::question(
-                     this, tr("Recover unsaved work"),
-                     tr("Accelerator Explorer did not close cleanly last time. Recover the "
-                        "unsaved scenario autosaved on %1?")
-                         .arg(when),
-                     QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes) == QMessageBox::Yes;
-    core::Scenario recovered;
-    QString error;
-    const bool readable = accept && m_autosave->recover(recovered, &error);
-    m_autosave->resolveRecovery();
-    if (!readable) {
-        if (accept && interactive)
-            QMessageBox::warning(this, tr("Recover unsaved work"), error);
-        m_autosave->discard();
-        return false;
+    int recovered = 0;
+    for (const views::AutosaveLeftover &leftover : m_autosave->leftovers()) {
+        const QString name =
+            leftover.origin.isEmpty()
+                ? tr("an untitled scenario")
+                : QStringLiteral("\u201c%1\u201d").arg(QFileInfo(leftover.origin).fileName());
+        const QString when = QLocale().toString(leftover.saved, QLocale::LongFormat);
+        enum class Answer { Recover, Discard, Later };
+        Answer answer = accept ? Answer::Recover : Answer::Discard;
+        if (interactive) {
+            QMessageBox box(QMessageBox::Question, tr("Recover unsaved work"),
+                            tr("Accelerator Explorer did not close cleanly while %1 had unsaved "
+                               "changes. Recover the work autosaved on %2?")
+                                .arg(name, when),
+                            QMessageBox::NoButton, this);
+            box.setInformativeText(
+                leftover.origin.isEmpty()
+                    ? tr("It was never saved: it opens as an untitled scenario.")
+                    : tr("It opens as unsaved changes to %1; Undo goes back to the file as it "
+                         "is on disk.")
+                          .arg(QDir::toNativeSeparators(leftover.origin)));
+            QPushButton *recover = box.addButton(tr("Recover"), QMessageBox::AcceptRole);
+            QAbstractButton *discard = box.addButton(QMessageBox::Discard);
+            box.addButton(tr("Not Now"), QMessageBox::RejectRole); // kept for the next start
+            box.setDefaultButton(recover);
+            box.exec();
+            answer = box.clickedButton() == recover   ? Answer::Recover
+                     : box.clickedButton() == discard ? Answer::Discard
+                                                      : Answer::Later;
+        }
+        if (answer == Answer::Later)
+            continue;
+        if (answer == Answer::Discard) {
+            m_autosave->discardLeftover(leftover);
+            continue;
+        }
+        core::Scenario scenario;
+        QString error;
+        if (!views::Autosave::read(leftover, scenario, &error)) {
+            // kept, not deleted: Discard removes it at the next start
+            if (interactive)
+                QMessageBox::warning(this, tr("Recover unsaved work"), error);
+            else
+                statusBar()->showMessage(error);
+            continue;
+        }
+        MainWindow *window = windowForRecovery(leftover.origin);
+        window->restoreRecovered(leftover, scenario);
+        // the work is in a window that autosaves it under its own name before the old file goes
+        if (window->autosave()->saveNow())
+            m_autosave->discardLeftover(leftover);
+        ++recovered;
     }
-    // unsaved, as it was: one step to undo back to what the window opened with
-    m_document->applyScenario(recovered, tr("Recover Unsaved Work"));
+    m_autosave->releaseLeftovers();
+    return recovered;
+}
+
+QString MainWindow::autosaveWarning() const
+{
+    return m_autosaveStatus->isHidden() ? QString() : m_autosaveStatus->toolTip();
+}
+
+MainWindow *MainWindow::windowForRecovery(const QString &origin)
+{
+    const QString open = m_document->filePath();
+    const bool ownFile = !origin.isEmpty() && !open.isEmpty() &&
+                         QFileInfo(origin).absoluteFilePath() == QFileInfo(open).absoluteFilePath();
+    const bool untouched = open.isEmpty() && !m_document->isModified();
+    if (ownFile || untouched)
+        return this;
+    auto *window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    return window;
+}
+
+void MainWindow::restoreRecovered(const views::AutosaveLeftover &leftover,
+                                  const core::Scenario &scenario)
+{
+    if (!leftover.origin.isEmpty() && m_document->filePath() != leftover.origin &&
+        !openFile(leftover.origin, false)) {
+        // the file is gone or unreadable: the work keeps its name, and a save writes it there
+        m_document->reset(m_document->scenario(), leftover.origin);
+    }
+    m_document->applyScenario(scenario, tr("Recover Unsaved Work"));
     m_document->flush();
-    statusBar()->showMessage(tr("Recovered the work autosaved on %1").arg(when), 8000);
-    return true;
+    statusBar()->showMessage(tr("Recovered the work autosaved on %1")
+                                 .arg(QLocale().toString(leftover.saved, QLocale::LongFormat)),
+                             8000);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (maybeSave()) {
-        m_autosave->resolveRecovery();
         m_autosave->discard(); // closed cleanly: nothing to recover
         writeSettings();
         event->accept();

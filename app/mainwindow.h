@@ -20,12 +20,17 @@ class QSplitter;
 class QDockWidget;
 class QTabWidget;
 
+namespace core {
+struct Scenario;
+}
+
 namespace views {
 struct ViewEntry;
 class ExplanationPanel;
 class HelpDialog;
 class RooflineView;
 class Autosave;
+struct AutosaveLeftover;
 class TourPanel;
 class ScenarioDocument;
 class ScenarioPanel;
@@ -53,9 +58,14 @@ public:
     bool openFile(const QString &path, bool interactive = true);
     /** Imports a Hugging Face config.json as the model (one undo step). */
     bool importConfig(const QString &path, bool interactive = true);
-    /** After a session that did not close cleanly: offers its autosaved work, saying when it was
-     *  saved. `accept` answers for the user when not interactive. True when recovered. */
-    bool offerRecovery(bool interactive = true, bool accept = true);
+    /** Offers back the work of windows that did not close cleanly, each by the name of its file
+     *  and the time it was autosaved. Recovered work goes into its own file's window (this one
+     *  when it has that file open, or when it is untitled and untouched) or a new window, never
+     *  into another file. `accept` answers for the user when not interactive (recover or
+     *  discard). Returns how many were recovered. */
+    int offerRecovery(bool interactive = true, bool accept = true);
+    /** The autosave's failure as the status bar shows it (empty while autosave works). */
+    QString autosaveWarning() const;
     views::Autosave *autosave() const { return m_autosave; }
     /** Opens the lesson tour at `step` (0-based): its scenario, its view, its number. */
     void startTour(int step);
@@ -92,6 +102,10 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    /** The window a leftover's work goes into (see offerRecovery). */
+    MainWindow *windowForRecovery(const QString &origin);
+    /** Recovered work on top of its own file, unsaved: one undo step back to the file. */
+    void restoreRecovered(const views::AutosaveLeftover &leftover, const core::Scenario &scenario);
     void createActions();
     void buildTab(int index);
     void queueViews();
@@ -119,6 +133,7 @@ private:
 
     views::ScenarioDocument *m_document;
     views::Autosave *m_autosave = nullptr;
+    QLabel *m_autosaveStatus = nullptr; ///< shown only while autosave fails
     views::TourPanel *m_tour = nullptr;
     QDockWidget *m_tourDock = nullptr;
     QWidget *m_blank = nullptr;

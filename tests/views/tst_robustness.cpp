@@ -8,10 +8,14 @@
 
 #include "core/scenarioio.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -25,8 +29,12 @@ class Robustness : public QObject
 private slots:
     void initTestCase();
     void killedWhileSavingLeavesTheLastFileIntact();
+    void init();
     void autosaveIsOfferedBackAfterACrash();
     void declinedRecoveryIsRemoved();
+    void recoveryGoesToItsOwnFile();
+    void twoWindowsKeepTheirOwnAutosave();
+    void autosaveFailureIsSaid();
     void unwritableDestinationKeepsTheDocument();
 };
 
@@ -83,9 +91,60 @@ void Robustness::killedWhileSavingLeavesTheLastFileIntact()
     QCOMPARE(scenarios, QStringList{QStringLiteral("scenario.json")});
 }
 
+namespace {
+
+QString autosaveFolder()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/autosave");
+}
+
+/** The scenario inside an autosave file, as JSON. */
+QJsonObject autosavedScenario(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll())
+        .object()
+        .value(QStringLiteral("scenario"))
+        .toObject();
+}
+
+QJsonObject asJson(const core::Scenario &scenario)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString(core::writeScenario(scenario)))
+        .object();
+}
+
+QByteArray contents(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool saveScenario(const QString &path, double batch)
+{
+    views::ScenarioDocument doc;
+    core::Scenario scenario = core::lessonDefaultScenario();
+    scenario.serving.batch = batch;
+    doc.reset(scenario);
+    QString error;
+    return doc.save(path, &error);
+}
+
+} // namespace
+
+void Robustness::init()
+{
+    // each test starts with no leftovers (and the folder a folder again after a failed test)
+    QFile::remove(autosaveFolder());
+    QDir(autosaveFolder()).removeRecursively();
+}
+
 void Robustness::autosaveIsOfferedBackAfterACrash()
 {
-    QString autosaved;
+    QJsonObject autosaved;
     {
         auto *crashed = new MainWindow;
         views::ScenarioDocument *doc = crashed->document();
@@ -93,27 +152,30 @@ void Robustness::autosaveIsOfferedBackAfterACrash()
         QVERIFY(doc->setDevicePreset(QStringLiteral("nvidia-h100-sxm")));
         doc->flush();
         // the burst timer writes two seconds after the edits stop
-        QTRY_VERIFY_WITH_TIMEOUT(crashed->autosave()->hasRecovery(), 5000);
-        QFile file(crashed->autosave()->filePath());
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        autosaved = QString::fromUtf8(file.readAll());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(crashed->autosave()->filePath()), 5000);
+        autosaved = autosavedScenario(crashed->autosave()->filePath());
+        QCOMPARE(autosaved, asJson(doc->scenario()));
         delete crashed; // no close event: as if the process had died
     }
     MainWindow next;
-    QVERIFY(next.autosave()->recoveryPending());
-    QVERIFY(next.autosave()->recoveryTime().isValid());
-    QVERIFY(next.offerRecovery(false, true));
-    views::ScenarioDocument *doc = next.document();
+    const QList<views::AutosaveLeftover> leftovers = next.autosave()->leftovers();
+    QCOMPARE(leftovers.size(), 1);
+    QVERIFY(leftovers[0].origin.isEmpty()); // it was untitled
+    QVERIFY(leftovers[0].saved.isValid());
+    QCOMPARE(next.offerRecovery(false, true), 1);
+    views::ScenarioDocument *doc = next.document(); // untitled and untouched: recovered here
     QCOMPARE(doc->scenario().serving.batch, 17.0);
     QCOMPARE(doc->scenario().device.presetId, std::string("nvidia-h100-sxm"));
     QVERIFY(doc->isModified()); // recovered work is unsaved work
-    QCOMPARE(QString::fromStdString(core::writeScenario(doc->scenario())), autosaved);
+    QCOMPARE(asJson(doc->scenario()), autosaved);
+    QVERIFY(!QFile::exists(leftovers[0].path)); // now autosaved as this window's own
+    QVERIFY(QFile::exists(next.autosave()->filePath()));
     // saved, the autosave goes; a clean close would remove it too
     QTemporaryDir dir;
     QString error;
     QVERIFY2(doc->save(dir.filePath(QStringLiteral("recovered.json")), &error), qPrintable(error));
     doc->flush();
-    QVERIFY(!next.autosave()->hasRecovery());
+    QVERIFY(!QFile::exists(next.autosave()->filePath()));
     next.close(); // nothing unsaved: closes without asking
     QVERIFY(!next.isVisible());
 }
@@ -128,10 +190,124 @@ void Robustness::declinedRecoveryIsRemoved()
         delete crashed;
     }
     MainWindow next;
-    QVERIFY(next.autosave()->recoveryPending());
-    QVERIFY(!next.offerRecovery(false, false));
-    QVERIFY(!next.autosave()->hasRecovery());
+    QCOMPARE(next.offerRecovery(false, false), 0);
+    QVERIFY(next.autosave()->leftovers().isEmpty());
     QVERIFY(!next.document()->isModified());
+}
+
+// Issue #20, item 2: work autosaved while editing a.json went into whatever file was open at the
+// next start (b.json), and a save replaced b.json with it. It goes to a.json's own window now.
+void Robustness::recoveryGoesToItsOwnFile()
+{
+    QTemporaryDir dir;
+    const QString a = dir.filePath(QStringLiteral("a.json"));
+    const QString b = dir.filePath(QStringLiteral("b.json"));
+    QVERIFY(saveScenario(a, 4));
+    QVERIFY(saveScenario(b, 9));
+    const QByteArray bOnDisk = contents(b);
+    {
+        auto *crashed = new MainWindow;
+        QVERIFY(crashed->openFile(a, false));
+        QVERIFY(crashed->document()->setNumber(QStringLiteral("serving.batch"), 17));
+        crashed->document()->flush();
+        QVERIFY(crashed->autosave()->saveNow());
+        delete crashed;
+    }
+    MainWindow next;
+    QVERIFY(next.openFile(b, false));
+    const QList<views::AutosaveLeftover> leftovers = next.autosave()->leftovers();
+    QCOMPARE(leftovers.size(), 1);
+    QCOMPARE(leftovers[0].origin, a); // offered by its file's name
+    next.autosave()->releaseLeftovers();
+    QCOMPARE(next.offerRecovery(false, true), 1);
+    // b's window is untouched
+    QCOMPARE(next.document()->filePath(), b);
+    QVERIFY(!next.document()->isModified());
+    QCOMPARE(next.document()->scenario().serving.batch, 9.0);
+    // a's work is in a window of its own, on top of a.json as it is on disk
+    MainWindow *recovered = nullptr;
+    for (QWidget *widget : QApplication::topLevelWidgets())
+        if (auto *window = qobject_cast<MainWindow *>(widget); window && window != &next)
+            recovered = window;
+    QVERIFY(recovered);
+    views::ScenarioDocument *doc = recovered->document();
+    QCOMPARE(doc->filePath(), a);
+    QVERIFY(doc->isModified());
+    QCOMPARE(doc->scenario().serving.batch, 17.0);
+    QString error;
+    QVERIFY2(doc->save(doc->filePath(), &error), qPrintable(error));
+    QCOMPARE(contents(b), bOnDisk);
+    views::ScenarioDocument reread;
+    QVERIFY(reread.open(a, &error));
+    QCOMPARE(reread.scenario().serving.batch, 17.0);
+    doc->undoStack()->undo(); // one step back: a.json as it was on disk
+    QCOMPARE(doc->scenario().serving.batch, 4.0);
+    delete recovered;
+}
+
+// Issue #20, item 3: every window shared one autosave file; a second window offered the first's
+// live work as a leftover, and its Discard, or its clean close, deleted the first's backup.
+void Robustness::twoWindowsKeepTheirOwnAutosave()
+{
+    auto *first = new MainWindow;
+    QVERIFY(first->document()->setNumber(QStringLiteral("serving.batch"), 23));
+    first->document()->flush();
+    QVERIFY(first->autosave()->saveNow());
+    {
+        MainWindow second;
+        QVERIFY(second.autosave()->filePath() != first->autosave()->filePath());
+        QVERIFY(second.autosave()->leftovers().isEmpty()); // the first is alive: not a leftover
+        QCOMPARE(second.offerRecovery(false, false), 0);   // and a Discard cannot touch it
+        QVERIFY(second.document()->setNumber(QStringLiteral("serving.batch"), 5));
+        second.document()->flush();
+        QVERIFY(second.autosave()->saveNow());
+        QString error;
+        QTemporaryDir dir;
+        QVERIFY(second.document()->save(dir.filePath(QStringLiteral("s.json")), &error));
+        second.close(); // a clean close removes its own autosave only
+    }
+    QVERIFY(QFile::exists(first->autosave()->filePath()));
+    const QString firstPath = first->autosave()->filePath();
+    delete first; // the first crashes
+    MainWindow third;
+    const QList<views::AutosaveLeftover> leftovers = third.autosave()->leftovers();
+    QCOMPARE(leftovers.size(), 1);
+    QCOMPARE(leftovers[0].path, firstPath);
+    core::Scenario scenario;
+    QString error;
+    QVERIFY2(views::Autosave::read(leftovers[0], scenario, &error), qPrintable(error));
+    QCOMPARE(scenario.serving.batch, 23.0);
+}
+
+// Issue #20, item 13: an autosave that cannot write was silent.
+void Robustness::autosaveFailureIsSaid()
+{
+    QTemporaryDir dir;
+    const QString notAFolder = dir.filePath(QStringLiteral("a-file"));
+    QVERIFY(saveScenario(notAFolder, 1)); // a file where the folder would go
+    {
+        views::ScenarioDocument doc;
+        views::Autosave autosave(&doc, notAFolder + QStringLiteral("/autosave"));
+        QSignalSpy failures(&autosave, &views::Autosave::failed);
+        QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 2));
+        doc.flush();
+        QVERIFY(!autosave.saveNow());
+        QCOMPARE(failures.size(), 1);
+        QVERIFY2(autosave.lastError().contains(notAFolder), qPrintable(autosave.lastError()));
+    }
+    // the window says so in its status bar until autosave works again
+    QDir(autosaveFolder()).removeRecursively();
+    QVERIFY(saveScenario(autosaveFolder(), 1));
+    MainWindow window;
+    QVERIFY(window.autosaveWarning().isEmpty());
+    QVERIFY(window.document()->setNumber(QStringLiteral("serving.batch"), 2));
+    window.document()->flush();
+    QVERIFY(!window.autosave()->saveNow());
+    QVERIFY2(window.autosaveWarning().contains(autosaveFolder()),
+             qPrintable(window.autosaveWarning()));
+    QFile::remove(autosaveFolder());
+    QVERIFY(window.autosave()->saveNow());
+    QVERIFY(window.autosaveWarning().isEmpty());
 }
 
 void Robustness::unwritableDestinationKeepsTheDocument()

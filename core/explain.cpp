@@ -271,32 +271,66 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         b.input("overhead", formatNumber(sv.overheadGb, 4) + " GB", "serving.overhead_gb");
         break;
     case F::MaxConcurrentSequences:
-    case F::AdmissionLimit:
-        x.formula = "max sequences = floor((capacity - weights - overhead) / KV per sequence); "
-                    "admission limit = floor((1 - margin) x max sequences)";
+    case F::AdmissionLimit: {
+        // Per device throughout: with tensor parallelism each device holds its share of the
+        // weights and of every sequence's KV (issue #20: the unsplit KV per sequence was mixed
+        // with per-device bytes).
+        const double devices = std::max(1.0, sv.tensorParallel);
+        const bool split = devices > 1.0 || sv.fragmentationFraction > 0.0;
+        const std::string perSequence = split ? "(" + b.fig(F::KvBytesPerSequence) + " x (1 + " +
+                                                    formatNumber(sv.fragmentationFraction, 3) +
+                                                    ") / " + formatNumber(devices, 9) + ")"
+                                              : b.fig(F::KvBytesPerSequence);
+        x.formula = split ? "max sequences = floor((capacity - weights per device - overhead) / "
+                            "(KV per sequence x (1 + fragmentation) / devices)); admission limit "
+                            "= floor((1 - margin) x max sequences)"
+                          : "max sequences = floor((capacity - weights - overhead) / KV per "
+                            "sequence); admission limit = floor((1 - margin) x max sequences)";
         x.substituted = "= floor((" + b.fig(F::CapacityBytes) + " - " + b.fig(F::WeightsBytes) +
-                        " - " + b.fig(F::OverheadBytes) + ") / " + b.fig(F::KvBytesPerSequence) +
+                        " - " + b.fig(F::OverheadBytes) + ") / " + perSequence +
                         ") = " + b.fig(F::MaxConcurrentSequences) + "; floor((1 - " +
                         formatNumber(sv.admissionMargin, 3) + ") x " +
                         b.fig(F::MaxConcurrentSequences) + ") = " + b.fig(F::AdmissionLimit);
         b.derived("capacity", F::CapacityBytes);
-        b.derived("weights", F::WeightsBytes);
+        b.derived(devices > 1.0 ? "weights per device" : "weights", F::WeightsBytes);
         b.derived("overhead", F::OverheadBytes);
         b.derived("KV per sequence", F::KvBytesPerSequence);
+        if (split) {
+            b.input("fragmentation", formatNumber(sv.fragmentationFraction, 3),
+                    "serving.fragmentation_fraction");
+            b.input("devices", formatNumber(devices, 9), "serving.tensor_parallel");
+        }
         b.input("admission margin", formatNumber(sv.admissionMargin, 3),
                 "serving.admission_margin");
         x.note = "Counts come from bytes, never from rounded display values. Fragmentation makes "
                  "real engines fail earlier.";
         break;
-    case F::MaxContextTokens:
-        x.formula = "max context = floor((capacity - weights - overhead) / (KV per token x "
-                    "resident sequences))";
+    }
+    case F::MaxContextTokens: {
+        const double devices = std::max(1.0, sv.tensorParallel);
+        const bool split = devices > 1.0 || sv.fragmentationFraction > 0.0;
+        x.formula = split ? "max context = floor((capacity - weights per device - overhead) / "
+                            "(KV per token x (1 + fragmentation) / devices x resident sequences))"
+                          : "max context = floor((capacity - weights - overhead) / (KV per token "
+                            "x resident sequences))";
         x.substituted = "= floor((" + b.fig(F::CapacityBytes) + " - " + b.fig(F::WeightsBytes) +
                         " - " + b.fig(F::OverheadBytes) + ") / (" + b.fig(F::KvBytesPerToken) +
+                        (split ? " x (1 + " + formatNumber(sv.fragmentationFraction, 3) + ") / " +
+                                     formatNumber(devices, 9)
+                               : std::string()) +
                         " x " + b.fig(F::ResidentSequences) + ")) = " + b.fig(F::MaxContextTokens);
         b.derived("KV per token", F::KvBytesPerToken);
         b.derived("resident sequences", F::ResidentSequences);
+        if (split) {
+            b.input("fragmentation", formatNumber(sv.fragmentationFraction, 3),
+                    "serving.fragmentation_fraction");
+            b.input("devices", formatNumber(devices, 9), "serving.tensor_parallel");
+        }
+        if (isSet(s.model.slidingWindow))
+            x.note = "A sliding window caps the windowed layers' KV at the window: only the "
+                     "global layers grow with the context.";
         break;
+    }
     case F::Devices:
         x.formula = "devices = tensor-parallel degree";
         x.substituted = "= " + b.fig(F::Devices);

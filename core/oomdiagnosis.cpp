@@ -35,8 +35,13 @@ OomDiagnosis diagnoseOom(const Scenario &scenario)
     d.overheadBytes = e[FigureId::OverheadBytes];
     d.freeForKvBytes = e[FigureId::KvBudgetBytes];
     d.kvBytesPerSequence = e[FigureId::KvBytesPerSequence];
-    d.sequencesExact =
-        d.kvBytesPerSequence > 0 ? std::max(0.0, d.freeForKvBytes) / d.kvBytesPerSequence : 0;
+    d.devices = e[FigureId::Devices];
+    // per device, as the free bytes are: the same division that gives sequencesFit
+    d.kvBytesPerSequencePerDevice =
+        d.kvBytesPerSequence * (1.0 + scenario.serving.fragmentationFraction) / d.devices;
+    d.sequencesExact = d.kvBytesPerSequencePerDevice > 0
+                           ? std::max(0.0, d.freeForKvBytes) / d.kvBytesPerSequencePerDevice
+                           : 0;
     d.sequencesFit = e[FigureId::MaxConcurrentSequences];
     d.firstFailing = d.sequencesFit + 1;
     d.configured = e[FigureId::ResidentSequences];

@@ -28,11 +28,14 @@ struct OomDiagnosis
     double deviceBytes = 0;   ///< reserved + runtime (driver) context
     // The accounting.
     double capacityBytes = 0;
-    double weightsBytes = 0;
+    double weightsBytes = 0;  ///< per device
     double overheadBytes = 0; ///< runtime (driver) context + workspace
     double freeForKvBytes = 0;
-    double kvBytesPerSequence = 0;
-    double sequencesExact = 0; ///< free / KV per sequence, before rounding down (13.97)
+    double devices = 1;            ///< tensor-parallel degree: every figure above is per device
+    double kvBytesPerSequence = 0; ///< one sequence's whole KV cache (all devices together)
+    /** What one sequence takes on each device: its KV share, fragmentation included. */
+    double kvBytesPerSequencePerDevice = 0;
+    double sequencesExact = 0; ///< free / KV per sequence per device, unrounded (13.97)
     double sequencesFit = 0;   ///< whole sequences (13)
     double firstFailing = 0;   ///< the request that fails (the 14th)
     double configured = 0;     ///< sequences the engine was configured for

@@ -3,9 +3,14 @@
 
 #include "testsupport.h"
 
+#include "core/evaluation.h"
+#include "core/explain.h"
 #include "core/oomdiagnosis.h"
+#include "core/units.h"
 
 #include <QObject>
+
+#include <cmath>
 
 class OomDiagnosis : public QObject
 {
@@ -16,6 +21,8 @@ private slots:
     void levers();
     void configuredConcurrencyThatFits();
     void overheadSplitFollowsTheBreakdown();
+    void tensorParallelAccountsPerDevice_data();
+    void tensorParallelAccountsPerDevice();
 };
 
 // l.255: "Weights 14 + context 1.5 + workspace 1.0 leaves 7.5 GB for KV ... 13 sequences (13.97
@@ -79,6 +86,49 @@ void OomDiagnosis::overheadSplitFollowsTheBreakdown()
     QVERIFY(!plain.known);
     ACCEL_COMPARE_NEAR(plain.runtimeContextBytes, 3.0e9, 1);
     QCOMPARE(plain.workspaceBytes, 0.0);
+}
+
+// Issue #20, item 4: with tensor parallelism the view showed negative weights ("80 GB - -13.28 GB
+// of weights") because per-device bytes were mixed with a sequence's whole KV. Every term of the
+// accounting is per device now, and the terms add up to the count.
+void OomDiagnosis::tensorParallelAccountsPerDevice_data()
+{
+    QTest::addColumn<double>("devices");
+    QTest::addColumn<double>("fragmentation");
+    QTest::newRow("1 device") << 1.0 << 0.0;
+    QTest::newRow("8 devices") << 8.0 << 0.0;
+    QTest::newRow("4 devices, 10 % fragmentation") << 4.0 << 0.1;
+}
+
+void OomDiagnosis::tensorParallelAccountsPerDevice()
+{
+    QFETCH(double, devices);
+    QFETCH(double, fragmentation);
+    core::Scenario s = testsupport::loadScenario(QStringLiteral("oom-14th-request"));
+    s.serving.tensorParallel = devices;
+    s.serving.fragmentationFraction = fragmentation;
+    const core::OomDiagnosis d = core::diagnoseOom(s);
+    QCOMPARE(d.devices, devices);
+    ACCEL_COMPARE_NEAR(d.weightsBytes, 14e9 / devices, 1); // the lesson's 14 GB, split
+    QVERIFY(d.weightsBytes > 0);
+    // capacity - weights - overhead = free, all per device (l.255)
+    ACCEL_COMPARE_NEAR(d.capacityBytes - d.weightsBytes - d.overheadBytes, d.freeForKvBytes, 1);
+    // a sequence's 0.537 GB of KV (l.255), split and charged with fragmentation
+    ACCEL_COMPARE_NEAR(d.kvBytesPerSequence, 536870912.0, 1);
+    ACCEL_COMPARE_NEAR(d.kvBytesPerSequencePerDevice, 536870912.0 * (1 + fragmentation) / devices,
+                       1);
+    ACCEL_COMPARE_NEAR(d.sequencesExact, d.freeForKvBytes / d.kvBytesPerSequencePerDevice, 1e-9);
+    QCOMPARE(d.sequencesFit, std::floor(d.sequencesExact));
+    // --explain divides the same per-device terms
+    const auto x = core::explain(s, core::evaluate(s), core::FigureId::MaxConcurrentSequences);
+    QVERIFY(x);
+    const std::string perSequence = devices > 1 || fragmentation > 0
+                                        ? "/ (0.5369 GB x (1 + " +
+                                              core::formatNumber(fragmentation, 3) + ") / " +
+                                              core::formatNumber(devices, 9) + ")"
+                                        : "/ 0.5369 GB)";
+    QVERIFY2(x->substituted.find(perSequence) != std::string::npos, x->substituted.c_str());
+    QVERIFY2(x->substituted.find("- -") == std::string::npos, x->substituted.c_str());
 }
 
 QTEST_GUILESS_MAIN(OomDiagnosis)

@@ -132,6 +132,19 @@ void MemoryViews::oomDiagnosisShowsTheLessonsNumbers()
     doc.flush();
     shown = view.text();
     QVERIFY2(shown.contains(QStringLiteral("24 of a theoretical 27")), qPrintable(shown));
+
+    // Issue #20, item 4: split over 8 devices, every term is per device and none is negative
+    doc.setWeightFormat(core::NumericFormat::Bf16);
+    QVERIFY(doc.setNumber(QStringLiteral("serving.tensor_parallel"), 8));
+    doc.flush();
+    shown = view.text();
+    for (const char *expected :
+         {"on each of the 8 devices", "24 GB of memory - 1.75 GB of weights - 2.5 GB",
+          "19.75 GB for the KV cache", "0.06711 GB per 4,096-token sequence",
+          "0.5369 GB of KV, split 8 ways) that is 294.3,", "294 sequences fit"})
+        QVERIFY2(shown.contains(QLatin1String(expected)),
+                 qPrintable(QLatin1String(expected) + QLatin1Char('\n') + shown));
+    QVERIFY2(!shown.contains(QStringLiteral("- -")), qPrintable(shown));
 }
 
 // l.255: the 14th request fails; cutting the context budget moves the limit (l.89-91).

@@ -11,6 +11,9 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 namespace views {
 
 namespace {
@@ -48,6 +51,10 @@ void OomView::refresh()
     const core::OomDiagnosis &d = doc.oomDiagnosis();
     const QString warn = style::warning().name();
     const auto n = [](double v) { return style::number(v, 9); };
+    // two decimals whatever the size (13.97, 1,128.71): the reader sees where the floor cuts
+    const auto exactCount = [](double v) {
+        return style::number(v, std::max(4, int(std::floor(std::log10(std::max(1.0, v)))) + 3));
+    };
 
     QString html = tr("<h3>Why does %1 run out of memory on %2?</h3>")
                        .arg(QString::fromStdString(s.model.name).toHtmlEscaped(),
@@ -66,17 +73,31 @@ void OomView::refresh()
                "nvidia-smi-style device query)</li></ul>")
                 .arg(bytes(d.tensorBytes, units), bytes(d.reservedBytes, units),
                      bytes(d.deviceBytes, units));
-    html +=
-        tr("<p><b>3. Account for every term.</b> %1 of memory - %2 of weights - %3 of runtime "
-           "context and workspace leaves <b>%4 for the KV cache</b>. At %5 per %6-token sequence "
-           "that is %7, so <b>%8 sequences</b> fit and the <b style=\"color:%9\">%10 request "
-           "fails</b>.</p>")
-            .arg(bytes(d.capacityBytes, units),
-                 bytes(d.tensorBytes - d.kvBytesPerSequence * d.configured, units),
-                 bytes(s.serving.overheadGb * core::kGB, units), bytes(d.freeForKvBytes, units),
-                 bytes(d.kvBytesPerSequence, units), n(s.serving.contextTokens),
-                 style::number(d.sequencesExact, 4), n(d.sequencesFit), warn)
-            .arg(ordinal(d.firstFailing));
+    // every term per device: with tensor parallelism each holds its share of the weights and
+    // of each sequence's KV
+    const QString perDevice =
+        d.devices > 1 ? tr(" on each of the %1 devices (tensor parallel)").arg(n(d.devices))
+                      : QString();
+    const QString perSequence =
+        d.devices > 1 || s.serving.fragmentationFraction > 0
+            ? tr("%1 per %2-token sequence (%3 of KV%4%5)")
+                  .arg(bytes(d.kvBytesPerSequencePerDevice, units), n(s.serving.contextTokens),
+                       bytes(d.kvBytesPerSequence, units),
+                       s.serving.fragmentationFraction > 0
+                           ? tr(" + %1 % fragmentation")
+                                 .arg(style::number(s.serving.fragmentationFraction * 100, 3))
+                           : QString(),
+                       d.devices > 1 ? tr(", split %1 ways").arg(n(d.devices)) : QString())
+            : tr("%1 per %2-token sequence")
+                  .arg(bytes(d.kvBytesPerSequencePerDevice, units), n(s.serving.contextTokens));
+    html += tr("<p><b>3. Account for every term%1.</b> %2 of memory - %3 of weights - %4 of "
+               "runtime context and workspace leaves <b>%5 for the KV cache</b>. At %6 that is "
+               "%7, so <b>%8 sequences</b> fit and the <b style=\"color:%9\">%10 request "
+               "fails</b>.</p>")
+                .arg(perDevice, bytes(d.capacityBytes, units), bytes(d.weightsBytes, units),
+                     bytes(d.overheadBytes, units), bytes(d.freeForKvBytes, units), perSequence,
+                     exactCount(d.sequencesExact), n(d.sequencesFit), warn)
+                .arg(ordinal(d.firstFailing));
     if (!d.configuredFits)
         html +=
             tr("<p style=\"color:%1\">The configured limit of %2 sequences could never have been "

@@ -329,10 +329,15 @@ std::string stampJson(const std::string &objectText, const ExportStamp &stamp)
 
 std::string csvField(std::string_view text)
 {
+    // A spreadsheet runs a cell that starts with = + - @ (or tab or CR before one) as a formula:
+    // such text gets a leading apostrophe, which spreadsheets show as text (OWASP's advice).
+    const bool formulaLike =
+        !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
     // a leading '#' would read back as a comment line
-    if (text.find_first_of(",\"\n\r") == std::string_view::npos && !text.starts_with('#'))
+    if (!formulaLike && text.find_first_of(",\"\n\r") == std::string_view::npos &&
+        !text.starts_with('#'))
         return std::string(text);
-    std::string out = "\"";
+    std::string out = formulaLike ? "\"'" : "\"";
     for (char c : text) {
         if (c == '"')
             out += '"';
@@ -346,7 +351,7 @@ std::string selectionToCsv(const Selection &selection, const ExportStamp &stamp)
     std::string out = stampLine(stamp);
     const Recommendation &r = selection.recommendation;
     out += "# recommendation: " +
-           (r.found ? r.deviceId + " " + std::string(formatKey(r.weightFormat)) + ", " +
+           (r.found ? csvField(r.deviceId) + " " + std::string(formatKey(r.weightFormat)) + ", " +
                           formatNumber(r.replicas, 3) + " device(s)"
                     : std::string("none passes every check")) +
            "\n";

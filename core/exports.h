@@ -82,7 +82,9 @@ std::string exactNumber(double value);
  *  is not an object comes back unchanged. */
 std::string stampJson(const std::string &objectText, const ExportStamp &stamp);
 
-/** RFC 4180 quoting: a field with a comma, quote or line break in quotes, quotes doubled. */
+/** RFC 4180 quoting: a field with a comma, quote or line break in quotes, quotes doubled. Text
+ *  a spreadsheet would run as a formula (starting with = + - @, tab or CR) is neutralised with a
+ *  leading apostrophe, inside quotes. Numbers are written with exactNumber, never through this. */
 std::string csvField(std::string_view text);
 
 } // namespace core

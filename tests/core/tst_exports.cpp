@@ -46,6 +46,9 @@ private slots:
     void jsonCarriesTheStamp();
     void badPathNamesTheValue();
     void checksAsCsv();
+    void formulasAreNeutralised_data();
+    void formulasAreNeutralised();
+    void checksCsvNeverRunsADeviceName();
     void keyAssumptionsNameTheInputs();
 };
 
@@ -225,6 +228,56 @@ void Exports::checksAsCsv()
     QCOMPARE(lines.size(), qsizetype(3 + selection.candidates.size()));
     if (const core::Candidate *best = core::recommendedCandidate(selection))
         QVERIFY(lines[1].contains(QString::fromStdString(best->deviceId)));
+}
+
+// Issue #20, item 6: a cell a spreadsheet would run as a formula is written as text (OWASP: a
+// leading apostrophe, inside quotes).
+void Exports::formulasAreNeutralised_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("cell");
+    QTest::newRow("=cmd") << "=cmd|' /C calc'!A0"
+                          << "\"'=cmd|' /C calc'!A0\"";
+    QTest::newRow("=HYPERLINK") << "=HYPERLINK(\"http://x\")"
+                                << "\"'=HYPERLINK(\"\"http://x\"\")\"";
+    QTest::newRow("+") << "+1+2"
+                       << "\"'+1+2\"";
+    QTest::newRow("-") << "-2+3"
+                       << "\"'-2+3\"";
+    QTest::newRow("@") << "@SUM(A1)"
+                       << "\"'@SUM(A1)\"";
+    QTest::newRow("tab") << "\t=1"
+                         << "\"'\t=1\"";
+    QTest::newRow("CR") << "\r=1"
+                        << "\"'\r=1\"";
+    QTest::newRow("inside is fine") << "a=b"
+                                    << "a=b";
+    QTest::newRow("plain") << "H100 SXM"
+                           << "H100 SXM";
+}
+
+void Exports::formulasAreNeutralised()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, cell);
+    QCOMPARE(QString::fromStdString(core::csvField(text.toStdString())), cell);
+}
+
+void Exports::checksCsvNeverRunsADeviceName()
+{
+    core::Scenario s = testsupport::loadScenario(QStringLiteral("lesson-default"));
+    s.device.presetId.clear();
+    s.device.name = "=cmd|' /C calc'!A0";
+    s.wizard.candidates.clear();
+    const core::Selection selection = core::selectDevice(s);
+    QVERIFY(!selection.candidates.empty());
+    const QString csv = QString::fromStdString(core::selectionToCsv(selection, kStamp));
+    QVERIFY2(csv.contains(QStringLiteral("'=cmd")), qPrintable(csv));
+    for (const QString &line : csv.split(QLatin1Char('\n'))) {
+        QVERIFY2(!line.startsWith(QLatin1Char('=')) && !line.contains(QStringLiteral(",=")) &&
+                     !line.contains(QStringLiteral(": =")),
+                 qPrintable(line));
+    }
 }
 
 void Exports::keyAssumptionsNameTheInputs()

@@ -53,6 +53,8 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QPainter>
 #include <QPushButton>
 #include <QSettings>
@@ -63,6 +65,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 #include <QUndoStack>
 
 using core::FigureId;
@@ -79,6 +82,7 @@ private slots:
     void extremeButValidCostsStayOnTheChart_data();
     void extremeButValidCostsStayOnTheChart();
     void compareShowsTheDifferences();
+    void deviceNamesReadLiterally();
 };
 
 void CostCompareViews::initTestCase()
@@ -141,6 +145,36 @@ void CostCompareViews::costAgainstUtilisation()
     view.setComparison(0, QStringLiteral("nvidia-h100-sxm"));
     QCOMPARE(view.comparisonCount(), 1);
     QVERIFY(view.notes().contains(QStringLiteral("$3.97 per million tokens")));
+}
+
+// Issue #20, items 6 and 11: a device named with markup or a formula reads as those characters in
+// the legend (Qt Charts lays legend labels out as HTML) and is neutralised in the copied CSV.
+void CostCompareViews::deviceNamesReadLiterally()
+{
+    core::Scenario s =
+        core::readScenario(*core::scenarioPresetText("cost-example")).value().scenario;
+    s.device.presetId.clear();
+    s.device.name = "=1+2 <b>Bold</b> & co";
+    views::ScenarioDocument doc;
+    doc.reset(s);
+    views::CostView view(&doc);
+    showOffscreen(view);
+    auto *chartView = view.findChild<QChartView *>();
+    QVERIFY(chartView);
+    QStringList labels;
+    for (QLegendMarker *marker : chartView->chart()->legend()->markers())
+        labels << marker->label();
+    const QString name = QString::fromStdString(s.device.name);
+    bool shown = false;
+    for (const QString &label : labels) {
+        QTextDocument rendered; // what the legend draws from the label
+        rendered.setHtml(label);
+        shown = shown || rendered.toPlainText().startsWith(name);
+    }
+    QVERIFY2(shown, qPrintable(labels.join(QStringLiteral(" | "))));
+    const QString csv = view.csv();
+    QVERIFY2(csv.contains(QStringLiteral("\"'=1+2 <b>Bold</b> & co")), qPrintable(csv));
+    QVERIFY(!csv.contains(QStringLiteral("\n=")) && !csv.contains(QStringLiteral("\n\"=")));
 }
 
 // Direct labels stay readable in the crowded cases: the 24 GB device (every bar near the capacity

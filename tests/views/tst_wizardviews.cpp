@@ -149,6 +149,15 @@ void WizardViews::checksTableFollowsTheScenario()
     QCOMPARE(view.selection().recommendation.deviceId, std::string("lesson-accelerator-48gb"));
     QCOMPARE(view.selection().recommendation.weightFormat, core::NumericFormat::Int8);
     QVERIFY(!view.csv().isEmpty());
+
+    // issue #20, item 6: a device id a spreadsheet would run is written as text
+    core::Scenario hostile = doc.scenario();
+    hostile.device.presetId = "=cmd|' /C calc'!A0";
+    doc.reset(hostile);
+    doc.flush();
+    QVERIFY2(view.csv().contains(QStringLiteral("\"'=cmd|' /C calc'!A0\"")),
+             qPrintable(view.csv()));
+    QVERIFY(!view.csv().contains(QStringLiteral("\n\"=")));
 }
 
 void WizardViews::applyingTheDecisionIsOneUndoStep()

@@ -2,6 +2,7 @@
 #include "costview.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/io/dataexport.h"
 #include "views/widgets/chartguard.h"
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
@@ -34,6 +35,16 @@
 namespace views {
 
 namespace {
+
+/** The curve's name as the user wrote it; its legend shows it escaped (Qt Charts lays legend
+ *  labels out as HTML: a device named "<b>x</b>" must read as those characters). */
+constexpr const char *kPlainName = "plainName";
+
+void setPlainName(QLineSeries *curve, const QString &name)
+{
+    curve->setProperty(kPlainName, name);
+    curve->setName(name.toHtmlEscaped());
+}
 
 QString fromStd(const std::string &text)
 {
@@ -203,7 +214,7 @@ void CostView::refresh()
         QList<QPointF> points;
         const bool shown = i < curves.size();
         if (shown && !core::isSet(curves[i].price)) // never another device's price
-            m_curves[i]->setName(tr("%1: price needed").arg(curves[i].name));
+            setPlainName(m_curves[i], tr("%1: price needed").arg(curves[i].name));
         else if (shown && curves[i].perHour > 0) {
             for (int u = 5; u <= 100; ++u) {
                 const double usd =
@@ -216,8 +227,8 @@ void CostView::refresh()
                 low = std::min(low, usd);
                 high = std::max(high, usd);
             }
-            m_curves[i]->setName(
-                tr("%1, $%2/h").arg(curves[i].name, style::number(curves[i].price, 3)));
+            setPlainName(m_curves[i],
+                         tr("%1, $%2/h").arg(curves[i].name, style::number(curves[i].price, 3)));
         }
         replaceIfChanged(m_curves[i], points);
         m_curves[i]->setVisible(shown && (!points.isEmpty() || !core::isSet(curves[i].price)));
@@ -316,8 +327,8 @@ QString CostView::csv() const
         if (!curve->isVisible())
             continue;
         for (const QPointF &p : curve->points())
-            lines << QStringLiteral("\"%1\",%2,%3")
-                         .arg(curve->name())
+            lines << QStringLiteral("%1,%2,%3")
+                         .arg(csvCell(curve->property(kPlainName).toString()))
                          .arg(p.x())
                          .arg(p.y(), 0, 'g', 6);
     }

@@ -40,6 +40,11 @@ core::ExportStamp exportStamp()
     return core::exportStamp(QCoreApplication::applicationVersion().toStdString());
 }
 
+QString csvCell(const QString &text)
+{
+    return QString::fromStdString(core::csvField(text.toStdString()));
+}
+
 QString exportStampText()
 {
     const core::ExportStamp stamp = exportStamp();

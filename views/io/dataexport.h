@@ -20,6 +20,10 @@ namespace views {
  * the file and the reason in `error`. */
 bool writeFileAtomically(const QString &path, const std::string &text, QString *error);
 
+/** One CSV cell of text, quoted and neutralised as core::csvField does (every view's "Copy data
+ *  as CSV" uses it for any text a user or a file can name). */
+QString csvCell(const QString &text);
+
 /** "Accelerator Explorer 0.1.0; preset data 2026-12-02": what every export says about itself. */
 QString exportStampText();
 core::ExportStamp exportStamp();

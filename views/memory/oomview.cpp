@@ -2,6 +2,7 @@
 #include "oomview.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/io/dataexport.h"
 #include "views/widgets/style.h"
 
 #include "core/oomdiagnosis.h"
@@ -130,10 +131,10 @@ QString OomView::csv() const
     const core::OomDiagnosis &d = document()->oomDiagnosis();
     QString out = QStringLiteral("lever,sequences,price\n");
     for (const core::OomLever &lever : d.levers)
-        out += QStringLiteral("\"%1\",%2,\"%3\"\n")
-                   .arg(QString::fromStdString(lever.name))
+        out += QStringLiteral("%1,%2,%3\n")
+                   .arg(csvCell(QString::fromStdString(lever.name)))
                    .arg(lever.sequences)
-                   .arg(QString::fromStdString(lever.price));
+                   .arg(csvCell(QString::fromStdString(lever.price)));
     return out;
 }
 

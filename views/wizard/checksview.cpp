@@ -2,6 +2,7 @@
 #include "checksview.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/io/dataexport.h"
 #include "views/widgets/steadylabel.h"
 #include "views/widgets/style.h"
 
@@ -335,17 +336,13 @@ QString ChecksView::csv() const
     for (int column = 0; column < m_table->columnCount(); ++column)
         header << m_table->horizontalHeaderItem(column)->text();
     lines << header.join(QLatin1Char(','));
-    auto quote = [](QString text) -> QString {
-        return QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
-               QLatin1Char('"');
-    };
     for (const core::Candidate &c : document()->selection().candidates) {
-        QStringList cells{quote(QString::fromStdString(c.deviceId)),
+        QStringList cells{csvCell(QString::fromStdString(c.deviceId)),
                           fromView(core::formatKey(c.weightFormat))};
         for (const core::CheckResult &check : c.checks)
-            cells << quote(fromView(core::checkStatusKey(check.status)) + QStringLiteral(": ") +
-                           QString::fromStdString(check.headline));
-        cells.insert(2, quote(QString::fromStdString(c.verdict)));
+            cells << csvCell(fromView(core::checkStatusKey(check.status)) + QStringLiteral(": ") +
+                             QString::fromStdString(check.headline));
+        cells.insert(2, csvCell(QString::fromStdString(c.verdict)));
         cells.insert(3, core::isSet(c.monthlyCostUsd) ? QString::number(c.monthlyCostUsd)
                                                       : QString()); // no price: none borrowed
         lines << cells.join(QLatin1Char(','));

@@ -2,6 +2,7 @@
 #include "decisionview.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/io/dataexport.h"
 #include "views/widgets/style.h"
 
 #include "core/presets.h"
@@ -164,11 +165,7 @@ QString DecisionView::csv() const
 {
     const core::Recommendation &r = document()->selection().recommendation;
     QStringList lines{QStringLiteral("field,value")};
-    auto quote = [](const std::string &text) -> QString {
-        QString q = QString::fromStdString(text);
-        return QLatin1Char('"') + q.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
-               QLatin1Char('"');
-    };
+    auto quote = [](const std::string &text) { return csvCell(QString::fromStdString(text)); };
     lines << QStringLiteral("device,%1").arg(quote(r.deviceId))
           << QStringLiteral("weight_format,%1")
                  .arg(r.found ? QString::fromLatin1(core::formatKey(r.weightFormat).data())

@@ -60,27 +60,24 @@ int usageError(const std::string &message)
     return kBadInput;
 }
 
-bool readInput(const std::string &argument, Input &input)
+bool readInput(const std::string &argument, Input &input, const char *what = "a scenario file")
 {
-    if (argument == "-") {
-        input.label = "<stdin>";
-        std::ostringstream buffer;
-        buffer << std::cin.rdbuf();
-        input.text = buffer.str();
-        return true;
-    }
+    // the same bound for regular files, pipes and devices (/dev/zero ended in bad_alloc)
+    const auto bounded = [&](std::istream &in, const std::string &label) {
+        input.label = label;
+        if (core::readAtMost(in, core::kLargestInputBytes, input.text))
+            return true;
+        std::cerr << label << ": /: "
+                  << (in.bad() ? std::string("cannot be read")
+                               : std::string("is larger than 64 MB: not ") + what)
+                  << "\n";
+        return false;
+    };
+    if (argument == "-")
+        return bounded(std::cin, "<stdin>");
     std::ifstream file(argument, std::ios::binary);
-    if (file) {
-        input.label = argument;
-        std::ostringstream buffer;
-        buffer << file.rdbuf();
-        if (file.bad()) {
-            std::cerr << argument << ": /: cannot be read\n";
-            return false;
-        }
-        input.text = buffer.str();
-        return true;
-    }
+    if (file)
+        return bounded(file, argument);
     if (auto builtin = core::scenarioPresetText(argument)) {
         input.label = "builtin:" + argument;
         input.text = std::string(*builtin);
@@ -154,7 +151,7 @@ int run(const std::vector<std::string> &args)
         if (args.size() != 2)
             return usageError("import-hf needs one CONFIG.json");
         Input input;
-        if (!readInput(args[1], input))
+        if (!readInput(args[1], input, "a model config"))
             return kBadInput;
         auto imported = core::importHuggingFaceConfig(input.text);
         if (!imported) {

@@ -23,6 +23,7 @@
 #include "views/export/report.h"
 #include "views/export/slide.h"
 #include "views/io/atomicwriter.h"
+#include "views/io/filereader.h"
 #include "views/viewregistry.h"
 #include "views/widgets/appearance.h"
 #include "views/widgets/offscreen.h"
@@ -235,8 +236,16 @@ bool loadScenario(const Options &options, core::Scenario &scenario, QString &lab
     if (options.scenario.isEmpty()) {
         text = std::string(*core::scenarioPresetText("lesson-default"));
         label = QStringLiteral("builtin:lesson-default");
-    } else if (QFile file(options.scenario); file.open(QIODevice::ReadOnly)) {
-        text = file.readAll().toStdString();
+    } else if (QFileInfo::exists(options.scenario)) {
+        QByteArray bytes; // bounded: /dev/zero or a huge sparse file is refused, not read
+        QString error;
+        if (!views::readFileAtMost(options.scenario, qint64(core::kLargestInputBytes),
+                                   QStringLiteral("a scenario file"), &bytes, &error)) {
+            errorLine(error.replace(options.scenario + QStringLiteral(": "),
+                                    options.scenario + QStringLiteral(": /: ")));
+            return false;
+        }
+        text = bytes.toStdString();
         label = options.scenario;
     } else if (auto builtin = core::scenarioPresetText(options.scenario.toStdString())) {
         text = std::string(*builtin);
@@ -535,19 +544,21 @@ int main(int argc, char **argv)
         if (options.theme || options.highContrast)
             window.setTheme(options.theme.value_or(window.theme()),
                             options.highContrast || window.highContrast());
-        if (!options.scenario.isEmpty()) {
-            core::Scenario scenario;
-            QString label;
-            if (QFileInfo::exists(options.scenario)) {
-                window.openFile(options.scenario, false);
-            } else if (loadScenario(options, scenario, label)) {
-                window.document()->reset(scenario);
+        if (!options.scenario.isEmpty() && QFileInfo::exists(options.scenario)) {
+            // the file as on disk, the overrides on top as an unsaved edit (issue #20: they
+            // were ignored); a bad override is refused before any window shows
+            QString error;
+            if (!window.openFileWithOverrides(options.scenario, options.overrides, &error) &&
+                !options.overrides.isEmpty()) {
+                errorLine(error);
+                return kBadInput;
             }
-        } else if (!options.overrides.isEmpty()) {
+        } else if (!options.scenario.isEmpty() || !options.overrides.isEmpty()) {
             core::Scenario scenario;
             QString label;
-            if (loadScenario(options, scenario, label))
-                window.document()->reset(scenario);
+            if (!loadScenario(options, scenario, label))
+                return kBadInput; // the message names the id, the path and what is wrong
+            window.document()->reset(scenario);
         }
         window.show();
         if (options.presenter)

@@ -861,6 +861,35 @@ bool MainWindow::openFile(const QString &path, bool interactive)
     return true;
 }
 
+bool MainWindow::openFileWithOverrides(const QString &path, const QStringList &overrides,
+                                       QString *error)
+{
+    QStringList warnings;
+    if (!m_document->open(path, error, &warnings)) {
+        statusBar()->showMessage(*error);
+        return false;
+    }
+    addRecent(m_document->filePath());
+    if (!warnings.isEmpty())
+        statusBar()->showMessage(warnings.join(QStringLiteral("; ")), 10000);
+    if (overrides.isEmpty())
+        return true;
+    std::vector<std::string> sets;
+    for (const QString &set : overrides)
+        sets.push_back(set.toStdString());
+    // the same reader as the file's, so an override is checked as a value in the file would be
+    auto loaded = core::readScenario(core::writeScenario(m_document->scenario()), sets);
+    if (!loaded) {
+        *error = tr("%1: --set %2: %3")
+                     .arg(path, QString::fromStdString(loaded.error().path),
+                          QString::fromStdString(loaded.error().message));
+        return false;
+    }
+    m_document->applyScenario(loaded.value().scenario, tr("Command-Line Overrides"));
+    m_document->flush();
+    return true;
+}
+
 bool MainWindow::importConfig(const QString &path, bool interactive)
 {
     QString error;

@@ -56,6 +56,11 @@ public:
 
     /** Opens a scenario; on error shows the core's message and changes nothing. */
     bool openFile(const QString &path, bool interactive = true);
+    /** Opens a scenario file with `overrides` ("serving.batch=8", as --set takes them) applied
+     *  on top as one unsaved edit: Undo goes back to the file as it is on disk. False with the
+     *  file, the override and what is wrong in `error`; the file's own error when it cannot be
+     *  opened (then nothing changes). */
+    bool openFileWithOverrides(const QString &path, const QStringList &overrides, QString *error);
     /** Imports a Hugging Face config.json as the model (one undo step). */
     bool importConfig(const QString &path, bool interactive = true);
     /** Offers back the work of windows that did not close cleanly, each by the name of its file

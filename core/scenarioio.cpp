@@ -553,11 +553,27 @@ Result<LoadedScenario> readScenario(std::string_view text, std::span<const std::
     }
 }
 
+bool readAtMost(std::istream &in, std::size_t limit, std::string &text)
+{
+    text.clear();
+    char chunk[65536];
+    while (in && text.size() <= limit) {
+        in.read(chunk, std::streamsize(std::min(sizeof chunk, limit + 1 - text.size())));
+        text.append(chunk, std::size_t(in.gcount()));
+    }
+    if (text.size() > limit) {
+        text.resize(limit);
+        return false;
+    }
+    return !in.bad();
+}
+
 Result<LoadedScenario> readScenario(std::istream &in, std::span<const std::string> overrides)
 {
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad())
-        return Diagnostic{"", "could not read the input"};
+    std::string text;
+    if (!readAtMost(in, kLargestInputBytes, text))
+        return Diagnostic{"", in.bad() ? "could not read the input"
+                                       : "is larger than 64 MB: not a scenario file"};
     return readScenario(text, overrides);
 }
 

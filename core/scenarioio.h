@@ -35,6 +35,15 @@ struct LoadedScenario
 [[nodiscard]] Result<LoadedScenario> readScenario(std::istream &in,
                                                   std::span<const std::string> overrides = {});
 
+/** The most any input file may hold (a scenario, a config, an autosave): far above any real one,
+ *  and the bound that keeps /dev/zero or a huge sparse file from exhausting memory. */
+inline constexpr std::size_t kLargestInputBytes = std::size_t(64) * 1024 * 1024;
+
+/** Reads `in` to its end into `text`, but never more than `limit` bytes: false when there is
+ *  more (then `text` holds the first `limit` bytes), or when the stream fails. Regular files,
+ *  pipes and devices alike: it never asks how large the input is. */
+[[nodiscard]] bool readAtMost(std::istream &in, std::size_t limit, std::string &text);
+
 /** The built-in scenario "lesson-default": the lesson's running example. */
 Scenario lessonDefaultScenario();
 

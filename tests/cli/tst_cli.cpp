@@ -89,6 +89,7 @@ private slots:
     void badInput_data();
     void badInput();
     void badCommandLines_data();
+    void standardInputIsBounded();
     void badCommandLines();
 };
 
@@ -501,6 +502,22 @@ void Cli::badCommandLines_data()
         << QStringList{"check", lesson, "--formats", "bf17"} << "unknown weight format";
     QTest::newRow("sweep without values")
         << QStringList{"sweep", lesson, "--param", "serving.batch"} << "--values";
+    // issue #20, item 10: a device or a huge file is refused at the bound, not read to the end
+    QTest::newRow("a character device")
+        << QStringList{"evaluate", "/dev/zero"} << "/dev/zero: /: is larger than 64 MB";
+    QTest::newRow("a character device as a config")
+        << QStringList{"import-hf", "/dev/zero"}
+        << "/dev/zero: /: is larger than 64 MB: not a model config";
+}
+
+// Issue #20, item 10: standard input is bounded like a file.
+void Cli::standardInputIsBounded()
+{
+    const QByteArray huge(qsizetype(64) * 1024 * 1024 + 1, ' ');
+    const Run run = accelCalc({"evaluate", "-"}, huge);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains("<stdin>: /: is larger than 64 MB: not a scenario file"),
+             run.err.constData());
 }
 
 void Cli::badCommandLines()

@@ -21,13 +21,15 @@ struct Run
     QByteArray err;
 };
 
-Run explorer(const QStringList &arguments)
+Run explorer(const QStringList &arguments, bool window = false)
 {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY")); // it must switch itself to the offscreen platform
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    if (window) // the window's start needs a platform: the offscreen one, so nothing shows
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(ACCEL_EXPLORER), arguments);
     process.waitForFinished(60000);
@@ -51,6 +53,8 @@ private slots:
     void rendersEveryView_data();
     void rendersEveryView();
     void badInput_data();
+    void windowStartRefusesBadOverrides_data();
+    void windowStartRefusesBadOverrides();
     void badInput();
     void writesTheHandout();
     void writesASlide_data();
@@ -195,6 +199,9 @@ void Snapshot::badInput_data()
     QTest::newRow("report of a bad scenario")
         << QStringList{"--report", "-o", "/tmp/x.pdf", "--set", "serving.batch=0"}
         << "/serving/batch: ";
+    QTest::newRow("a character device as the scenario")
+        << QStringList{"--snapshot", "roofline", "-o", "/tmp/x.png", "/dev/zero"}
+        << "/dev/zero: /: is larger than 64 MB: not a scenario file";
     QTest::newRow("missing scenario file")
         << QStringList{"--snapshot", "roofline", "-o", "/tmp/x.png", "/no/such.json"}
         << "cannot open";
@@ -205,6 +212,34 @@ void Snapshot::badInput()
     QFETCH(QStringList, arguments);
     QFETCH(QString, message);
     const Run run = explorer(arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+void Snapshot::windowStartRefusesBadOverrides_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    // issue #20, item 8: the window's start: a file with overrides, a built-in id with garbage
+    QTest::newRow("window: a file with a bad override")
+        << QStringList{QStringLiteral(ACCEL_FIXTURES_DIR "/good/inline-everything.json"), "--set",
+                       "serving.batch=0"}
+        << "--set /serving/batch: ";
+    QTest::newRow("window: a file with a garbage override")
+        << QStringList{QStringLiteral(ACCEL_FIXTURES_DIR "/good/inline-everything.json"), "--set",
+                       "garbage"}
+        << "expected PATH=VALUE";
+    QTest::newRow("window: a built-in id with a garbage override")
+        << QStringList{"lesson-default", "--set", "garbage"} << "expected PATH=VALUE";
+}
+
+// Issue #20, item 8: `accel-explorer FILE --set ...` ignored its overrides, and garbage gave no
+// error; now a bad one is refused before any window shows (exit 2, the path and the reason).
+void Snapshot::windowStartRefusesBadOverrides()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run run = explorer(arguments, true);
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
 }

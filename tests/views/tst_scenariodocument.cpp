@@ -25,6 +25,7 @@ class ScenarioDocumentTest : public QObject
 private slots:
     void initTestCase() { QCoreApplication::setApplicationName(QStringLiteral("accel-tests")); }
     void burstOfEditsEmitsOnce();
+    void devicesAndHugeFilesAreRefusedAtTheBound();
     void unchangedValueEmitsNothingAndPushesNothing();
     void sliderDragIsOneUndoStep();
     void dragBackToStartLeavesNothingToUndo();
@@ -286,6 +287,23 @@ void ScenarioDocumentTest::importModelIsOneUndoStep()
     QCOMPARE(doc.scenario().model.parameters, 8030261248.0); // the refused import changed nothing
     doc.undoStack()->undo();
     QCOMPARE(doc.scenario().model.presetId, std::string("lesson-7b"));
+}
+
+// Issue #20, item 10: the 64 MB guard asked QFile::size(), which is 0 for /dev/zero; reading then
+// filled memory. The bound holds for devices too, and the document is unchanged.
+void ScenarioDocumentTest::devicesAndHugeFilesAreRefusedAtTheBound()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::lessonDefaultScenario());
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 7));
+    doc.flush();
+    QString error;
+    QVERIFY(!doc.open(QStringLiteral("/dev/zero"), &error));
+    QCOMPARE(error, QStringLiteral("/dev/zero: is larger than 64 MB: not a scenario file"));
+    QVERIFY(!doc.importModel(QStringLiteral("/dev/zero"), &error));
+    QCOMPARE(error, QStringLiteral("/dev/zero: is larger than 16 MB: not a model config"));
+    QCOMPARE(doc.scenario().serving.batch, 7.0);
+    QVERIFY(doc.isModified());
 }
 
 QTEST_MAIN(ScenarioDocumentTest)

@@ -85,6 +85,7 @@ private slots:
     void hiddenTabsAreBuiltWhenFirstShown();
     void aSaveRefreshesNoView();
     void steadyLabelAsksForRoomOnlyWhenItGrows();
+    void aFileOpensWithItsOverrides();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -276,6 +277,40 @@ void ViewsTest::steadyLabelAsksForRoomOnlyWhenItGrows()
     QVERIFY(requests > 0);
     QVERIFY2(label->height() > oneLine, qPrintable(QString::number(label->height())));
     QCOMPARE(label->height(), label->heightForWidth(label->width()));
+}
+
+// Issue #20, item 8: `accel-explorer FILE --set ...` ignored the overrides. The file opens as it
+// is on disk and the overrides are one unsaved edit on top; a bad one is refused with its path.
+void ViewsTest::aFileOpensWithItsOverrides()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("s.json"));
+    {
+        views::ScenarioDocument doc;
+        doc.reset(core::lessonDefaultScenario());
+        QString error;
+        QVERIFY2(doc.save(path, &error), qPrintable(error));
+    }
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.openFileWithOverrides(
+                 path,
+                 {QStringLiteral("serving.batch=5"), QStringLiteral("serving.context_tokens=8192")},
+                 &error),
+             qPrintable(error));
+    views::ScenarioDocument *doc = window.document();
+    QCOMPARE(doc->filePath(), path);
+    QVERIFY(doc->isModified());
+    QCOMPARE(doc->scenario().serving.batch, 5.0);
+    QCOMPARE(doc->scenario().serving.contextTokens, 8192.0);
+    doc->undoStack()->undo(); // one step: the file as on disk
+    QCOMPARE(doc->scenario().serving.batch, core::lessonDefaultScenario().serving.batch);
+    QVERIFY(!doc->isModified());
+
+    MainWindow refused;
+    QVERIFY(!refused.openFileWithOverrides(path, {QStringLiteral("serving.batch=0")}, &error));
+    QVERIFY2(error.contains(path) && error.contains(QStringLiteral("/serving/batch")),
+             qPrintable(error));
 }
 
 void ViewsTest::chartLabelsNeverOverlap_data()

@@ -3,6 +3,7 @@
 
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"
+#include "views/io/filereader.h"
 
 #include "core/scenarioio.h"
 
@@ -21,7 +22,6 @@ namespace views {
 namespace {
 
 constexpr auto kFormat = "accel-explorer/autosave";
-constexpr qint64 kLargestAutosave = qint64(64) * 1024 * 1024; // as for a scenario file
 
 QString lockPathFor(const QString &autosavePath)
 {
@@ -41,18 +41,10 @@ std::unique_ptr<QLockFile> lockFile(const QString &path)
 bool readEnvelope(const QString &path, AutosaveLeftover *leftover, QByteArray *scenario,
                   QString *error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = Autosave::tr("%1: cannot be read: %2").arg(path, file.errorString());
+    QByteArray bytes;
+    if (!readFileAtMost(path, qint64(core::kLargestInputBytes), Autosave::tr("an autosave"), &bytes,
+                        error))
         return false;
-    }
-    const QByteArray bytes = file.read(kLargestAutosave + 1);
-    if (bytes.size() > kLargestAutosave) {
-        if (error)
-            *error = Autosave::tr("%1: is larger than 64 MB: not an autosave").arg(path);
-        return false;
-    }
     const QJsonObject root = QJsonDocument::fromJson(bytes).object();
     if (leftover) {
         leftover->path = path;

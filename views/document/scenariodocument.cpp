@@ -2,6 +2,7 @@
 #include "scenariodocument.h"
 
 #include "views/io/atomicwriter.h"
+#include "views/io/filereader.h"
 
 #include "core/comparison.h"
 #include "core/exports.h"
@@ -287,18 +288,10 @@ void ScenarioDocument::reset(const core::Scenario &scenario, const QString &file
 
 bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList *warnings)
 {
-    QFile file(filePath);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = tr("%1: cannot be opened: %2").arg(filePath, file.errorString());
+    QByteArray bytes;
+    if (!readFileAtMost(filePath, qint64(core::kLargestInputBytes), tr("a scenario file"), &bytes,
+                        error))
         return false;
-    }
-    if (file.size() > qint64(64) * 1024 * 1024) {
-        if (error)
-            *error = tr("%1: is larger than 64 MB: not a scenario file").arg(filePath);
-        return false;
-    }
-    const QByteArray bytes = file.readAll();
     auto loaded =
         core::readScenario(std::string_view(bytes.constData(), std::size_t(bytes.size())));
     if (!loaded) {
@@ -321,13 +314,9 @@ bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList
 
 bool ScenarioDocument::importModel(const QString &configPath, QString *error, QStringList *warnings)
 {
-    QFile file(configPath);
-    if (!file.open(QIODevice::ReadOnly) || file.size() > qint64(16) * 1024 * 1024) {
-        if (error)
-            *error = tr("%1: cannot be opened: %2").arg(configPath, file.errorString());
+    QByteArray bytes;
+    if (!readFileAtMost(configPath, qint64(16) * 1024 * 1024, tr("a model config"), &bytes, error))
         return false;
-    }
-    const QByteArray bytes = file.readAll();
     auto imported = core::importHuggingFaceConfig(
         std::string_view(bytes.constData(), std::size_t(bytes.size())));
     if (!imported) {

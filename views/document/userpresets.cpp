@@ -2,9 +2,11 @@
 #include "userpresets.h"
 
 #include "views/io/dataexport.h"
+#include "views/io/filereader.h"
 
 #include "core/presets.h"
 #include "core/scenario.h"
+#include "core/scenarioio.h"
 
 #include <QDialogButtonBox>
 #include <QFile>
@@ -78,12 +80,10 @@ bool loadUserPresets(QString *error)
     QFile file(path);
     if (!file.exists())
         return true;
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QObject::tr("%1: cannot be read (%2)").arg(path, file.errorString());
+    QByteArray text;
+    if (!readFileAtMost(path, qint64(core::kLargestInputBytes), QObject::tr("a preset library"),
+                        &text, error))
         return false;
-    }
-    const QByteArray text = file.readAll();
     auto library =
         core::readPresetLibrary(std::string_view(text.constData(), std::size_t(text.size())));
     if (!library) {
@@ -119,13 +119,10 @@ bool saveUserPresets(const core::PresetFile &library, QString *error)
 
 bool importPresetFile(const QString &path, QString *error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QObject::tr("%1: cannot be read (%2)").arg(path, file.errorString());
+    QByteArray text;
+    if (!readFileAtMost(path, qint64(core::kLargestInputBytes), QObject::tr("a preset library"),
+                        &text, error))
         return false;
-    }
-    const QByteArray text = file.readAll();
     auto shared =
         core::readPresetLibrary(std::string_view(text.constData(), std::size_t(text.size())));
     if (!shared) {

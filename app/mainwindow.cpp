@@ -844,8 +844,32 @@ void MainWindow::open()
         openFile(path);
 }
 
+namespace {
+
+/** A Hugging Face config names its architecture and is not one of our scenarios. */
+bool looksLikeModelConfig(const QString &path)
+{
+    QFile file(path);
+    QByteArray head;
+    if (file.open(QIODevice::ReadOnly))
+        head = file.read(qint64(64) * 1024);
+    return head.contains("\"model_type\"") && !head.contains("accel-explorer/scenario");
+}
+
+} // namespace
+
 bool MainWindow::openFile(const QString &path, bool interactive)
 {
+    // Open on a config.json offers what the user meant: the model imported into this scenario
+    if (interactive && looksLikeModelConfig(path)) {
+        const auto answer = QMessageBox::question(
+            this, tr("Open Scenario"),
+            tr("%1 is a model's config.json (Hugging Face), not a scenario. Import it as the "
+               "scenario's model instead?")
+                .arg(QFileInfo(path).fileName()),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Yes);
+        return answer == QMessageBox::Yes && importConfig(path);
+    }
     QString error;
     QStringList warnings;
     if (!m_document->open(path, &error, &warnings)) {
@@ -992,14 +1016,7 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (urls.size() != 1 || !urls.first().isLocalFile())
         return;
     const QString path = urls.first().toLocalFile();
-    // A Hugging Face config names its architecture and is not one of our scenarios.
-    QFile file(path);
-    QByteArray head;
-    if (file.open(QIODevice::ReadOnly))
-        head = file.read(qint64(64) * 1024);
-    const bool isConfig =
-        head.contains("\"model_type\"") && !head.contains("accel-explorer/scenario");
-    if (isConfig)
+    if (looksLikeModelConfig(path))
         importConfig(path);
     else if (maybeSave())
         openFile(path);

@@ -348,6 +348,22 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     if (!doc.is_object())
         fail("", "a scenario must be a JSON object");
+    // A Hugging Face config.json is a JSON object too: read as a scenario it would be the
+    // lesson's defaults under the config's name (issue #20). It has no key a scenario has.
+    if (const auto type = doc.find("model_type"); type != doc.end()) {
+        const bool scenarioKeys =
+            std::any_of(doc.items().begin(), doc.items().end(), [](const auto &item) {
+                return item.key() == "format" || item.key() == "model" || item.key() == "device" ||
+                       item.key() == "serving" || item.key() == "training";
+            });
+        if (!scenarioKeys)
+            fail("/model_type",
+                 "this is a model's config.json (model_type " +
+                     (type->is_string() ? "\"" + type->get<std::string>().substr(0, 40) + "\""
+                                        : type->dump().substr(0, 40)) +
+                     "), not a scenario: import it as the model (accel-calc import-hf, or File > "
+                     "Import Hugging Face config.json as Model in the app)");
+    }
     FieldReader root(doc, "", "", warnings, nullptr);
     root.warnUnknown({"format", "version", "name", "description", "model", "device", "serving",
                       "training", "cost", "traffic", "interconnect", "power", "wizard"});
@@ -357,7 +373,8 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
         fail("/format", "is \"" + format.substr(0, 60) + "\", expected \"" +
                             std::string(kScenarioFormat) + "\"");
     if (const json *version = root.find("version")) {
-        if (!version->is_number_integer() && !version->is_number_unsigned())
+        // 1.0 is 1, as 8.0 is a whole batch of 8
+        if (!version->is_number() || std::floor(version->get<double>()) != version->get<double>())
             fail("/version", "must be a whole number");
         if (version->get<double>() > kScenarioVersion)
             fail("/version", "version " + version->dump() +

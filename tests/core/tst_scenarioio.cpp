@@ -116,6 +116,13 @@ void ScenarioIo::rejects_data()
     QTest::newRow("utilisation above 1")
         << QByteArray("{\"cost\": {\"utilisation\": 1.5}}") << none << "/cost/utilisation"
         << "Utilisation must be above 0 and at most 1 (got 1.5)";
+    // issue #20, item 14: a model's config.json is not read as a scenario of defaults
+    QTest::newRow("a Hugging Face config")
+        << QByteArray("{\"model_type\": \"llama\", \"hidden_size\": 4096}") << none << "/model_type"
+        << "this is a model's config.json (model_type \"llama\"), not a scenario: import it";
+    // issue #20, item 15: 1.0 is the whole number 1 (as a batch of 8.0 is 8); 1.5 is not
+    QTest::newRow("version 1.5") << QByteArray("{\"version\": 1.5}") << none << "/version"
+                                 << "must be a whole number";
     QTest::newRow("unknown model preset")
         << QByteArray("{\"model\": \"gpt-17\"}") << none << "/model"
         << "unknown model preset \"gpt-17\"";
@@ -258,6 +265,8 @@ void ScenarioIo::rejects()
 
 void ScenarioIo::emptyObjectIsTheLessonDefault()
 {
+    // issue #20, item 15: "version": 1.0 reads as version 1, as "batch": 8.0 reads as 8
+    QVERIFY(core::readScenario(std::string_view("{\"version\": 1.0}")).ok());
     const core::Evaluation fromEmpty = testsupport::evaluateScenario(QStringLiteral("{}"));
     const core::Evaluation fromFile =
         testsupport::evaluateScenario(QStringLiteral("lesson-default"));

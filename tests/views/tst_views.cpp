@@ -43,6 +43,7 @@
 #include "views/wizard/decisionview.h"
 #include "views/wizard/selectionwizard.h"
 
+#include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QChart>
@@ -54,6 +55,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
@@ -63,6 +65,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -86,6 +89,7 @@ private slots:
     void aSaveRefreshesNoView();
     void steadyLabelAsksForRoomOnlyWhenItGrows();
     void aFileOpensWithItsOverrides();
+    void openOnAModelConfigOffersTheImport();
     void chartLabelsNeverOverlap_data();
     void chartLabelsNeverOverlap();
 };
@@ -310,6 +314,41 @@ void ViewsTest::aFileOpensWithItsOverrides()
     MainWindow refused;
     QVERIFY(!refused.openFileWithOverrides(path, {QStringLiteral("serving.batch=0")}, &error));
     QVERIFY2(error.contains(path) && error.contains(QStringLiteral("/serving/batch")),
+             qPrintable(error));
+}
+
+// Issue #20, item 14: File > Open took a config.json as a scenario of the lesson's defaults under
+// the config's name. It offers the import instead (drops already did).
+void ViewsTest::openOnAModelConfigOffersTheImport()
+{
+    const QString config = QStringLiteral(ACCEL_FIXTURES_DIR "/hf/llama-3.1-8b.json");
+    MainWindow window;
+    showOffscreen(window);
+    const std::string modelBefore = window.document()->scenario().model.name;
+    QStringList asked;
+    QTimer answer; // answers the first question Yes, closes any later box (then the test fails)
+    answer.setInterval(10);
+    connect(&answer, &QTimer::timeout, &window, [&asked] {
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+            asked << box->text();
+            if (asked.size() == 1 && box->button(QMessageBox::Yes))
+                box->button(QMessageBox::Yes)->click();
+            else
+                box->reject();
+        }
+    });
+    answer.start();
+    QVERIFY(window.openFile(config, true));
+    answer.stop();
+    QCOMPARE(asked.size(), 1);
+    QVERIFY2(asked[0].contains(QStringLiteral("is a model's config.json")), qPrintable(asked[0]));
+    QVERIFY(window.document()->filePath().isEmpty()); // still this scenario, not the config
+    QVERIFY(window.document()->scenario().model.name != modelBefore);
+
+    QString error; // without a person to ask: refused with the reason
+    views::ScenarioDocument doc;
+    QVERIFY(!doc.open(config, &error));
+    QVERIFY2(error.contains(QStringLiteral("/model_type: this is a model's config.json")),
              qPrintable(error));
 }
 

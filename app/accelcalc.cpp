@@ -10,6 +10,9 @@
 #include "core/scenarioio.h"
 #include "core/selection.h"
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <exception>
 #include <fstream>
 #include <iostream>
@@ -315,12 +318,15 @@ int run(const std::vector<std::string> &args)
             return kBadInput;
         std::vector<double> numbers;
         for (const std::string &value : splitValues(values)) {
-            char *end = nullptr;
-            const double number = std::strtod(value.c_str(), &end);
-            if (end == value.c_str() || *end != '\0')
+            // decimal only: strtod also took "0x10" as 16 and "inf"
+            double number = 0;
+            const auto [end, problem] =
+                std::from_chars(value.data(), value.data() + value.size(), number);
+            if (problem != std::errc() || end != value.data() + value.size() ||
+                !std::isfinite(number))
                 return usageError("--values: \"" + value +
                                   "\" is not a number (json and csv "
-                                  "sweeps take numbers)");
+                                  "sweeps take decimal numbers)");
             numbers.push_back(number);
         }
         auto table = core::sweepParameter(scenario, param, numbers);
@@ -337,6 +343,19 @@ int run(const std::vector<std::string> &args)
     const std::vector<std::string> valueList = splitValues(values);
     if (valueList.size() > 100000)
         return usageError("at most 100,000 values");
+    // a --param the scenario does not have would only be warned about as an unknown key, and
+    // every row would be the same scenario: refused instead
+    {
+        std::vector<std::string> withFirst = overrides;
+        withFirst.push_back(param + "=" + valueList.front());
+        std::string pointer = "/" + param;
+        std::replace(pointer.begin(), pointer.end(), '.', '/');
+        if (auto probe = core::readScenario(input.text, withFirst)) {
+            for (const core::Diagnostic &warning : probe.value().warnings)
+                if (warning.path == pointer)
+                    return usageError("--param " + param + ": the scenario has no such input");
+        }
+    }
     std::vector<std::string> lines;
     lines.reserve(valueList.size());
     for (const std::string &value : valueList) {

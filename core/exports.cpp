@@ -130,14 +130,16 @@ std::vector<double> sweepValues(SweepKind kind, const Scenario &scenario)
             values.push_back(v);
         break;
     case SweepKind::Context: {
-        // a context shorter than the prompt is not a scenario: start at the prompt
+        // A context shorter than the prompt is not a scenario: start at the prompt. Up to 128k
+        // tokens, or to four times a longer prompt (a 200k prompt was left with no values).
         const double prompt = std::max(1.0, scenario.serving.promptTokens);
         double v = 256;
         while (v < prompt)
             v *= 2;
-        if (v != prompt && prompt <= 131072)
+        const double last = std::max(131072.0, v * 4);
+        if (v != prompt)
             values.push_back(prompt);
-        for (; v <= 131072; v *= 2)
+        for (; v <= last; v *= 2)
             values.push_back(v);
         break;
     }
@@ -163,9 +165,13 @@ Result<SweepTable> sweepParameter(const Scenario &scenario, std::string_view pat
     for (double value : values) {
         Scenario point = scenario;
         auto set = setNumberAt(point, path, value);
-        if (!set)
-            return Diagnostic{set.error().path, set.error().message + " (sweep value " +
-                                                    formatNumber(value, 6) + ")"};
+        if (!set) {
+            // named as every other input error is: a JSON pointer ("/serving/batch")
+            std::string pointer = "/" + set.error().path;
+            std::replace(pointer.begin(), pointer.end(), '.', '/');
+            return Diagnostic{pointer, set.error().message + " (sweep value " +
+                                           formatNumber(value, 6) + ")"};
+        }
         const Evaluation evaluation = evaluate(point);
         std::vector<double> row;
         row.reserve(figures.size());

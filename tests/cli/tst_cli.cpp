@@ -90,6 +90,7 @@ private slots:
     void badInput();
     void badCommandLines_data();
     void standardInputIsBounded();
+    void contextSweepOfALongPrompt();
     void badCommandLines();
 };
 
@@ -502,12 +503,38 @@ void Cli::badCommandLines_data()
         << QStringList{"check", lesson, "--formats", "bf17"} << "unknown weight format";
     QTest::newRow("sweep without values")
         << QStringList{"sweep", lesson, "--param", "serving.batch"} << "--values";
+    // issue #20, item 15
+    QTest::newRow("hexadecimal sweep value")
+        << QStringList{"sweep",    lesson, "--param",  "serving.batch",
+                       "--values", "0x10", "--format", "csv"}
+        << "\"0x10\" is not a number";
+    QTest::newRow("a sweep of an input the scenario lacks")
+        << QStringList{"sweep", lesson, "--param", "serving.bacth", "--values", "1,2"}
+        << "--param serving.bacth: the scenario has no such input";
+    QTest::newRow("a sweep value out of range, named by its JSON pointer")
+        << QStringList{"sweep",    lesson, "--param",  "serving.batch",
+                       "--values", "1,0",  "--format", "csv"}
+        << ": /serving/batch: Batch size is below the minimum";
     // issue #20, item 10: a device or a huge file is refused at the bound, not read to the end
     QTest::newRow("a character device")
         << QStringList{"evaluate", "/dev/zero"} << "/dev/zero: /: is larger than 64 MB";
     QTest::newRow("a character device as a config")
         << QStringList{"import-hf", "/dev/zero"}
         << "/dev/zero: /: is larger than 64 MB: not a model config";
+}
+
+// Issue #20, item 5: a prompt longer than 128k tokens gave no context sweep at all (exit 2 with a
+// message about --values, or a header without rows).
+void Cli::contextSweepOfALongPrompt()
+{
+    const Run run = accelCalc({"sweep", scenarioFile("lesson-default"), "--kind", "context",
+                               "--set", "serving.context_tokens=300000", "--set",
+                               "serving.prompt_tokens=200000", "--format", "csv"});
+    QCOMPARE(run.exitCode, 0);
+    const QStringList lines =
+        QString::fromUtf8(run.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2 + 4); // stamp, header, 200,000 and three powers of two above it
+    QVERIFY(lines[2].startsWith(QStringLiteral("200000,")));
 }
 
 // Issue #20, item 10: standard input is bounded like a file.

@@ -185,6 +185,16 @@ void Exports::contextSweepStartsAtThePrompt()
     QCOMPARE(values[1], 4096.0);
     QCOMPARE(values.back(), 131072.0);
     QVERIFY(core::sweepParameter(lesson, "serving.context_tokens", values).ok());
+
+    // issue #20, item 5: a prompt past 128k tokens left the sweep with no values at all
+    const core::Scenario longPrompt = testsupport::loadScenario(
+        QStringLiteral("lesson-default"), {QStringLiteral("serving.context_tokens=300000"),
+                                           QStringLiteral("serving.prompt_tokens=200000")});
+    const auto longValues = core::sweepValues(core::SweepKind::Context, longPrompt);
+    QCOMPARE(longValues, (std::vector<double>{200000, 262144, 524288, 1048576}));
+    auto table = core::sweepParameter(longPrompt, "serving.context_tokens", longValues);
+    QVERIFY(table.ok());
+    QCOMPARE(table.value().rows.size(), std::size_t(4));
 }
 
 void Exports::jsonCarriesTheStamp()
@@ -212,6 +222,7 @@ void Exports::badPathNamesTheValue()
     QVERIFY2(table.error().message.find("sweep value -4") != std::string::npos,
              table.error().message.c_str());
     QVERIFY(!core::sweepParameter(lesson, "serving.nope", values).ok());
+    QCOMPARE(table.error().path, std::string("/serving/batch")); // a JSON pointer, as elsewhere
 }
 
 void Exports::checksAsCsv()

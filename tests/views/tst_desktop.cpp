@@ -157,6 +157,19 @@ void DesktopTest::dataAndImageExportsAreStamped()
     QCOMPARE(table->stamp.presetDataDate, std::string(core::presetDataDate()));
     QCOMPARE(table->values.size(), std::size_t(11));
 
+    // issue #20, item 5: a prompt past 128k tokens wrote a header and no rows
+    core::Scenario longPrompt = lesson;
+    longPrompt.serving.contextTokens = 300000;
+    longPrompt.serving.promptTokens = 200000;
+    const QString context = dir.filePath(QStringLiteral("context.csv"));
+    QVERIFY2(views::writeSweep(longPrompt, core::SweepKind::Context, context, &error),
+             qPrintable(error));
+    QFile contextFile(context);
+    QVERIFY(contextFile.open(QIODevice::ReadOnly));
+    auto contextTable = core::sweepFromCsv(contextFile.readAll().toStdString());
+    QVERIFY(contextTable.ok());
+    QCOMPARE(contextTable->values.size(), std::size_t(4));
+
     const QString checks = dir.filePath(QStringLiteral("checks.json"));
     QVERIFY2(views::writeChecks(lesson, checks, &error), qPrintable(error));
     QFile json(checks);

@@ -60,6 +60,13 @@ bool writeSweep(const core::Scenario &scenario, core::SweepKind kind, const QStr
     if (suffix != QStringLiteral("csv") && suffix != QStringLiteral("json"))
         return refuseSuffix(path, error);
     const auto values = core::sweepValues(kind, scenario);
+    if (values.empty()) { // a header without rows would look like a sweep that found nothing
+        if (error)
+            *error = QStringLiteral("%1: this scenario leaves the %2 sweep no values")
+                         .arg(path, QString::fromLatin1(core::sweepName(kind).data(),
+                                                        qsizetype(core::sweepName(kind).size())));
+        return false;
+    }
     auto table = core::sweepParameter(scenario, core::sweepPath(kind), values);
     if (!table) {
         if (error)

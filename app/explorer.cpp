@@ -200,6 +200,15 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
         if (!match.hasMatch())
             return fail(QStringLiteral("size"));
         options.size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
+        // larger pictures are beyond what the painter draws (99999x99999 flooded warnings)
+        constexpr int kLargestSide = 16384;
+        if (options.size.width() > kLargestSide || options.size.height() > kLargestSide) {
+            error = QStringLiteral("--size: at most %1x%1 pixels (got %2x%3)")
+                        .arg(kLargestSide)
+                        .arg(options.size.width())
+                        .arg(options.size.height());
+            return false;
+        }
     }
     options.presenter = parser.isSet(QStringLiteral("presenter"));
     if (parser.isSet(QStringLiteral("theme"))) {

@@ -147,13 +147,42 @@ std::string allowedRange(const ParameterInfo &info)
 
 } // namespace
 
+namespace {
+
+/** Control characters from a file (an ESC that recolours the terminal, a carriage return that
+ *  overwrites the line) are shown escaped in a message, never sent to the terminal raw. */
+std::string printable(std::string text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned(byte));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
 void fail(std::string path, std::string message)
 {
-    throw ReadFailure{Diagnostic{std::move(path), std::move(message)}};
+    throw ReadFailure{Diagnostic{printable(std::move(path)), printable(std::move(message))}};
 }
 
 json parseStrict(std::string_view text)
 {
+    // JSON files are UTF-8; a UTF-16 or UTF-32 file (a byte-order mark, or NUL bytes between
+    // ASCII characters) otherwise fails with a parse error about an invalid literal
+    const bool wideBom = text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF");
+    const bool nulBytes = text.substr(0, 4).find('\0') != std::string_view::npos;
+    if (wideBom || nulBytes)
+        fail("", "the file is UTF-16 or UTF-32 text: save it as UTF-8, the encoding of JSON");
     StrictParseState state;
     try {
         json::parser_callback_t callback = [&state](int depth, json::parse_event_t event,
@@ -184,7 +213,7 @@ std::string childPointer(const std::string &parent, std::string_view key)
         else
             escaped += c;
     }
-    return parent + "/" + escaped;
+    return parent + "/" + printable(escaped); // a key is printed in messages: no raw controls
 }
 
 FieldReader::FieldReader(const json &object, std::string pointer, std::string section,

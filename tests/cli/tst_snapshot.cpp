@@ -190,6 +190,9 @@ void Snapshot::badInput_data()
     QTest::newRow("bad size") << QStringList{"--snapshot", "roofline", "-o",
                                              "/tmp/x.png", "--size",   "big"}
                               << "--size needs WxH";
+    QTest::newRow("a size beyond what is drawn") // issue #20, item 15: it flooded warnings
+        << QStringList{"--snapshot", "roofline", "-o", "/tmp/x.png", "--size", "99999x99999"}
+        << "--size: at most 16384x16384 pixels (got 99999x99999)";
     QTest::newRow("bad scenario value")
         << QStringList{"--snapshot", "roofline", "-o", "/tmp/x.png", "--set", "serving.batch=0"}
         << "/serving/batch: ";

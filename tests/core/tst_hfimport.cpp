@@ -149,6 +149,10 @@ void HfImport::refusals_data()
         << "more KV heads";
     QTest::newRow("not JSON") << QByteArray("model_type = llama") << ""
                               << "parse error";
+    // issue #20, item 15: an ESC in a name recoloured the terminal that printed the message
+    QTest::newRow("control characters are printed escaped")
+        << QByteArray(R"({"model_type": "x\u001b[31mred"})") << "/model_type"
+        << "unknown architecture \"x\\u001b[31mred\"";
 }
 
 void HfImport::refusals()
@@ -162,6 +166,7 @@ void HfImport::refusals()
     QCOMPARE(QString::fromStdString(imported.error().path), path);
     QVERIFY2(QString::fromStdString(imported.error().message).contains(message),
              imported.error().message.c_str());
+    QVERIFY(imported.error().message.find('\x1b') == std::string::npos);
 }
 
 void HfImport::importedModelEvaluates()

@@ -121,6 +121,12 @@ void ScenarioIo::rejects_data()
         << QByteArray("{\"model_type\": \"llama\", \"hidden_size\": 4096}") << none << "/model_type"
         << "this is a model's config.json (model_type \"llama\"), not a scenario: import it";
     // issue #20, item 15: 1.0 is the whole number 1 (as a batch of 8.0 is 8); 1.5 is not
+    QTest::newRow("UTF-16 with a byte-order mark")
+        << QByteArray("\xFF\xFE{\0}\0", 6) << none << ""
+        << "the file is UTF-16 or UTF-32 text: save it as UTF-8";
+    QTest::newRow("UTF-16 without a byte-order mark")
+        << QByteArray("{\0\"\0}\0", 6) << none << ""
+        << "the file is UTF-16 or UTF-32 text: save it as UTF-8";
     QTest::newRow("version 1.5") << QByteArray("{\"version\": 1.5}") << none << "/version"
                                  << "must be a whole number";
     QTest::newRow("unknown model preset")
@@ -265,6 +271,11 @@ void ScenarioIo::rejects()
 
 void ScenarioIo::emptyObjectIsTheLessonDefault()
 {
+    // issue #20, item 15: a key with a control character is warned about with it escaped
+    auto escaped = core::readScenario(std::string_view("{\"x\\u001b[2J\": 1}"));
+    QVERIFY(escaped.ok());
+    QCOMPARE(escaped.value().warnings.size(), std::size_t(1));
+    QCOMPARE(escaped.value().warnings[0].path, std::string("/x\\u001b[2J"));
     // issue #20, item 15: "version": 1.0 reads as version 1, as "batch": 8.0 reads as 8
     QVERIFY(core::readScenario(std::string_view("{\"version\": 1.0}")).ok());
     const core::Evaluation fromEmpty = testsupport::evaluateScenario(QStringLiteral("{}"));

@@ -416,6 +416,28 @@ json &sectionFor(json &doc, const char *key)
     return doc[key];
 }
 
+/** Copies into an inline model or device `written` the keys of `original` (what the file had) that
+ *  it lacks: the keys this version does not know, which reading warned about as "kept as is when
+ *  saved". Into the peak table too, where a format key it lacks is one the device has no figure
+ *  for (and stays out), and anything else is unknown (issue #20: those were dropped). */
+void keepUnknownKeys(json &written, const json &original)
+{
+    if (!written.is_object() || !original.is_object())
+        return;
+    for (auto kv = original.begin(); kv != original.end(); ++kv) {
+        if (kv.key() == "id")
+            continue;
+        const auto it = written.find(kv.key());
+        if (it == written.end()) {
+            written[kv.key()] = kv.value();
+        } else if (kv.key() == "peak_tflops" && it->is_object() && kv.value().is_object()) {
+            for (auto peak = kv.value().begin(); peak != kv.value().end(); ++peak)
+                if (!parseFormat(peak.key()) && !it->contains(peak.key()))
+                    (*it)[peak.key()] = peak.value();
+        }
+    }
+}
+
 json formatsJson(const std::vector<NumericFormat> &formats)
 {
     json out = json::array();
@@ -443,21 +465,16 @@ json toJson(const Scenario &s)
     // a user preset is written inline: the file opens on machines without that preset
     if (s.model.presetId.empty() || !isBuiltinPreset(s.model.presetId)) {
         json model = detail::modelToJson(s.model);
-        // keep unknown keys of an inline model
-        if (auto it = doc.find("model"); it != doc.end() && it->is_object())
-            for (auto kv = it->begin(); kv != it->end(); ++kv)
-                if (!model.contains(kv.key()) && kv.key() != "id")
-                    model[kv.key()] = kv.value();
+        if (auto it = doc.find("model"); it != doc.end())
+            keepUnknownKeys(model, *it);
         doc["model"] = model;
     } else {
         doc["model"] = s.model.presetId;
     }
     if (s.device.presetId.empty() || !isBuiltinPreset(s.device.presetId)) {
         json device = detail::deviceToJson(s.device);
-        if (auto it = doc.find("device"); it != doc.end() && it->is_object())
-            for (auto kv = it->begin(); kv != it->end(); ++kv)
-                if (!device.contains(kv.key()) && kv.key() != "id")
-                    device[kv.key()] = kv.value();
+        if (auto it = doc.find("device"); it != doc.end())
+            keepUnknownKeys(device, *it);
         doc["device"] = device;
     } else {
         doc["device"] = s.device.presetId;
@@ -529,9 +546,17 @@ json toJson(const Scenario &s)
     if (w.customDevices.empty()) {
         wizard.erase("custom_devices");
     } else {
+        // a custom device keeps its unknown keys: found in the file by its name
+        const json original = wizard.value("custom_devices", json::array());
         json custom = json::array();
-        for (const DeviceSpec &device : w.customDevices)
-            custom.push_back(detail::deviceToJson(device));
+        for (const DeviceSpec &device : w.customDevices) {
+            json written = detail::deviceToJson(device);
+            if (original.is_array())
+                for (const json &item : original)
+                    if (item.is_object() && item.value("name", std::string()) == device.name)
+                        keepUnknownKeys(written, item);
+            custom.push_back(written);
+        }
         wizard["custom_devices"] = custom;
     }
     return doc;

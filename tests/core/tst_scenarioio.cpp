@@ -8,6 +8,7 @@
 #include "core/parameters.h"
 #include "core/scenarioaccess.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
@@ -380,6 +381,40 @@ void ScenarioIo::unknownKeysWarnAndArePreserved()
     QCOMPARE(saved.value("serving").toObject().value("flux").toInt(), 3);
     QCOMPARE(saved.value("device").toObject().value("vendor_sku").toString(),
              QStringLiteral("A-1"));
+
+    // issue #20, item 7: inside the peak table and inside a wizard custom device they were
+    // warned about as kept, then dropped on save
+    const std::string nested = R"({"device": {"memory_gb": 80, "bandwidth_gb_s": 1000,
+                                     "peak_tflops": {"bf16": 200, "fp6": 300}},
+                                   "wizard": {"custom_devices": [{"name": "Box", "memory_gb": 16,
+                                     "bandwidth_gb_s": 300, "vendor_note": "rev B",
+                                     "peak_tflops": {"fp16": 60, "fp4_sparse": 480}}]}})";
+    auto withNested = core::readScenario(nested);
+    QVERIFY2(withNested.ok(), withNested.ok() ? "" : withNested.error().message.c_str());
+    QStringList nestedPaths;
+    for (const core::Diagnostic &w : withNested.value().warnings)
+        nestedPaths << QString::fromStdString(w.path);
+    QVERIFY2(nestedPaths.contains("/device/peak_tflops/fp6") &&
+                 nestedPaths.contains("/wizard/custom_devices/0/vendor_note") &&
+                 nestedPaths.contains("/wizard/custom_devices/0/peak_tflops/fp4_sparse"),
+             qPrintable(nestedPaths.join(QLatin1Char(','))));
+    const QJsonObject savedNested =
+        QJsonDocument::fromJson(
+            QByteArray::fromStdString(core::writeScenario(withNested.value().scenario)))
+            .object();
+    const QJsonObject peaks =
+        savedNested.value("device").toObject().value("peak_tflops").toObject();
+    QCOMPARE(peaks.value("fp6").toInt(), 300);
+    QCOMPARE(peaks.value("bf16").toInt(), 200);
+    const QJsonObject box =
+        savedNested.value("wizard").toObject().value("custom_devices").toArray().at(0).toObject();
+    QCOMPARE(box.value("vendor_note").toString(), QStringLiteral("rev B"));
+    QCOMPARE(box.value("peak_tflops").toObject().value("fp4_sparse").toInt(), 480);
+    QCOMPARE(box.value("peak_tflops").toObject().value("fp16").toInt(), 60);
+    // and they read back with the same warnings, nothing more
+    auto again = core::readScenario(core::writeScenario(withNested.value().scenario));
+    QVERIFY(again.ok());
+    QCOMPARE(again.value().warnings.size(), withNested.value().warnings.size());
 }
 
 void ScenarioIo::loadSaveLoadGivesEqualJson_data()

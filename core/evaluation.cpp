@@ -588,10 +588,20 @@ Evaluation evaluate(const Scenario &scenario)
     evaluateInterconnect(scenario, e);
     evaluatePower(scenario, e);
     // A value that is not finite is not a number a user can act on: mark it not applicable,
-    // so no NaN or infinity ever reaches a view or an output file.
+    // so no NaN or infinity ever reaches a view or an output file, and say why (issue #20: the
+    // step time of a 5e-324 efficiency vanished from the output without a word).
     for (double &value : e.values) {
+        if (std::isinf(value))
+            warn(e, EvalWarning::BeyondRange);
         if (!std::isfinite(value))
             value = kNaN;
+    }
+    // no tokens at all (a step that never ends): a cost or an energy per token is not zero
+    if (e.available(F::CostTokensPerHour) && e[F::CostTokensPerHour] <= 0.0) {
+        warn(e, EvalWarning::BeyondRange);
+        for (F id : {F::CostUsdPerMillionTokens, F::CostJoulesPerToken,
+                     F::CostSelfHostedUsdPerRequest, F::CostBreakEvenUtilisation})
+            e[id] = kNaN;
     }
     return e;
 }
@@ -648,6 +658,24 @@ std::vector<BatchPoint> sweepBatch(const Scenario &scenario, std::span<const dou
     return points;
 }
 
+std::span<const FigureId> centralFigures()
+{
+    static constexpr FigureId kCentral[] = {F::WeightsBytes, F::ServingBytesTotal,
+                                            F::DecodeStepSeconds, F::DecodeTokensPerSecond,
+                                            F::PrefillTtftSeconds};
+    return kCentral;
+}
+
+std::optional<std::string_view> notAvailableReason(const Evaluation &e, FigureId id)
+{
+    if (e.available(id))
+        return std::nullopt;
+    if (e.has(EvalWarning::BeyondRange))
+        return "beyond the range of a number: an efficiency, throttle or sustained rate this close "
+               "to zero makes it infinite";
+    return "not applicable to this scenario";
+}
+
 std::vector<std::string_view> warningTexts(const Evaluation &e)
 {
     std::vector<std::string_view> texts;
@@ -673,6 +701,9 @@ std::vector<std::string_view> warningTexts(const Evaluation &e)
         "quantisation groups apply to 8- and 4-bit formats only: ignored for this weight format");
     add(EvalWarning::ActivationsNeedArchitecture,
         "training activations need the model's hidden size and attention heads: not included");
+    add(EvalWarning::BeyondRange,
+        "an efficiency, throttle or sustained rate this close to zero makes a step take longer "
+        "than any number can say: the times, and the cost and energy per token, are n/a");
     add(EvalWarning::EmbeddingsNeedArchitecture,
         "keeping embeddings at 16 bit needs the model's vocabulary and hidden size: ignored");
     return texts;

@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -163,6 +164,7 @@ enum class EvalWarning : std::uint32_t {
     QuantGroupIgnored = 1u << 6,
     ActivationsNeedArchitecture = 1u << 7,
     EmbeddingsNeedArchitecture = 1u << 8,
+    BeyondRange = 1u << 9, ///< a figure overflowed (a near-zero efficiency): it is n/a
 };
 
 struct Evaluation
@@ -182,6 +184,13 @@ struct Evaluation
         return (warnings & static_cast<std::uint32_t>(warning)) != 0;
     }
 };
+
+/** The figures every valid scenario must give or explain: weights, serving memory, decode step,
+ *  decode tokens/s, time to first token. */
+std::span<const FigureId> centralFigures();
+/** Why `id` is n/a in `e` (nullopt when it is available): outputs list it beside the figures,
+ *  so a central figure is never silently missing. */
+std::optional<std::string_view> notAvailableReason(const Evaluation &e, FigureId id);
 
 /** Computes every figure. Pure: the same scenario always gives the same evaluation. */
 Evaluation evaluate(const Scenario &scenario);

@@ -48,6 +48,13 @@ json toJsonObject(const Scenario &scenario, const Evaluation &e, bool withExplai
     for (std::string_view text : warningTexts(e))
         warnings.push_back(std::string(text));
     out["warnings"] = warnings;
+    // a central figure is there, or listed here with the reason it is not (never just missing)
+    json notAvailable = json::object();
+    for (FigureId id : centralFigures())
+        if (auto reason = notAvailableReason(e, id))
+            notAvailable[std::string(figureInfo(id).key)] = std::string(*reason);
+    if (!notAvailable.empty())
+        out["not_available"] = notAvailable;
 
     if (withExplain) {
         json explained = json::object();

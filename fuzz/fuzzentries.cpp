@@ -48,9 +48,9 @@ std::string checkScenario(const core::Scenario &scenario)
         if (!std::isnan(value) && !std::isfinite(value))
             return "non-finite " + std::string(info.key);
     }
-    for (core::FigureId id : {core::FigureId::WeightsBytes, core::FigureId::DecodeStepSeconds,
-                              core::FigureId::ServingBytesTotal}) {
-        if (!e.available(id))
+    for (core::FigureId id : core::centralFigures()) {
+        // present, or n/a with a reason the outputs carry (a near-zero efficiency)
+        if (!e.available(id) && !e.has(core::EvalWarning::BeyondRange))
             return "missing " + std::string(core::figureInfo(id).key);
     }
     const std::string json = core::evaluationToJson(scenario, e, true, -1);

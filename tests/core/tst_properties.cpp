@@ -21,6 +21,8 @@ class Properties : public QObject
 
 private slots:
     void memoryGrowsWithBatchAndContext();
+    void nearZeroRatesAreExplainedNotHidden_data();
+    void nearZeroRatesAreExplainedNotHidden();
     void intensityRisesWithBatchButStaysBelowTheLimit();
     void perSequenceSpeedFallsWithBatch();
     void fitsFlipsExactlyPastTheMaximum_data();
@@ -356,6 +358,50 @@ void Properties::randomInputsGiveFiniteOutputsOrAClearError()
     qInfo("%d accepted, %d refused", accepted, refused);
     QVERIFY(accepted > 2000);
     QVERIFY(refused > 400);
+}
+
+// Issue #20, item 12: with an efficiency of 5e-324 the step time silently vanished from the output
+// and the cost read $0.00 per million tokens. The central figures are there or listed as n/a with
+// the reason, and a cost or energy per token of a device that makes no tokens is n/a, never 0.
+void Properties::nearZeroRatesAreExplainedNotHidden_data()
+{
+    QTest::addColumn<QString>("set");
+    QTest::newRow("bandwidth efficiency") << "serving.bandwidth_efficiency=5e-324";
+    QTest::newRow("compute efficiency") << "serving.compute_efficiency=5e-324";
+    QTest::newRow("throttle") << "cost.throttle_factor=1e-307";
+    QTest::newRow("sustained rate") << "cost.sustained_tokens_per_second=5e-324";
+}
+
+void Properties::nearZeroRatesAreExplainedNotHidden()
+{
+    QFETCH(QString, set);
+    const core::Scenario s = testsupport::loadScenario(QStringLiteral("lesson-default"), {set});
+    const core::Evaluation e = core::evaluate(s);
+    for (double value : e.values)
+        QVERIFY(std::isnan(value) || std::isfinite(value));
+    for (FigureId id : core::centralFigures())
+        QVERIFY2(e.available(id) || core::notAvailableReason(e, id),
+                 core::figureInfo(id).key.data());
+    const QJsonObject json =
+        QJsonDocument::fromJson(QByteArray::fromStdString(core::evaluationToJson(s, e, false)))
+            .object();
+    const QJsonObject notAvailable = json.value(QStringLiteral("not_available")).toObject();
+    for (FigureId id : core::centralFigures()) {
+        const QString key = QString::fromLatin1(core::figureInfo(id).key.data());
+        const QStringList parts = key.split(QLatin1Char('.'));
+        const bool present = json.value(parts[0]).toObject().contains(parts[1]);
+        QVERIFY2(present != notAvailable.contains(key), qPrintable(key)); // one or the other
+    }
+    // no tokens (or none a number can hold): never "$0.00 per million"
+    if (!(e[FigureId::CostTokensPerHour] > 0)) {
+        QVERIFY(!e.available(FigureId::CostUsdPerMillionTokens));
+        QVERIFY(!e.available(FigureId::CostJoulesPerToken));
+        QVERIFY(e.has(core::EvalWarning::BeyondRange));
+    } else { // a few tokens: a cost, or one beyond a number (n/a, said so)
+        QVERIFY(e[FigureId::CostUsdPerMillionTokens] > 0 ||
+                (!e.available(FigureId::CostUsdPerMillionTokens) &&
+                 e.has(core::EvalWarning::BeyondRange)));
+    }
 }
 
 QTEST_GUILESS_MAIN(Properties)

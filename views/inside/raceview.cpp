@@ -16,6 +16,9 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 namespace views {
 
 namespace {
@@ -151,7 +154,11 @@ void RaceCanvas::paintEvent(QPaintEvent *)
         p.setPen(style::ink());
         p.drawText(QRectF(margin, top, w, line * 1.5), Qt::AlignLeft | Qt::AlignVCenter, title);
         p.setFont(base);
-        const double slowest = std::max(cpuSeconds, accSeconds);
+        // a lane whose time is beyond a number (an efficiency near zero) never finishes; the
+        // others are drawn against the slowest lane that does (issue #20: NaN widths)
+        const auto finite = [](double seconds) { return std::isfinite(seconds) && seconds > 0; };
+        const double slowest = std::max(
+            {finite(cpuSeconds) ? cpuSeconds : 0.0, finite(accSeconds) ? accSeconds : 0.0, 1e-300});
         struct Lane
         {
             QString name;
@@ -181,17 +188,20 @@ void RaceCanvas::paintEvent(QPaintEvent *)
             p.setPen(QPen(style::grey(220), 1));
             p.setBrush(style::grey(248));
             p.drawRect(track);
+            const bool endless = !finite(lane.seconds);
             const double clock = m_progress * slowest;
-            const double done = std::min(1.0, clock / lane.seconds);
-            const double length = track.width() * (lane.seconds / slowest) * done;
+            const double done = endless ? m_progress : std::min(1.0, clock / lane.seconds);
+            const double length =
+                endless ? track.width() * done : track.width() * (lane.seconds / slowest) * done;
             QColor fill = lane.colour;
             fill.setAlphaF(0.65);
             p.setPen(Qt::NoPen);
             p.setBrush(fill);
             p.drawRect(QRectF(track.left(), track.top(), length, track.height()));
-            const bool finished = done >= 1.0;
-            const QString timeText =
-                finished ? fromStd(core::formatSeconds(lane.seconds)) : tr("running...");
+            const bool finished = !endless && done >= 1.0;
+            const QString timeText = endless    ? tr("never finishes: n/a at this efficiency")
+                                     : finished ? fromStd(core::formatSeconds(lane.seconds))
+                                                : tr("running...");
             p.setPen(style::ink());
             const double textX = track.left() + length + 6;
             const double textW = metrics.horizontalAdvance(timeText) + 8;
@@ -215,9 +225,10 @@ void RaceCanvas::paintEvent(QPaintEvent *)
         p.setFont(bold);
         p.drawText(QRectF(margin + labelWidth, top, barWidth, line * 1.5),
                    Qt::AlignRight | Qt::AlignVCenter,
-                   m_progress >= 1.0
+                   m_progress < 1.0 ? QString()
+                   : std::isfinite(speedup) && speedup > 0
                        ? tr("the accelerator is %1x faster").arg(style::number(speedup, 3))
-                       : QString());
+                       : tr("no comparison: a time beyond a number"));
     };
     const double sectionHeight = line * 9.5;
     lanes(margin, tr("One layer's matrix multiplication, %1 rows").arg(style::number(m_batch, 9)),

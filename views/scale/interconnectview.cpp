@@ -2,6 +2,7 @@
 #include "interconnectview.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/widgets/chartguard.h"
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/numbereditor.h"
 #include "views/widgets/style.h"
@@ -197,8 +198,12 @@ void InterconnectView::refresh()
     QList<QPointF> efficiency;
     QList<QPointF> speedup;
     for (const core::ScalingPoint &p : core::scalingCurve(s, counts)) {
-        efficiency << QPointF(p.devices, p.efficiency);
-        speedup << QPointF(p.devices, p.speedup);
+        // a point beyond what can be computed (a near-zero efficiency) is left off, not drawn
+        // at NaN (issue #20)
+        if (drawable(p.efficiency, false))
+            efficiency << QPointF(p.devices, p.efficiency);
+        if (drawable(p.speedup, false))
+            speedup << QPointF(p.devices, p.speedup);
     }
     double top = 1;
     for (const QPointF &p : std::as_const(speedup))

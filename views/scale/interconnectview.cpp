@@ -197,14 +197,22 @@ void InterconnectView::refresh()
     const std::vector<double> counts = {2, 4, 8, 16, 32, 64};
     QList<QPointF> efficiency;
     QList<QPointF> speedup;
+    bool leftOff = false;
     for (const core::ScalingPoint &p : core::scalingCurve(s, counts)) {
         // a point beyond what can be computed (a near-zero efficiency) is left off, not drawn
-        // at NaN (issue #20)
+        // at NaN (issue #20), and the summary says so
+        leftOff = leftOff || !drawable(p.efficiency, false) || !drawable(p.speedup, false);
         if (drawable(p.efficiency, false))
             efficiency << QPointF(p.devices, p.efficiency);
         if (drawable(p.speedup, false))
             speedup << QPointF(p.devices, p.speedup);
     }
+    if (leftOff)
+        m_summary->append(
+            tr("<p style=\"color:%1\">Some scaling points are beyond what can be computed (a "
+               "compute or bandwidth efficiency this close to zero makes a step infinite): "
+               "they are left off the chart.</p>")
+                .arg(style::warning().name()));
     double top = 1;
     for (const QPointF &p : std::as_const(speedup))
         top = std::max(top, p.y());

@@ -151,7 +151,7 @@ namespace {
 
 /** Control characters from a file (an ESC that recolours the terminal, a carriage return that
  *  overwrites the line) are shown escaped in a message, never sent to the terminal raw. */
-std::string printable(std::string text)
+std::string printable(const std::string &text)
 {
     std::string out;
     out.reserve(text.size());
@@ -170,9 +170,9 @@ std::string printable(std::string text)
 
 } // namespace
 
-void fail(std::string path, std::string message)
+void fail(const std::string &path, const std::string &message)
 {
-    throw ReadFailure{Diagnostic{printable(std::move(path)), printable(std::move(message))}};
+    throw ReadFailure{Diagnostic{printable(path), printable(message)}};
 }
 
 json parseStrict(std::string_view text)

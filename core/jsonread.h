@@ -26,7 +26,7 @@ struct ReadFailure
     Diagnostic diagnostic;
 };
 
-[[noreturn]] void fail(std::string path, std::string message);
+[[noreturn]] void fail(const std::string &path, const std::string &message);
 
 /** Parses `text` as JSON, refusing duplicate keys, nesting deeper than kMaxNesting, numbers
  *  that are not finite, and invalid UTF-8. Throws ReadFailure. */

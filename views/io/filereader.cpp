@@ -30,7 +30,7 @@ bool readFileAtMost(const QString &path, qint64 limit, const QString &what, QByt
     }
     if (read.size() > limit)
         return fail(QCoreApplication::translate("views", "is larger than %1 MB: not %2")
-                        .arg(limit / (1024 * 1024))
+                        .arg(limit / (qint64(1024) * 1024))
                         .arg(what));
     if (file.error() != QFileDevice::NoError)
         return fail(

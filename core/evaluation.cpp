@@ -14,6 +14,7 @@ namespace core {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kHoursPerMonth = 730.0; // 8760 / 12
 constexpr double kSecondsPerDay = 86400.0;
 
@@ -94,6 +95,15 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
     {F::CostSelfHostedUsdPerRequest, "cost.self_hosted_usd_per_request", Q::Usd, "Self-hosted cost per request (100 % busy)"},
     {F::CostApiUsdPerRequest, "cost.api_usd_per_request", Q::Usd, "API cost per request"},
     {F::CostBreakEvenUtilisation, "cost.break_even_utilisation", Q::Ratio, "Break-even utilisation"},
+    {F::CostReplicas, "cost.replicas", Q::Count, "Replicas"},
+    {F::CostDevices, "cost.devices", Q::Count, "Devices in the fleet"},
+    {F::CostFleetUsdPerHour, "cost.fleet_usd_per_hour", Q::Usd, "Fleet cost per hour"},
+    {F::CostFleetUsdPerMonth, "cost.fleet_usd_per_month", Q::Usd, "Fleet cost per month"},
+    {F::CostFleetUsdPerYear, "cost.fleet_usd_per_year", Q::Usd, "Fleet cost per year"},
+    {F::CostTokensPerMonth, "cost.tokens_per_month", Q::Tokens, "Tokens served per month"},
+    {F::CostTokensFromTraffic, "cost.tokens_from_traffic", Q::Boolean, "Tokens from the traffic"},
+    {F::CostApiUsdPerMonth, "cost.api_usd_per_month", Q::Usd, "Hosted API for the same tokens"},
+    {F::CostFleetWatts, "cost.fleet_watts", Q::Watts, "Fleet power"},
 
     {F::TrafficAverageTokensPerSecond, "traffic.average_tokens_per_second", Q::TokensPerSecond, "Average generated tokens/s"},
     {F::TrafficUtilisation, "traffic.utilisation", Q::Ratio, "Utilisation from traffic"},
@@ -142,10 +152,14 @@ bool listed(const std::optional<std::vector<NumericFormat>> &formats, NumericFor
 struct Base
 {
     double tensorParallel = 1;
+    double pipelineParallel = 1;
+    /// Devices of one stage one sequence's KV is spread over: the TP degree, fewer when there
+    /// are fewer KV heads than devices (each holds a whole, replicated head), 1 for an MLA latent.
+    double kvShards = 1;
     double parameters = 0;
     double active = 0;
     double effectiveBytesPerParameter = 0;
-    double weightsBytes = 0; ///< per device
+    double weightsBytes = 0; ///< per tensor-parallel rank, all pipeline stages together
     double kvPerToken = 0;
     double kvPerSequence = 0;
     double peak = 0;      ///< FLOP/s of the compute format
@@ -166,6 +180,10 @@ struct Base
     double hiddenSize = 0;
     double linkBandwidth = 0;
     double linkLatency = 0;
+    // pipeline parallelism: activations handed from stage to stage over the inter-node link
+    double stageHops = 0;
+    double stageLinkBandwidth = 0;
+    double stageLinkLatency = 0;
     // memory budget
     double capacity = 0;
     double overhead = 0;
@@ -200,6 +218,7 @@ Base makeBase(const Scenario &s, Evaluation &e)
     const ServingConfig &sv = s.serving;
     Base b;
     b.tensorParallel = std::max(1.0, sv.tensorParallel);
+    b.pipelineParallel = std::max(1.0, sv.pipelineParallel);
     b.parameters = m.parameters;
     b.active = m.active();
 
@@ -232,6 +251,15 @@ Base makeBase(const Scenario &s, Evaluation &e)
                      (1.0 - windowedShare) * sv.contextTokens;
     }
     b.kvPerSequence = b.kvPerToken * heldTokens;
+    // An MLA latent is shared by every head: each tensor-parallel rank keeps all of it. K and V
+    // split by head; with fewer KV heads than ranks each rank holds one whole head.
+    if (isSet(m.kvLatentDim))
+        b.kvShards = 1.0;
+    else if (isSet(m.kvHeads) && m.kvHeads < b.tensorParallel) {
+        b.kvShards = m.kvHeads;
+        warn(e, EvalWarning::KvHeadsReplicated);
+    } else
+        b.kvShards = b.tensorParallel;
 
     b.computeFormat = chooseComputeFormat(s, b.computeFallback);
     b.peak = s.device.peak(b.computeFormat) * kTera;
@@ -249,13 +277,31 @@ Base makeBase(const Scenario &s, Evaluation &e)
         b.sharedParameters = std::max(0.0, b.parameters - m.experts * b.perExpertParameters);
     }
 
+    b.hiddenSize = isSet(m.hiddenSize) ? m.hiddenSize : 0.0;
     if (b.tensorParallel > 1.0) {
         b.collectivesPerStep = 2.0 * m.layers;
-        b.hiddenSize = isSet(m.hiddenSize) ? m.hiddenSize : 0.0;
-        b.linkBandwidth =
-            isSet(s.device.deviceLinkGbPerSecond) ? s.device.deviceLinkGbPerSecond * kGB : 0.0;
-        b.linkLatency = isSet(s.device.deviceLinkLatencySeconds) ? s.device.deviceLinkLatencySeconds
-                                                                 : s.interconnect.latencySeconds;
+        const DeviceSpec &d = s.device;
+        b.linkLatency = isSet(d.deviceLinkLatencySeconds) ? d.deviceLinkLatencySeconds
+                                                          : s.interconnect.latencySeconds;
+        if (isSet(d.deviceLinkGbPerSecond)) {
+            b.linkBandwidth = d.deviceLinkGbPerSecond * kGB;
+        } else if (isSet(d.hostLinkGbPerSecond)) {
+            // a PCIe card without a fast link: its all-reduces go through the host interface
+            b.linkBandwidth = d.hostLinkGbPerSecond * kGB;
+            warn(e, EvalWarning::TensorParallelOverHostLink);
+        }
+        if (isSet(d.scaleUpDevices) && b.tensorParallel > d.scaleUpDevices) {
+            // the group spans nodes: every all-reduce pays the slower link between them
+            b.linkBandwidth = std::min(b.linkBandwidth > 0.0 ? b.linkBandwidth : kInfinity,
+                                       s.interconnect.interLinkGbPerSecond * kGB);
+            b.linkLatency = std::max(b.linkLatency, s.interconnect.latencySeconds);
+            warn(e, EvalWarning::TensorParallelBeyondDomain);
+        }
+    }
+    if (b.pipelineParallel > 1.0) {
+        b.stageHops = b.pipelineParallel - 1.0;
+        b.stageLinkBandwidth = s.interconnect.interLinkGbPerSecond * kGB;
+        b.stageLinkLatency = s.interconnect.latencySeconds;
     }
 
     b.capacity = s.device.capacityGb() * kGB;
@@ -276,13 +322,29 @@ double weightBytesRead(const Base &b, double tokens)
     return parametersRead * b.effectiveBytesPerParameter / b.tensorParallel;
 }
 
+/** Per-device memory holds one stage's layers: the weights and KV of 1/PP of the model. */
+double weightsPerDevice(const Base &b)
+{
+    return b.weightsBytes / b.pipelineParallel;
+}
+double kvPerSequencePerDevice(const Base &b)
+{
+    return b.kvPerSequence / (b.kvShards * b.pipelineParallel);
+}
+
+/** Time on the links per step: the tensor-parallel all-reduces (two per layer, each a ring over
+ *  the group plus a fixed latency) and the pipeline's hand-offs (one activation per boundary). */
 double communicationSeconds(const Base &b, double tokens)
 {
-    if (b.tensorParallel <= 1.0 || b.linkBandwidth <= 0.0)
-        return 0.0;
-    double message = tokens * b.hiddenSize * b.activationBytes;
-    double traffic = ringAllReduceTrafficPerDevice(message, b.tensorParallel);
-    return b.collectivesPerStep * (traffic / b.linkBandwidth + b.linkLatency);
+    double seconds = 0.0;
+    const double message = tokens * b.hiddenSize * b.activationBytes;
+    if (b.tensorParallel > 1.0 && b.linkBandwidth > 0.0) {
+        const double traffic = ringAllReduceTrafficPerDevice(message, b.tensorParallel);
+        seconds += b.collectivesPerStep * (traffic / b.linkBandwidth + b.linkLatency);
+    }
+    if (b.stageHops > 0.0 && b.stageLinkBandwidth > 0.0)
+        seconds += b.stageHops * (message / b.stageLinkBandwidth + b.stageLinkLatency);
+    return seconds;
 }
 
 struct Step
@@ -302,7 +364,7 @@ Step decodeStep(const Base &b, double batch)
 {
     Step st;
     st.weightBytes = weightBytesRead(b, batch);
-    st.kvBytes = batch * b.kvPerSequence / b.tensorParallel;
+    st.kvBytes = batch * b.kvPerSequence / b.kvShards;
     st.bytes = st.weightBytes + st.kvBytes;
     st.flops = 2.0 * b.active * batch / b.tensorParallel;
     st.memorySeconds = st.bytes / (b.bandwidth * b.bandwidthEfficiency);
@@ -316,8 +378,8 @@ Step decodeStep(const Base &b, double batch)
 double servingBytes(const Base &b, double batch)
 {
     double resident = std::max(batch, b.concurrent);
-    double kv = b.kvPerSequence * resident / b.tensorParallel;
-    return b.weightsBytes + kv * (1.0 + b.fragmentation) + b.overhead;
+    double kv = kvPerSequencePerDevice(b) * resident;
+    return weightsPerDevice(b) + kv * (1.0 + b.fragmentation) + b.overhead;
 }
 
 void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
@@ -326,12 +388,12 @@ void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
     const double resident = std::max(sv.batch, sv.concurrentSequences);
     if (sv.batch > sv.concurrentSequences)
         warn(e, EvalWarning::BatchExceedsConcurrency);
-    e[F::WeightsBytes] = b.weightsBytes;
+    e[F::WeightsBytes] = weightsPerDevice(b);
     e[F::BytesPerParameter] = b.effectiveBytesPerParameter;
     e[F::KvBytesPerToken] = b.kvPerToken;
     e[F::KvBytesPerSequence] = b.kvPerSequence;
     e[F::ResidentSequences] = resident;
-    e[F::KvBytesTotal] = b.kvPerSequence * resident / b.tensorParallel;
+    e[F::KvBytesTotal] = kvPerSequencePerDevice(b) * resident;
     e[F::FragmentationBytes] = e[F::KvBytesTotal] * b.fragmentation;
     e[F::OverheadBytes] = b.overhead;
     e[F::ServingBytesTotal] = servingBytes(b, sv.batch);
@@ -341,13 +403,13 @@ void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
     if (!e.fits())
         warn(e, EvalWarning::DoesNotFit);
 
-    const double freeForKv = b.capacity - b.weightsBytes - b.overhead;
+    const double freeForKv = b.capacity - weightsPerDevice(b) - b.overhead;
     e[F::KvBudgetBytes] = freeForKv;
-    const double kvPerSequenceCharged =
-        b.kvPerSequence * (1.0 + b.fragmentation) / b.tensorParallel;
+    const double kvPerSequenceCharged = kvPerSequencePerDevice(b) * (1.0 + b.fragmentation);
     e[F::MaxConcurrentSequences] = maxSequences(freeForKv, kvPerSequenceCharged);
     e[F::AdmissionLimit] = std::floor((1.0 - sv.admissionMargin) * e[F::MaxConcurrentSequences]);
-    const double kvPerTokenCharged = b.kvPerToken * (1.0 + b.fragmentation) / b.tensorParallel;
+    const double kvPerTokenCharged =
+        b.kvPerToken * (1.0 + b.fragmentation) / (b.kvShards * b.pipelineParallel);
     e[F::MaxContextTokens] =
         resident > 0.0 ? maxSequences(freeForKv, kvPerTokenCharged * resident) : kNaN;
     if (isSet(s.model.slidingWindow) && e[F::MaxContextTokens] >= s.model.slidingWindow) {
@@ -363,7 +425,7 @@ void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
             e[F::MaxContextTokens] = maxSequences(freeForKv - windowBytes, perTokenGlobal);
         }
     }
-    e[F::Devices] = b.tensorParallel;
+    e[F::Devices] = b.tensorParallel * b.pipelineParallel;
     if (isSet(s.model.maxContext) && sv.contextTokens > s.model.maxContext)
         warn(e, EvalWarning::ContextExceedsMaxContext);
 
@@ -455,7 +517,7 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     const double prompt = sv.promptTokens;
     const double prefillFlops = 2.0 * b.active * prompt / b.tensorParallel;
     const double prefillBytes =
-        weightBytesRead(b, std::max(prompt, 1.0)) + prompt * b.kvPerToken / b.tensorParallel;
+        weightBytesRead(b, std::max(prompt, 1.0)) + prompt * b.kvPerToken / b.kvShards;
     const double prefillMemory = prefillBytes / (b.bandwidth * b.bandwidthEfficiency);
     const double prefillCompute = prefillFlops / (b.peak * b.computeEfficiency);
     e.prefillBound = prefillCompute > prefillMemory ? Bound::Compute : Bound::Memory;
@@ -470,47 +532,74 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     e[F::PrefillBurstSeconds] = sv.concurrentSequences * e[F::PrefillSeconds];
 }
 
+/**
+ * The one cost model (docs/formulas.md, "Cost"): every view, check, report and the CLI read these
+ * figures. A replica is TP x PP devices; the fleet is max(the availability minimum, the replicas
+ * the average and the peak traffic need) replicas. Tokens per month come from the traffic when it
+ * is given, else from utilisation x the fleet's capacity (labelled as such). The effective cost
+ * per million tokens is the fleet's month over the tokens it serves, so tokens x $/M = the month.
+ */
 void evaluateCost(const Scenario &s, const Base &b, Evaluation &e)
 {
     const CostConfig &c = s.cost;
-    const double devicePrice = c.pricePerHourUsd * b.tensorParallel; // a TP group is N devices
-    e[F::CostPricePerHour] = devicePrice;
-    e[F::CostUtilisation] = c.utilisation;
+    const double devicesPerReplica = b.tensorParallel * b.pipelineParallel;
+    const double replicaPrice = c.pricePerHourUsd * devicesPerReplica; // unset: price needed
+    e[F::CostPricePerHour] = replicaPrice;
     const double sustained = isSet(c.sustainedTokensPerSecond)
                                  ? c.sustainedTokensPerSecond
                                  : e[F::DecodeTokensPerSecond] * c.throttleFactor;
     e[F::CostSustainedTokensPerSecond] = sustained;
     e[F::CostTokensPerHour] = sustained * 3600.0;
-    e[F::CostUsdPerMillionTokens] =
-        usdPerMillionTokens(devicePrice, e[F::CostTokensPerHour], c.utilisation);
-    e[F::CostJoulesPerToken] = joulesPerToken(s.power.deviceW * b.tensorParallel,
-                                              s.power.idleFraction, sustained, c.utilisation);
 
+    double replicas = std::max(1.0, std::ceil(s.wizard.minReplicas));
+    double utilisation = c.utilisation;
     const double generated = s.serving.contextTokens - s.serving.promptTokens;
+    const TrafficConfig &t = s.traffic;
+    const bool fromTraffic = generated > 0.0 && isSet(t.requestsPerDay);
+    double servedTokensPerSecond = kNaN;
+    if (fromTraffic) {
+        const double average = t.requestsPerDay * generated / kSecondsPerDay;
+        e[F::TrafficAverageTokensPerSecond] = average;
+        replicas = std::max(replicas, std::max(1.0, std::ceil(average / sustained)));
+        if (isSet(t.peakRequestsPerSecond)) {
+            e[F::TrafficReplicasForPeak] =
+                std::max(1.0, std::ceil(t.peakRequestsPerSecond * generated / sustained));
+            replicas = std::max(replicas, e[F::TrafficReplicasForPeak]);
+        }
+        servedTokensPerSecond = average;
+        utilisation = average / (sustained * replicas); // of the fleet that is paid for
+        e[F::TrafficUtilisation] = utilisation;
+    } else {
+        servedTokensPerSecond = utilisation * replicas * sustained;
+    }
+    e[F::CostUtilisation] = utilisation;
+    e[F::CostReplicas] = replicas;
+    e[F::CostDevices] = replicas * devicesPerReplica;
+    e[F::CostTokensFromTraffic] = fromTraffic ? 1.0 : 0.0;
+    e[F::CostFleetUsdPerHour] = replicas * replicaPrice;
+    e[F::CostFleetUsdPerMonth] = e[F::CostFleetUsdPerHour] * kHoursPerMonth;
+    e[F::CostFleetUsdPerYear] = e[F::CostFleetUsdPerMonth] * 12.0;
+    e[F::CostTokensPerMonth] = servedTokensPerSecond * 3600.0 * kHoursPerMonth;
+    e[F::CostUsdPerMillionTokens] = e[F::CostFleetUsdPerMonth] / e[F::CostTokensPerMonth] * 1e6;
+    e[F::CostFleetWatts] = s.power.deviceW * e[F::CostDevices];
+    e[F::CostJoulesPerToken] = joulesPerToken(e[F::CostFleetWatts], s.power.idleFraction,
+                                              sustained * replicas, utilisation);
+    if (fromTraffic)
+        e[F::TrafficMonthlyCostUsd] = e[F::CostFleetUsdPerMonth];
+
     if (generated > 0.0) {
         e[F::CostGeneratedTokensPerRequest] = generated;
-        e[F::CostSelfHostedUsdPerRequest] = devicePrice / 3600.0 / sustained * generated;
+        e[F::CostSelfHostedUsdPerRequest] = replicaPrice / 3600.0 / sustained * generated;
         if (isSet(c.apiUsdPerMillionInput) && isSet(c.apiUsdPerMillionOutput)) {
             e[F::CostApiUsdPerRequest] = (s.serving.promptTokens * c.apiUsdPerMillionInput +
                                           generated * c.apiUsdPerMillionOutput) /
                                          1e6;
+            // the same requests, input and output priced apart
+            e[F::CostApiUsdPerMonth] =
+                e[F::CostTokensPerMonth] / generated * e[F::CostApiUsdPerRequest];
             if (e[F::CostApiUsdPerRequest] > 0.0)
                 e[F::CostBreakEvenUtilisation] =
                     e[F::CostSelfHostedUsdPerRequest] / e[F::CostApiUsdPerRequest];
-        }
-        const TrafficConfig &t = s.traffic;
-        if (isSet(t.requestsPerDay)) {
-            const double average = t.requestsPerDay * generated / kSecondsPerDay;
-            e[F::TrafficAverageTokensPerSecond] = average;
-            const double replicasForAverage = std::max(1.0, std::ceil(average / sustained));
-            e[F::TrafficUtilisation] = average / (sustained * replicasForAverage);
-            double replicas = std::max(replicasForAverage, s.wizard.minReplicas);
-            if (isSet(t.peakRequestsPerSecond)) {
-                e[F::TrafficReplicasForPeak] =
-                    std::max(1.0, std::ceil(t.peakRequestsPerSecond * generated / sustained));
-                replicas = std::max(replicas, e[F::TrafficReplicasForPeak]);
-            }
-            e[F::TrafficMonthlyCostUsd] = replicas * devicePrice * kHoursPerMonth;
         }
     }
 }
@@ -599,8 +688,9 @@ Evaluation evaluate(const Scenario &scenario)
     // no tokens at all (a step that never ends): a cost or an energy per token is not zero
     if (e.available(F::CostTokensPerHour) && e[F::CostTokensPerHour] <= 0.0) {
         warn(e, EvalWarning::BeyondRange);
-        for (F id : {F::CostUsdPerMillionTokens, F::CostJoulesPerToken,
-                     F::CostSelfHostedUsdPerRequest, F::CostBreakEvenUtilisation})
+        for (F id :
+             {F::CostUsdPerMillionTokens, F::CostJoulesPerToken, F::CostSelfHostedUsdPerRequest,
+              F::CostBreakEvenUtilisation, F::CostTokensPerMonth, F::CostApiUsdPerMonth})
             e[id] = kNaN;
     }
     return e;
@@ -620,14 +710,19 @@ OverheadSplit overheadSplit(const Scenario &scenario)
     return split;
 }
 
+double kvDevicesPerSequence(const Scenario &scenario)
+{
+    Evaluation scratch;
+    const Base base = makeBase(scenario, scratch);
+    return base.kvShards * base.pipelineParallel;
+}
+
 double servingBytesAt(const Scenario &scenario, double residentSequences)
 {
     Evaluation scratch;
     Base base = makeBase(scenario, scratch);
     base.concurrent = std::max(0.0, residentSequences);
-    return base.weightsBytes +
-           base.kvPerSequence * base.concurrent / base.tensorParallel * (1.0 + base.fragmentation) +
-           base.overhead;
+    return servingBytes(base, base.concurrent);
 }
 
 // One scalar loop over decodeStep(): written as Eigen arrays (the same operations per element)
@@ -704,6 +799,14 @@ std::vector<std::string_view> warningTexts(const Evaluation &e)
     add(EvalWarning::BeyondRange,
         "an efficiency, throttle or sustained rate this close to zero makes a step take longer "
         "than any number can say: the times, and the cost and energy per token, are n/a");
+    add(EvalWarning::TensorParallelBeyondDomain,
+        "the tensor-parallel group is larger than the device's scale-up domain: its all-reduces "
+        "cross nodes over the inter-node link");
+    add(EvalWarning::TensorParallelOverHostLink,
+        "the device has no device link: tensor-parallel all-reduces go over the host link (PCIe)");
+    add(EvalWarning::KvHeadsReplicated,
+        "fewer KV heads than tensor-parallel devices: each device holds a whole head, so the KV "
+        "cache divides by the KV heads, not by the devices");
     add(EvalWarning::EmbeddingsNeedArchitecture,
         "keeping embeddings at 16 bit needs the model's vocabulary and hidden size: ignored");
     return texts;

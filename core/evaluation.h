@@ -111,6 +111,15 @@ enum class FigureId : std::uint16_t {
     CostSelfHostedUsdPerRequest,
     CostApiUsdPerRequest,
     CostBreakEvenUtilisation,
+    CostReplicas,
+    CostDevices,
+    CostFleetUsdPerHour,
+    CostFleetUsdPerMonth,
+    CostFleetUsdPerYear,
+    CostTokensPerMonth,
+    CostTokensFromTraffic,
+    CostApiUsdPerMonth,
+    CostFleetWatts,
 
     TrafficAverageTokensPerSecond,
     TrafficUtilisation,
@@ -165,6 +174,13 @@ enum class EvalWarning : std::uint32_t {
     ActivationsNeedArchitecture = 1u << 7,
     EmbeddingsNeedArchitecture = 1u << 8,
     BeyondRange = 1u << 9, ///< a figure overflowed (a near-zero efficiency): it is n/a
+    /// the tensor-parallel group is larger than the device's scale-up domain: its all-reduces
+    /// cross nodes over the inter-node link
+    TensorParallelBeyondDomain = 1u << 10,
+    /// tensor parallelism on a device without a device link: its all-reduces go over PCIe
+    TensorParallelOverHostLink = 1u << 11,
+    /// more kv heads' copies than heads: each device holds a whole head (replicated KV)
+    KvHeadsReplicated = 1u << 12,
 };
 
 struct Evaluation
@@ -219,6 +235,11 @@ struct OverheadSplit
     bool known = false;
 };
 OverheadSplit overheadSplit(const Scenario &scenario);
+
+/** What one sequence's KV cache is divided by on a device: the tensor-parallel ranks that split
+ *  it (the KV heads when there are fewer heads than ranks, 1 for an MLA latent) x the pipeline
+ *  stages. */
+double kvDevicesPerSequence(const Scenario &scenario);
 
 /** Device memory in use with `residentSequences` sequences' KV cache resident (weights +
  *  overhead + KV with fragmentation), per device: the KV-against-concurrency line. */

@@ -157,15 +157,15 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     Explanation &x = b.out();
     const ModelSpec &m = s.model;
     const ServingConfig &sv = s.serving;
-    const std::string tp =
-        sv.tensorParallel > 1 ? " / " + count(sv.tensorParallel) + " devices" : "";
+    const double shards = std::max(1.0, sv.tensorParallel) * std::max(1.0, sv.pipelineParallel);
+    const std::string tp = shards > 1 ? " / " + count(shards) + " devices" : "";
     const std::string weightFormat(formatLabel(sv.weightFormat));
 
     switch (id) {
     case F::WeightsBytes:
     case F::BytesPerParameter:
         x.formula = "weights = parameters x bytes per parameter" +
-                    std::string(sv.tensorParallel > 1 ? " / tensor-parallel devices" : "");
+                    std::string(shards > 1 ? " / (tensor-parallel x pipeline devices)" : "");
         x.substituted = "= " + count(m.parameters) + " x " +
                         formatNumber(e[F::BytesPerParameter], 6) + " B (" + weightFormat + ")" +
                         tp + " = " + b.fig(F::WeightsBytes);
@@ -218,16 +218,24 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         b.input("concurrent sequences", count(sv.concurrentSequences),
                 "serving.concurrent_sequences");
         break;
-    case F::KvBytesTotal:
-        x.formula = "KV cache = KV per sequence x resident sequences";
+    case F::KvBytesTotal: {
+        const double kvDevices = kvDevicesPerSequence(s);
+        x.formula = std::string("KV cache = KV per sequence x resident sequences") +
+                    (kvDevices > 1 ? " / devices one sequence's KV is split over" : "");
         x.substituted = "= " + b.fig(F::KvBytesPerSequence) + " x " + b.fig(F::ResidentSequences) +
-                        tp + " = " + b.fig(F::KvBytesTotal);
+                        (kvDevices > 1 ? " / " + count(kvDevices) : std::string()) + " = " +
+                        b.fig(F::KvBytesTotal);
         b.derived("KV per sequence", F::KvBytesPerSequence);
         b.derived("resident sequences", F::ResidentSequences);
         x.note =
             "The KV cache belongs to traffic, not to the model: it grows with every concurrent "
-            "token.";
+            "token." +
+            std::string(kvDevices > 1 && kvDevices < shards
+                            ? " Tensor parallelism cannot split it further: there are fewer KV "
+                              "heads than devices, or one MLA latent every device keeps whole."
+                            : "");
         break;
+    }
     case F::FragmentationBytes:
         x.formula = "fragmentation = fraction x KV cache";
         x.substituted = "= " + formatNumber(sv.fragmentationFraction, 3) + " x " +
@@ -275,7 +283,7 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         // Per device throughout: with tensor parallelism each device holds its share of the
         // weights and of every sequence's KV (issue #20: the unsplit KV per sequence was mixed
         // with per-device bytes).
-        const double devices = std::max(1.0, sv.tensorParallel);
+        const double devices = kvDevicesPerSequence(s);
         const bool split = devices > 1.0 || sv.fragmentationFraction > 0.0;
         const std::string perSequence = split ? "(" + b.fig(F::KvBytesPerSequence) + " x (1 + " +
                                                     formatNumber(sv.fragmentationFraction, 3) +
@@ -298,7 +306,9 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         if (split) {
             b.input("fragmentation", formatNumber(sv.fragmentationFraction, 3),
                     "serving.fragmentation_fraction");
-            b.input("devices", formatNumber(devices, 9), "serving.tensor_parallel");
+            x.inputs.push_back({"devices one sequence's KV is split over", formatNumber(devices, 9),
+                                "computed: tensor parallel (at most the KV heads; 1 for an MLA "
+                                "latent) x pipeline stages"});
         }
         b.input("admission margin", formatNumber(sv.admissionMargin, 3),
                 "serving.admission_margin");
@@ -307,7 +317,7 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         break;
     }
     case F::MaxContextTokens: {
-        const double devices = std::max(1.0, sv.tensorParallel);
+        const double devices = kvDevicesPerSequence(s);
         const bool split = devices > 1.0 || sv.fragmentationFraction > 0.0;
         x.formula = split ? "max context = floor((capacity - weights per device - overhead) / "
                             "(KV per token x (1 + fragmentation) / devices x resident sequences))"
@@ -324,7 +334,9 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         if (split) {
             b.input("fragmentation", formatNumber(sv.fragmentationFraction, 3),
                     "serving.fragmentation_fraction");
-            b.input("devices", formatNumber(devices, 9), "serving.tensor_parallel");
+            x.inputs.push_back({"devices one sequence's KV is split over", formatNumber(devices, 9),
+                                "computed: tensor parallel (at most the KV heads; 1 for an MLA "
+                                "latent) x pipeline stages"});
         }
         if (isSet(s.model.slidingWindow))
             x.note = "A sliding window caps the windowed layers' KV at the window: only the "
@@ -332,9 +344,11 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         break;
     }
     case F::Devices:
-        x.formula = "devices = tensor-parallel degree";
-        x.substituted = "= " + b.fig(F::Devices);
+        x.formula = "devices per replica = tensor-parallel degree x pipeline stages";
+        x.substituted = "= " + count(sv.tensorParallel) + " x " + count(sv.pipelineParallel) +
+                        " = " + b.fig(F::Devices);
         b.input("tensor parallel", count(sv.tensorParallel), "serving.tensor_parallel");
+        b.input("pipeline stages", count(sv.pipelineParallel), "serving.pipeline_parallel");
         break;
     case F::TrainingBytesPerParameter:
     case F::TrainingStateBytes: {
@@ -410,19 +424,31 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::DecodeKvBytesPerStep:
         x.formula =
             "bytes per step = weights (read once, shared by the batch) + batch x KV per sequence";
-        x.substituted = "= " + b.fig(F::DecodeWeightBytesPerStep) + " + " + count(sv.batch) +
-                        " x " + b.fig(F::KvBytesPerSequence) + tp + " = " +
-                        b.fig(F::DecodeBytesPerStep);
-        b.derived("weights", F::WeightsBytes);
-        b.derived("KV per sequence", F::KvBytesPerSequence);
-        b.input("batch", count(sv.batch), "serving.batch");
-        x.note = "The lesson's toy: every step reads the whole context's KV; a real engine's step "
-                 "grows as the sequence does.";
-        break;
+        {
+            // a token passes every pipeline stage in turn: a step's time reads one TP rank's share
+            // of every layer, so the KV here divides by the TP ranks that split it, not the stages
+            const double kvRanks = kvDevicesPerSequence(s) / std::max(1.0, sv.pipelineParallel);
+            x.substituted = "= " + b.fig(F::DecodeWeightBytesPerStep) + " + " + count(sv.batch) +
+                            " x " + b.fig(F::KvBytesPerSequence) +
+                            (kvRanks > 1 ? " / " + count(kvRanks) : std::string()) + " = " +
+                            b.fig(F::DecodeBytesPerStep);
+            b.derived("weights", F::WeightsBytes);
+            b.derived("KV per sequence", F::KvBytesPerSequence);
+            b.input("batch", count(sv.batch), "serving.batch");
+            x.note =
+                "The lesson's toy: every step reads the whole context's KV; a real engine's step "
+                "grows as the sequence does." +
+                std::string(sv.pipelineParallel > 1
+                                ? " With pipeline stages these are one tensor-parallel rank's "
+                                  "bytes over all stages, read one stage after another."
+                                : "");
+            break;
+        }
     case F::DecodeFlopsPerStep:
         x.formula = "FLOP per step = 2 x active parameters x batch";
-        x.substituted = "= 2 x " + count(m.active()) + " x " + count(sv.batch) + tp + " = " +
-                        b.fig(F::DecodeFlopsPerStep);
+        x.substituted = "= 2 x " + count(m.active()) + " x " + count(sv.batch) +
+                        (sv.tensorParallel > 1 ? " / " + count(sv.tensorParallel) : std::string()) +
+                        " = " + b.fig(F::DecodeFlopsPerStep);
         b.input("active parameters", count(m.active()),
                 isSet(m.activeParameters) ? "model.active_parameters" : "model.parameters");
         b.input("batch", count(sv.batch), "serving.batch");
@@ -453,12 +479,12 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::DecodeStepSeconds:
     case F::DecodeMemoryToComputeRatio:
         x.formula = "step = max(bytes / (BW x efficiency), FLOP / (peak x efficiency))" +
-                    std::string(sv.tensorParallel > 1 ? " + communication" : "");
+                    std::string(shards > 1 ? " + communication" : "");
         x.substituted =
             "= max(" + b.fig(F::DecodeBytesPerStep) + " / " + b.fig(F::Bandwidth) + ", " +
             b.fig(F::DecodeFlopsPerStep) + " / " + b.fig(F::PeakFlops) + ") = max(" +
             b.fig(F::DecodeMemorySeconds) + ", " + b.fig(F::DecodeComputeSeconds) + ")" +
-            (sv.tensorParallel > 1 ? " + " + b.fig(F::DecodeCommunicationSeconds) : "") + " = " +
+            (shards > 1 ? " + " + b.fig(F::DecodeCommunicationSeconds) : "") + " = " +
             b.fig(F::DecodeStepSeconds) + " (" + std::string(boundKey(e.decodeBound)) + "-bound)";
         b.derived("bytes per step", F::DecodeBytesPerStep);
         b.derived("FLOP per step", F::DecodeFlopsPerStep);
@@ -532,23 +558,48 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::CostSustainedTokensPerSecond:
     case F::CostTokensPerHour:
     case F::CostUsdPerMillionTokens:
-        x.formula =
-            "USD per million tokens = price per hour / (tokens per busy hour x utilisation) x 1e6";
-        x.substituted = "= " + b.fig(F::CostPricePerHour) + " / (" + b.fig(F::CostTokensPerHour) +
-                        " x " + formatNumber(s.cost.utilisation, 3) +
-                        ") x 1e6 = " + formatUsd(e[F::CostUsdPerMillionTokens]);
-        b.input("price per hour", formatUsd(s.cost.pricePerHourUsd), "cost.price_per_hour_usd");
-        b.input("utilisation", formatNumber(s.cost.utilisation, 3), "cost.utilisation");
+    case F::CostReplicas:
+    case F::CostDevices:
+    case F::CostFleetUsdPerHour:
+    case F::CostFleetUsdPerMonth:
+    case F::CostFleetUsdPerYear:
+    case F::CostTokensPerMonth:
+    case F::CostTokensFromTraffic: {
+        const bool traffic = e[F::CostTokensFromTraffic] != 0.0;
+        x.formula = "USD per million tokens = fleet cost per month / tokens served per month x "
+                    "1e6; fleet = replicas x devices per replica x price x 730 h; tokens = " +
+                    std::string(traffic ? "the traffic's generated tokens"
+                                        : "utilisation x replicas x tokens per busy hour x 730 h");
+        x.substituted = "= " + count(e[F::CostReplicas]) + " replicas x " +
+                        count(e[F::CostDevices] / e[F::CostReplicas]) + " devices x " +
+                        formatUsd(s.cost.pricePerHourUsd) +
+                        "/h x 730 h = " + b.fig(F::CostFleetUsdPerMonth) + " a month; " +
+                        (traffic ? "the traffic generates "
+                                 : "at " + formatNumber(e[F::CostUtilisation], 3) +
+                                       " utilisation the fleet serves ") +
+                        b.fig(F::CostTokensPerMonth) +
+                        " a month: " + formatUsd(e[F::CostUsdPerMillionTokens]) +
+                        " per million tokens";
+        b.input("price per device-hour", formatUsd(s.cost.pricePerHourUsd),
+                "cost.price_per_hour_usd");
+        b.input("minimum replicas", count(s.wizard.minReplicas), "wizard.min_replicas");
+        if (!traffic)
+            b.input("utilisation", formatNumber(s.cost.utilisation, 3), "cost.utilisation");
         if (isSet(s.cost.sustainedTokensPerSecond))
             b.input("sustained tokens/s", b.fig(F::CostSustainedTokensPerSecond),
                     "cost.sustained_tokens_per_second");
         else
-            x.inputs.push_back({"sustained tokens/s", b.fig(F::CostSustainedTokensPerSecond),
+            x.inputs.push_back({"sustained tokens/s per replica",
+                                b.fig(F::CostSustainedTokensPerSecond),
                                 "computed: decode.tokens_per_second x throttle factor " +
                                     formatNumber(s.cost.throttleFactor, 3)});
-        x.note = "Idle hours are billed too. Tokens are generated tokens, as the lesson counts.";
+        x.note = "Idle hours are billed too, and the availability replica is counted. Tokens are "
+                 "generated tokens, as the lesson counts. Replicas = max(the availability "
+                 "minimum, what the average and the peak traffic need).";
         break;
+    }
     case F::CostJoulesPerToken:
+    case F::CostFleetWatts:
         x.formula = "energy per token = (P x u + P x idle fraction x (1 - u)) / (tokens/s x u)";
         x.substituted = "= " + b.fig(F::CostJoulesPerToken);
         b.input("device power", formatNumber(s.power.deviceW, 4) + " W", "power.device_w");
@@ -559,6 +610,7 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::CostSelfHostedUsdPerRequest:
     case F::CostApiUsdPerRequest:
     case F::CostBreakEvenUtilisation:
+    case F::CostApiUsdPerMonth:
         x.formula =
             "break-even utilisation = self-hosted cost per request at 100 % / API cost per request";
         x.substituted = "self-hosted " + b.fig(F::CostSelfHostedUsdPerRequest) +

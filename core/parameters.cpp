@@ -41,9 +41,12 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"device.peak_tflops.*", "Dense peak", "TFLOP/s", 1e-6, 1e7, false, false, kNone, "Dense (not 2:4-sparse) peak arithmetic for one format, in TFLOP/s (TOPS for integers).", "Roofline and decode", nullptr}, // one value per format: peakAt()
     {"device.power_w", "Device power", "W", 0.001, 1e6, false, false, kNone, "Board power under load.", "Power and cost", ACCEL_FIELD(device.powerW)},
     {"device.price_per_hour_usd", "Price per hour", "USD/h", 0, 1e5, false, false, kNone, "Illustrative rental price per device-hour.", "Power and cost", ACCEL_FIELD(device.pricePerHourUsd)},
+    {"device.price_low_usd", "Price range low", "USD/h", 0, 1e5, false, false, kNone, "The low end of the published on-demand prices per device-hour the preset's price sits in.", "Power and cost", ACCEL_FIELD(device.priceLowUsd)},
+    {"device.price_high_usd", "Price range high", "USD/h", 0, 1e5, false, false, kNone, "The high end of the published on-demand prices per device-hour.", "Power and cost", ACCEL_FIELD(device.priceHighUsd)},
     {"device.host_link_gb_s", "Host link", "GB/s", 0.001, 1e6, false, false, kNone, "Host interface bandwidth per direction.", "Memory hierarchy", ACCEL_FIELD(device.hostLinkGbPerSecond)},
     {"device.device_link_gb_s", "Device link", "GB/s", 0.001, 1e6, false, false, kNone, "Device-to-device link bandwidth per direction.", "Interconnect", ACCEL_FIELD(device.deviceLinkGbPerSecond)},
     {"device.device_link_latency_s", "Link latency", "s", 0, 1, false, false, kNone, "Fixed cost of one collective over the device link.", "Interconnect", ACCEL_FIELD(device.deviceLinkLatencySeconds)},
+    {"device.scale_up_devices", "Scale-up domain", "devices", 1, 1e5, false, true, kNone, "Devices joined by the device link (NVLink, Infinity Fabric, ICI): the largest tensor-parallel group that stays on it.", "Interconnect", ACCEL_FIELD(device.scaleUpDevices)},
     {"device.sram_mb", "On-chip SRAM", "MB", 0, 1e6, false, false, kNone, "On-chip SRAM (L2, shared memory, scratchpad).", "Memory hierarchy", ACCEL_FIELD(device.sramMb)},
     // serving
     {"serving.quant_group_size", "Quantisation group", "weights", 0, 1e9, false, true, 0, "Weights sharing one scale (0 = no per-group metadata).", "What occupies device memory", ACCEL_FIELD(serving.quant.groupSize)},
@@ -59,6 +62,7 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"serving.bandwidth_efficiency", "Bandwidth efficiency", "", 0, 1, true, false, 1.0, "Fraction of peak bandwidth delivered (1 = the lesson's toy: perfect use).", "A toy decode estimate", ACCEL_FIELD(serving.bandwidthEfficiency)},
     {"serving.compute_efficiency", "Compute efficiency", "", 0, 1, true, false, 1.0, "Fraction of peak arithmetic delivered (1 = the toy).", "A toy decode estimate", ACCEL_FIELD(serving.computeEfficiency)},
     {"serving.tensor_parallel", "Tensor parallel", "devices", 1, 4096, false, true, 1, "Devices one model is split across.", "Interconnect", ACCEL_FIELD(serving.tensorParallel)},
+    {"serving.pipeline_parallel", "Pipeline stages", "stages", 1, 4096, false, true, 1, "Stages the layers are split into, each on its own tensor-parallel group (usually one node each).", "Interconnect", ACCEL_FIELD(serving.pipelineParallel)},
     {"serving.ttft_target_s", "TTFT target", "s", 0, 3600, true, false, 1.5, "Time-to-first-token target.", "Device selection", ACCEL_FIELD(serving.ttftTargetSeconds)},
     {"serving.pacing_target_tokens_s", "Pacing target", "tokens/s", 0, 1e6, true, false, 10, "Per-user token pacing target (app assumption: about reading speed).", "Device selection", ACCEL_FIELD(serving.pacingTargetTokensPerSecond)},
     // training

@@ -73,9 +73,14 @@ struct DeviceSpec
     std::optional<std::vector<NumericFormat>> weightOnlyFormats; ///< nullopt = unknown
     double powerW = kUnset;
     double pricePerHourUsd = kUnset;
+    double priceLowUsd = kUnset; ///< the published range the preset's price sits in
+    double priceHighUsd = kUnset;
     double hostLinkGbPerSecond = kUnset;
     double deviceLinkGbPerSecond = kUnset; ///< per direction
     double deviceLinkLatencySeconds = kUnset;
+    /// Devices joined by the device link (an NVLink, Infinity Fabric or ICI group): the largest
+    /// tensor-parallel group that stays on it. Unset: unknown (1 when there is no device link).
+    double scaleUpDevices = kUnset;
     double sramMb = kUnset;
     std::map<std::string, std::string> sources;
     std::map<std::string, std::string> notes;
@@ -104,6 +109,7 @@ struct ServingConfig
     double bandwidthEfficiency = 1.0;
     double computeEfficiency = 1.0;
     double tensorParallel = 1;
+    double pipelineParallel = 1; ///< stages, each on its own TP group (usually across nodes)
     double ttftTargetSeconds = 1.5;
     double pacingTargetTokensPerSecond = 10;
 };

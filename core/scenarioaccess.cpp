@@ -6,6 +6,7 @@
 #include "scenario.h"
 #include "units.h"
 
+#include <cmath>
 #include <string>
 
 namespace core {
@@ -54,6 +55,12 @@ Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value
     if (path == "serving.overhead_gb" && value > scenario.device.capacityGb())
         return Result<bool>::failure(std::string(path),
                                      "the overhead cannot exceed the device memory");
+    if (path == "serving.tensor_parallel" || path == "serving.pipeline_parallel") {
+        Scenario trial = scenario;
+        *fieldAt(trial, path) = value;
+        if (auto problem = parallelismProblem(trial))
+            return Result<bool>::failure(std::string(path), problem->message);
+    }
     if (path.starts_with("model."))
         scenario.model.presetId.clear();
     if (path.starts_with("device."))
@@ -65,6 +72,39 @@ Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value
     if (path == "serving.context_tokens" && scenario.serving.promptTokens > value)
         scenario.serving.promptTokens = value;
     return true;
+}
+
+std::optional<Diagnostic> parallelismProblem(const Scenario &s)
+{
+    const ModelSpec &m = s.model;
+    const double tp = s.serving.tensorParallel;
+    const std::string tpPath = "/serving/tensor_parallel";
+    const std::string tpText = "tensor_parallel " + formatNumber(tp, 9);
+    if (tp > 1.0) {
+        if (!isSet(m.hiddenSize))
+            return Diagnostic{tpPath, "tensor parallelism needs the model's hidden_size (it sets "
+                                      "the message size)"};
+        if (!isSet(s.device.deviceLinkGbPerSecond) && !isSet(s.device.hostLinkGbPerSecond))
+            return Diagnostic{tpPath, "tensor parallelism needs the device's device_link_gb_s or, "
+                                      "for a card without one, host_link_gb_s (the link it talks "
+                                      "over)"};
+        if (isSet(m.attentionHeads) && std::fmod(m.attentionHeads, tp) != 0.0)
+            return Diagnostic{tpPath, tpText + " does not divide the model's " +
+                                          formatNumber(m.attentionHeads, 9) +
+                                          " attention heads: each device must hold whole heads"};
+        if (isSet(m.kvHeads) && !isSet(m.kvLatentDim) && std::fmod(m.kvHeads, tp) != 0.0 &&
+            std::fmod(tp, m.kvHeads) != 0.0)
+            return Diagnostic{tpPath, tpText + " and the model's " + formatNumber(m.kvHeads, 9) +
+                                          " KV heads: one must divide the other, so each device "
+                                          "holds whole KV heads"};
+    }
+    const double pp = s.serving.pipelineParallel;
+    if (pp > 1.0 && isSet(m.layers) && pp > m.layers)
+        return Diagnostic{"/serving/pipeline_parallel", "pipeline_parallel " + formatNumber(pp, 9) +
+                                                            " is more stages than the "
+                                                            "model's " +
+                                                            formatNumber(m.layers, 9) + " layers"};
+    return std::nullopt;
 }
 
 } // namespace core

@@ -25,4 +25,13 @@ std::optional<double> numberAt(const Scenario &scenario, std::string_view path);
  */
 [[nodiscard]] Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value);
 
+/**
+ * Why the scenario's tensor-parallel degree or pipeline stages cannot run its model on its device
+ * (a JSON pointer and a sentence), or nullopt. Tensor parallelism splits attention heads, so the
+ * degree must divide them, and the KV heads must divide it or be divided by it; it needs the
+ * hidden size (the message size) and a link (the device link, else the host link); pipeline
+ * stages cannot outnumber layers. Read by the scenario reader and every edit.
+ */
+std::optional<Diagnostic> parallelismProblem(const Scenario &scenario);
+
 } // namespace core

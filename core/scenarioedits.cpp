@@ -87,11 +87,12 @@ DeviceMove onDevice(Scenario scenario, const DeviceSpec &device)
                                   "the runtime overhead (" + formatNumber(s.serving.overheadGb, 6) +
                                       " GB) is larger than " + deviceName(device) + "'s " +
                                       formatNumber(device.capacityGb(), 6) + " GB of memory"};
-    else if (s.serving.tensorParallel > 1 && !isSet(device.deviceLinkGbPerSecond))
-        move.refusal = Diagnostic{"/serving/tensor_parallel",
-                                  deviceName(device) + " has no device link: tensor parallelism " +
-                                      "over " + formatNumber(s.serving.tensorParallel, 6) +
-                                      " devices cannot be estimated on it"};
+    else if (s.serving.tensorParallel > 1 && !isSet(device.deviceLinkGbPerSecond) &&
+             !isSet(device.hostLinkGbPerSecond))
+        move.refusal = Diagnostic{
+            "/serving/tensor_parallel",
+            deviceName(device) + " has no device or host link: tensor " + "parallelism over " +
+                formatNumber(s.serving.tensorParallel, 6) + " devices cannot be estimated on it"};
     return move;
 }
 

@@ -4,6 +4,7 @@
 #include "jsonread.h"
 #include "parameters.h"
 #include "presets.h"
+#include "scenarioaccess.h"
 #include "scenarioedits.h"
 #include "units.h"
 
@@ -198,14 +199,8 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
         fail(r.pointerOf("overhead_gb"), "the overhead (" + formatNumber(sv.overheadGb, 6) +
                                              " GB) is larger than the device memory (" +
                                              formatNumber(s.device.capacityGb(), 6) + " GB)");
-    if (sv.tensorParallel > 1.0) {
-        if (!isSet(s.model.hiddenSize))
-            fail(r.pointerOf("tensor_parallel"),
-                 "tensor parallelism needs the model's hidden_size (it sets the message size)");
-        if (!isSet(s.device.deviceLinkGbPerSecond))
-            fail(r.pointerOf("tensor_parallel"),
-                 "tensor parallelism needs the device's device_link_gb_s (the link it talks over)");
-    }
+    if (auto problem = parallelismProblem(s))
+        fail(problem->path, problem->message);
 }
 
 void readTraining(const json &doc, Scenario &s, Diagnostics &warnings)

@@ -250,7 +250,7 @@ void Cli::explainAddsOnlyTheExplanation()
                                      .toObject()
                                      .value("inputs")
                                      .toObject()
-                                     .value("sustained tokens/s")
+                                     .value("sustained tokens/s per replica")
                                      .toObject()
                                      .value("source")
                                      .toString();

@@ -112,19 +112,32 @@ void DeeperModels::energyChargesIdlePower()
 void DeeperModels::trafficGivesUtilisationAndReplicas()
 {
     // 1,000,000 requests a day, each generating 4,096 - 3,584 = 512 tokens, served at 1,000
-    // tokens/s per replica: 1e6 x 512 / 86,400 = 5,925.9 tokens/s on average, so 6 replicas at
-    // 5,925.9 / 6,000 = 98.8 % utilisation; a peak of 20 requests/s needs 20 x 512 / 1,000 =
-    // 10.24, so 11 replicas, and the month costs 11 x $4/h x 730 h = $32,120.
+    // tokens/s per replica: 1e6 x 512 / 86,400 = 5,925.9 tokens/s on average needs 6 replicas; a
+    // peak of 20 requests/s needs 20 x 512 / 1,000 = 10.24, so 11. The fleet that is paid for is
+    // 11 replicas: 11 x $4/h x 730 h = $32,120 a month, busy 5,925.9 / 11,000 = 53.9 % of the
+    // time. It serves 5,925.9 x 3,600 x 730 = 1.5573e10 tokens a month: $32,120 / 15,573 M =
+    // $2.0625 per million (not the $1.1250 one replica at 98.8 % would give).
     const core::Evaluation e = evaluateScenario(
         QStringLiteral("lesson-default"), {QStringLiteral("serving.prompt_tokens=3584"),
                                            QStringLiteral("cost.sustained_tokens_per_second=1000"),
                                            QStringLiteral("cost.price_per_hour_usd=4"),
                                            QStringLiteral("traffic.requests_per_day=1000000"),
                                            QStringLiteral("traffic.peak_requests_per_second=20")});
-    ACCEL_COMPARE_NEAR(e[FigureId::TrafficAverageTokensPerSecond], 1e6 * 512 / 86400.0, 1e-9);
-    ACCEL_COMPARE_NEAR(e[FigureId::TrafficUtilisation], 1e6 * 512 / 86400.0 / 6000, 1e-12);
+    const double average = 1e6 * 512 / 86400.0;
+    ACCEL_COMPARE_NEAR(e[FigureId::TrafficAverageTokensPerSecond], average, 1e-9);
     QCOMPARE(e[FigureId::TrafficReplicasForPeak], 11.0);
+    QCOMPARE(e[FigureId::CostReplicas], 11.0);
+    ACCEL_COMPARE_NEAR(e[FigureId::TrafficUtilisation], average / 11000, 1e-12);
     QCOMPARE(e[FigureId::TrafficMonthlyCostUsd], 11 * 4.0 * 730);
+    QCOMPARE(e[FigureId::CostFleetUsdPerMonth], 11 * 4.0 * 730);
+    QCOMPARE(e[FigureId::CostTokensFromTraffic], 1.0);
+    ACCEL_COMPARE_NEAR(e[FigureId::CostTokensPerMonth], average * 3600 * 730, 1e-3);
+    ACCEL_COMPARE_NEAR(e[FigureId::CostUsdPerMillionTokens], 32120 / (average * 3600 * 730 / 1e6),
+                       1e-9);
+    ACCEL_COMPARE_NEAR(e[FigureId::CostUsdPerMillionTokens], 2.0625, 5e-5);
+    // one model, stated once: tokens x $/M is the month
+    ACCEL_COMPARE_NEAR(e[FigureId::CostTokensPerMonth] / 1e6 * e[FigureId::CostUsdPerMillionTokens],
+                       e[FigureId::CostFleetUsdPerMonth], 1e-6);
 }
 
 // Llama-2-7B at INT8 with its embedding and output head kept at 16 bit: those 2 x 32,000 x 4,096

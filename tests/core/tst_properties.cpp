@@ -272,11 +272,16 @@ void Properties::randomInputsGiveFiniteOutputsOrAClearError()
     int refused = 0;
     for (int i = 0; i < 3000; ++i) {
         // Valid but extreme values across the whole accepted ranges...
-        const double heads = double(rng.bounded(1, 4097));
+        // tensor parallelism splits whole heads: its degree divides the attention heads, and
+        // the KV heads divide it (replicated heads) or are a multiple of it
+        const int tp = 1 << rng.bounded(0, 13);
+        const double heads = double(tp * rng.bounded(1, 4096 / tp + 1));
+        const double kvHeads = rng.bounded(2) == 0 ? double(1 << rng.bounded(0, 13)) : heads;
+        const double layers = double(rng.bounded(1, 4097));
         QJsonObject model{{"parameters", logUniform(rng, 1e6, 1e14)},
-                          {"layers", double(rng.bounded(1, 4097))},
+                          {"layers", layers},
                           {"attention_heads", heads},
-                          {"kv_heads", double(rng.bounded(1, int(heads) + 1))},
+                          {"kv_heads", std::min(kvHeads, heads)},
                           {"head_dim", double(rng.bounded(1, 1025))},
                           {"hidden_size", std::round(logUniform(rng, 1, 1e6))}};
         if (rng.bounded(4) == 0) {
@@ -297,7 +302,8 @@ void Properties::randomInputsGiveFiniteOutputsOrAClearError()
             {"context_tokens", context},
             {"prompt_tokens", std::floor(context * rng.generateDouble())},
             {"overhead_gb", memory * rng.generateDouble()},
-            {"tensor_parallel", double(rng.bounded(1, 4097))},
+            {"tensor_parallel", double(tp)},
+            {"pipeline_parallel", double(rng.bounded(1, int(layers) + 1))},
             {"fragmentation_fraction", rng.generateDouble()},
             {"bandwidth_efficiency", 1.0 - rng.generateDouble()},
             {"compute_efficiency", 1.0 - rng.generateDouble()},

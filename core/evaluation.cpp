@@ -196,6 +196,13 @@ NumericFormat chooseComputeFormat(const Scenario &s, bool &fallback)
     fallback = false;
     if (s.serving.computeFormat)
         return *s.serving.computeFormat;
+    // FP8 and FP4 weights run on the device's own FP8/FP4 units where it has them (W8A8, W4A4):
+    // the compute roof is that format's peak. Integer weights are dequantised to 16 bit.
+    const NumericFormat weights = s.serving.weightFormat;
+    if ((weights == NumericFormat::Fp8 || weights == NumericFormat::Nvfp4 ||
+         weights == NumericFormat::Mxfp4) &&
+        isSet(s.device.peak(weights)) && listed(s.device.nativeFormats, weights))
+        return weights;
     for (NumericFormat f : {NumericFormat::Bf16, NumericFormat::Fp16, NumericFormat::Fp32}) {
         if (isSet(s.device.peak(f))) {
             fallback = f != NumericFormat::Bf16;

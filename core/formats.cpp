@@ -16,7 +16,7 @@ struct FormatInfo
     double bytes;
 };
 
-constexpr std::array<FormatInfo, 7> kFormatInfo = {{
+constexpr std::array<FormatInfo, kAllFormats.size()> kFormatInfo = {{
     {NumericFormat::Fp32, "fp32", "FP32", 4.0},
     {NumericFormat::Tf32, "tf32", "TF32", 4.0},
     {NumericFormat::Bf16, "bf16", "BF16", 2.0},
@@ -24,6 +24,8 @@ constexpr std::array<FormatInfo, 7> kFormatInfo = {{
     {NumericFormat::Fp8, "fp8", "FP8", 1.0},
     {NumericFormat::Int8, "int8", "INT8", 1.0},
     {NumericFormat::Int4, "int4", "INT4", 0.5},
+    {NumericFormat::Nvfp4, "nvfp4", "NVFP4", 0.5},
+    {NumericFormat::Mxfp4, "mxfp4", "MXFP4", 0.5},
 }};
 
 const FormatInfo &info(NumericFormat format)
@@ -76,6 +78,10 @@ bool takesGroupScales(NumericFormat format)
 double bytesPerParameter(NumericFormat format, const QuantLayout &layout)
 {
     double bytes = nominalBytes(format);
+    if (format == NumericFormat::Nvfp4)
+        return bytes + 1.0 / 16.0; // one 8-bit E4M3 scale per 16 values
+    if (format == NumericFormat::Mxfp4)
+        return bytes + 1.0 / 32.0; // one 8-bit E8M0 scale per 32 values
     if (takesGroupScales(format) && layout.groupSize > 0)
         bytes += (layout.scaleBits + layout.zeroBits) / 8.0 / layout.groupSize;
     return bytes;

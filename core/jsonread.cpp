@@ -535,7 +535,7 @@ DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diag
     r.numbers(holder);
     if (const json *peaks = r.find("peak_tflops")) {
         FieldReader pr(*peaks, r.pointerOf("peak_tflops"), "device.peak_tflops", warnings, given);
-        pr.warnUnknown({"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4"});
+        pr.warnUnknown({"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "nvfp4", "mxfp4"});
         for (NumericFormat f : kAllFormats)
             pr.number(formatKey(f), d.peakTflops[static_cast<std::size_t>(f)]);
     }

@@ -100,6 +100,8 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"power.idle_fraction", "Idle power fraction", "", 0, 1, false, false, 0.3, "Idle power as a fraction of busy power (app assumption).", "Power and cost", ACCEL_FIELD(power.idleFraction)},
     // wizard
     {"wizard.min_replicas", "Minimum replicas", "replicas", 1, 1e4, false, true, 2, "Replicas required for redundancy.", "Device selection", ACCEL_FIELD(wizard.minReplicas)},
+    {"wizard.max_tensor_parallel", "Largest TP group", "devices", 1, 64, false, true, 8, "The largest tensor-parallel group the checks try per replica (1, 2, 4, 8, ... up to the device's scale-up domain).", "Device selection", ACCEL_FIELD(wizard.maxTensorParallel)},
+    {"wizard.max_pipeline_parallel", "Most pipeline stages", "stages", 1, 64, false, true, 4, "The most pipeline stages (one node each) the checks try when a model does not fit one scale-up domain.", "Device selection", ACCEL_FIELD(wizard.maxPipelineParallel)},
 });
 #undef ACCEL_FIELD
 // clang-format on

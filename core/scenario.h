@@ -67,8 +67,8 @@ struct DeviceSpec
     double usableMemoryGb = kUnset;
     double bandwidthGbPerSecond = kUnset;
     /// Dense peak TFLOP/s (TOPS for integer formats) by format; kUnset where unknown.
-    std::array<double, kAllFormats.size()> peakTflops{kUnset, kUnset, kUnset, kUnset,
-                                                      kUnset, kUnset, kUnset};
+    std::array<double, kAllFormats.size()> peakTflops{kUnset, kUnset, kUnset, kUnset, kUnset,
+                                                      kUnset, kUnset, kUnset, kUnset};
     std::optional<std::vector<NumericFormat>> nativeFormats;     ///< nullopt = unknown
     std::optional<std::vector<NumericFormat>> weightOnlyFormats; ///< nullopt = unknown
     double powerW = kUnset;
@@ -179,8 +179,16 @@ struct WizardConfig
     Regime regime = Regime::Online;
     std::vector<std::string> candidates = {"lesson-accelerator-24gb", "lesson-accelerator-48gb",
                                            "lesson-accelerator"};
-    std::vector<NumericFormat> formats = {NumericFormat::Bf16, NumericFormat::Int8};
+    /// The weight formats tried: the 16-bit baseline, the 8-bit and the 4-bit ones (FP8, INT8,
+    /// INT4 with group scales, NVFP4, MXFP4); each device's kernels decide which run natively.
+    std::vector<NumericFormat> formats = {NumericFormat::Bf16,  NumericFormat::Fp8,
+                                          NumericFormat::Int8,  NumericFormat::Int4,
+                                          NumericFormat::Nvfp4, NumericFormat::Mxfp4};
     double minReplicas = 2;
+    /// The largest tensor-parallel group and pipeline split the checks try per replica (each
+    /// also limited by the device's scale-up domain and the model's heads and layers).
+    double maxTensorParallel = 8;
+    double maxPipelineParallel = 4;
     bool dataOnPremises = false;
     /// Price per device-hour by candidate id, overriding the preset's (a negotiated rate).
     std::map<std::string, double> prices;

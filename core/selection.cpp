@@ -3,6 +3,7 @@
 
 #include "evaluation.h"
 #include "presets.h"
+#include "scenarioaccess.h"
 #include "scenarioedits.h"
 #include "units.h"
 
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace core {
 
@@ -56,7 +58,15 @@ CheckResult start(CheckKind kind, CheckStatus status)
     return r;
 }
 
-enum class Support { Yes, Unknown, No };
+enum class Support { Yes, Unknown, Emulated, No };
+
+/** FP8 and the 4-bit floats need arithmetic units of their own: a generation without them
+ *  (Ampere, MI250X, ...) can at best store them and compute in 16 bit. */
+bool needsFloatUnits(NumericFormat format)
+{
+    return format == NumericFormat::Fp8 || format == NumericFormat::Nvfp4 ||
+           format == NumericFormat::Mxfp4;
+}
 
 bool contains(const std::vector<NumericFormat> &list, NumericFormat format)
 {
@@ -71,6 +81,9 @@ Support support(const DeviceSpec &d, NumericFormat format, bool weights)
         return Support::Yes;
     if (weights && d.weightOnlyFormats && contains(*d.weightOnlyFormats, format))
         return Support::Yes;
+    // the preset lists what the datasheet says the device computes in: not there, none
+    if (d.nativeFormats && needsFloatUnits(format))
+        return weights ? Support::Emulated : Support::No;
     if (!d.nativeFormats || (weights && !d.weightOnlyFormats))
         return Support::Unknown;
     return Support::No;
@@ -91,6 +104,13 @@ CheckResult compatibility(const Candidate &c, const Evaluation &e)
         r.status = CheckStatus::Fail;
         text = "No fast kernel for " + label(weights) + (training ? " training" : " weights") +
                " on this device (its preset lists the formats it runs).";
+    } else if (w == Support::Emulated) {
+        r.status = CheckStatus::Warn;
+        text = label(weights) + " emulated or unsupported: the datasheet lists no " +
+               label(weights) + " arithmetic on this device; at best a weight-only kernel stores " +
+               label(weights) +
+               " and computes in 16 bit (memory saved, no faster arithmetic). Validate it on the "
+               "serving engine.";
     } else if (w == Support::Unknown) {
         r.status = CheckStatus::Warn;
         text = "Unknown whether " + label(weights) +
@@ -110,14 +130,22 @@ CheckResult compatibility(const Candidate &c, const Evaluation &e)
     const double weightBytes = e[F::WeightsBytes];
     add(r, "weights_bytes", weightBytes);
     add(r, "capacity_bytes", capacity);
-    if (!training && std::isfinite(capacity) && weightBytes + e[F::OverheadBytes] > capacity) {
+    if (c.devicesPerReplica() > 1) {
+        text += " Split " + shapeLabel(c.tensorParallel, c.pipelineParallel) +
+                ": each device holds " + gb(weightBytes) +
+                " of the weights; the engine must support " +
+                (c.pipelineParallel > 1 ? "tensor and pipeline" : "tensor") +
+                " parallelism for this model.";
+    } else if (!training && std::isfinite(capacity) &&
+               weightBytes + e[F::OverheadBytes] > capacity) {
         const double split = std::ceil((weightBytes + e[F::OverheadBytes]) / capacity);
         add(r, "devices_for_weights", split);
-        if (r.status == CheckStatus::Pass)
-            r.status = CheckStatus::Warn;
         text += " The weights (" + gb(weightBytes) + ") do not fit one device's " + gb(capacity) +
-                ": a tensor-parallel split needs at least " + num(split) + " devices.";
+                " and no split the checks tried fits: at least " + num(split) +
+                " devices for the weights alone.";
     }
+    if (e.has(EvalWarning::TensorParallelOverHostLink))
+        text += " No device link: the all-reduces go over PCIe.";
     text += " Confirm the engine supports this architecture and attention variant (l.210).";
     r.summary = text;
     return r;
@@ -143,6 +171,22 @@ CheckResult servingMemory(const Candidate &c, const Evaluation &e)
         r.summary = "The device has no memory size: capacity cannot be checked.";
         return r;
     }
+    const bool split = c.devicesPerReplica() > 1;
+    add(r, "tensor_parallel", c.tensorParallel);
+    add(r, "pipeline_parallel", c.pipelineParallel);
+    const std::string perDevice =
+        split ? "Per device of " + shapeLabel(c.tensorParallel, c.pipelineParallel) + ": " : "";
+    std::string why;
+    if (split && c.oneDeviceBytes <= capacity)
+        why = " One device would hold it (" + gb(c.oneDeviceBytes) +
+              ") but miss the latency targets: the split is for speed.";
+    else if (split && std::isfinite(c.oneDeviceBytes))
+        why = " One device would need " + gb(c.oneDeviceBytes) +
+              (std::isfinite(c.smallerShapeBytes)
+                   ? ", and " + shapeLabel(c.smallerShapeTp, c.smallerShapePp) + " " +
+                         gb(c.smallerShapeBytes) + " per device"
+                   : std::string()) +
+              ".";
     const std::string need =
         gb(total) + " for " + num(s.serving.concurrentSequences, 9) +
         (s.serving.concurrentSequences == 1 ? " sequence of " : " sequences of ") +
@@ -152,18 +196,19 @@ CheckResult servingMemory(const Candidate &c, const Evaluation &e)
         isSet(c.device.usableMemoryGb) ? " usable beside the operating system" : "";
     if (!e.fits()) {
         r.status = CheckStatus::Fail;
-        r.summary = "Needs " + need + "; the device has " + gb(capacity) + where + ": short by " +
-                    gb(-headroom) + ". At most " + num(e[F::MaxConcurrentSequences], 9) +
-                    " such sequences fit.";
+        r.summary = perDevice + "Needs " + need + "; the device has " + gb(capacity) + where +
+                    ": short by " + gb(-headroom) + ". At most " +
+                    num(e[F::MaxConcurrentSequences], 9) + " such sequences fit" +
+                    (split ? " on this, the largest split the checks try." : ".");
     } else if (headroom < kLowHeadroomFraction * capacity) {
         r.status = CheckStatus::Warn;
-        r.summary = "Fits, but only just: " + need + " of " + gb(capacity) + where + ", " +
-                    gb(headroom) + " headroom (" + pct(headroom / capacity) +
-                    ", under 10 %): a longer prompt or a burst can fail.";
+        r.summary = perDevice + "Fits, but only just: " + need + " of " + gb(capacity) + where +
+                    ", " + gb(headroom) + " headroom (" + pct(headroom / capacity) +
+                    ", under 10 %): a longer prompt or a burst can fail." + why;
     } else {
-        r.summary = "Fits: " + need + " of " + gb(capacity) + where + ", leaving " + gb(headroom) +
-                    " headroom; up to " + num(e[F::MaxConcurrentSequences], 9) +
-                    " sequences of this length.";
+        r.summary = perDevice + "Fits: " + need + " of " + gb(capacity) + where + ", leaving " +
+                    gb(headroom) + " headroom; up to " + num(e[F::MaxConcurrentSequences], 9) +
+                    " sequences of this length." + why;
     }
     return r;
 }
@@ -231,6 +276,7 @@ CheckResult servingLatency(const Candidate &c, const Evaluation &e)
     add(r, "batch", e[F::DecodeBatch]);
     add(r, "bytes_per_step", e[F::DecodeBytesPerStep]);
     add(r, "step_seconds", e[F::DecodeStepSeconds]);
+    add(r, "communication_seconds", e[F::DecodeCommunicationSeconds]);
     add(r, "tokens_per_second_per_sequence", perUser);
     add(r, "tokens_per_second", e[F::DecodeTokensPerSecond]);
     add(r, "pacing_target_tokens_per_second", pacing);
@@ -244,6 +290,11 @@ CheckResult servingLatency(const Candidate &c, const Evaluation &e)
         " tokens/s per user against a pacing target of " + num(pacing) + ". First token of a " +
         num(s.serving.promptTokens, 9) + "-token prompt: " + formatSeconds(ttft) + " against " +
         formatSeconds(target) + " (one request alone: the floor).";
+    if (c.devicesPerReplica() > 1 && e[F::DecodeCommunicationSeconds] > 0.0)
+        text += " Of each step, " + formatSeconds(e[F::DecodeCommunicationSeconds]) + " is the " +
+                shapeLabel(c.tensorParallel, c.pipelineParallel) +
+                " group talking (two all-reduces per layer" +
+                (c.pipelineParallel > 1 ? ", plus the hand-offs between stages" : "") + ").";
     if (perUser < pacing) {
         r.status = CheckStatus::Fail;
         text += " Too slow per user.";
@@ -329,9 +380,8 @@ CheckResult availability(Candidate &c, const Evaluation &e)
                     "acceptable, seldom enough that saving does not dominate.";
         return r;
     }
-    double replicas = std::max(1.0, std::ceil(s.wizard.minReplicas));
-    if (e.available(F::TrafficReplicasForPeak))
-        replicas = std::max(replicas, e[F::TrafficReplicasForPeak]);
+    // the one cost model's fleet: the availability minimum, or what the traffic needs
+    const double replicas = e[F::CostReplicas];
     c.replicas = replicas;
     add(r, "replicas", replicas);
     const double perReplica = std::min(e[F::MaxConcurrentSequences], e[F::AdmissionLimit]);
@@ -344,9 +394,13 @@ CheckResult availability(Candidate &c, const Evaluation &e)
         text = "One replica is a single point of failure: a device fault or an update takes the "
                "service down (l.225).";
     } else {
-        text = num(replicas, 9) + " replicas: with one down the rest hold " + num(degraded, 9) +
-               " sequences (guarded limit " + num(perReplica, 9) + " each) against a peak of " +
-               num(peak, 9) + ".";
+        text = num(replicas, 9) + " replicas" +
+               (c.devicesPerReplica() > 1
+                    ? " of " + shapeLabel(c.tensorParallel, c.pipelineParallel) + " (" +
+                          num(replicas * c.devicesPerReplica(), 9) + " devices)"
+                    : std::string()) +
+               ": with one down the rest hold " + num(degraded, 9) + " sequences (guarded limit " +
+               num(perReplica, 9) + " each) against a peak of " + num(peak, 9) + ".";
         if (degraded < peak) {
             r.status = CheckStatus::Warn;
             text += " Degraded service during a failure or a rolling update.";
@@ -428,9 +482,9 @@ CheckResult cost(const Candidate &c, const Evaluation &e)
     }
     const std::string priceNote = "$" + num(price) + "/h per device (" + follow.priceOrigin + ")";
     add(r, "price_per_hour_usd", price);
-    const double monthly = c.replicas * price * kHoursPerMonth;
-    add(r, "monthly_cost_usd", monthly);
     if (s.wizard.regime == Regime::Training) {
+        const double monthly = c.replicas * price * kHoursPerMonth;
+        add(r, "monthly_cost_usd", monthly);
         r.summary = num(c.replicas, 9) + " devices at " + priceNote + ": " +
                     formatUsd(c.replicas * price) + " per hour, " + formatUsd(monthly) +
                     " for a month of training.";
@@ -451,22 +505,45 @@ CheckResult cost(const Candidate &c, const Evaluation &e)
                     " J per token), paid in the user's battery rather than in device-hours.";
         return r;
     }
-    const double utilisation =
-        e.available(F::TrafficUtilisation) ? e[F::TrafficUtilisation] : s.cost.utilisation;
+    // The one cost model (core::evaluate): the fleet, the tokens it serves, their price.
+    const double utilisation = e[F::CostUtilisation];
+    const bool fromTraffic = e[F::CostTokensFromTraffic] != 0.0;
+    const double fleetMonthly = e[F::CostFleetUsdPerMonth];
     add(r, "utilisation", utilisation);
+    add(r, "replicas", e[F::CostReplicas]);
+    add(r, "devices", e[F::CostDevices]);
+    add(r, "usd_per_hour", e[F::CostFleetUsdPerHour]);
+    add(r, "usd_per_year", e[F::CostFleetUsdPerYear]);
+    add(r, "tokens_per_month", e[F::CostTokensPerMonth]);
     add(r, "usd_per_million_tokens", e[F::CostUsdPerMillionTokens]);
+    add(r, "api_usd_per_month", e[F::CostApiUsdPerMonth]);
     add(r, "joules_per_token", e[F::CostJoulesPerToken]);
     add(r, "self_hosted_usd_per_request", e[F::CostSelfHostedUsdPerRequest] / utilisation);
     add(r, "api_usd_per_request", e[F::CostApiUsdPerRequest]);
     add(r, "break_even_utilisation", e[F::CostBreakEvenUtilisation]);
-    std::string text = formatUsd(e[F::CostUsdPerMillionTokens]) + " per million tokens at " +
-                       pct(utilisation) + " utilisation, " + num(e[F::CostJoulesPerToken]) +
-                       " J per token; " + num(c.replicas, 9) + " replica(s) at " + priceNote +
-                       ": " + formatUsd(monthly) + " a month.";
+    add(r, "monthly_cost_usd", fleetMonthly);
+    std::string text =
+        num(e[F::CostDevices], 9) + " devices (" + num(e[F::CostReplicas], 9) + " replica" +
+        (e[F::CostReplicas] == 1 ? "" : "s") +
+        (c.devicesPerReplica() > 1 ? " x " + shapeLabel(c.tensorParallel, c.pipelineParallel)
+                                   : std::string()) +
+        ") at " + priceNote + ": " + formatUsd(e[F::CostFleetUsdPerHour]) + " an hour, " +
+        formatUsd(fleetMonthly) + " a month, " + formatUsd(e[F::CostFleetUsdPerYear]) +
+        " a year. " +
+        (fromTraffic ? "The traffic generates "
+                     : "At " + pct(utilisation) +
+                           " of the fleet's capacity it "
+                           "serves ") +
+        num(e[F::CostTokensPerMonth] / 1e6) + " M tokens a month" +
+        (fromTraffic ? " (the fleet busy " + pct(utilisation) + " of the time)"
+                     : " (no traffic given: utilisation assumed)") +
+        ": " + formatUsd(e[F::CostUsdPerMillionTokens]) + " per million tokens, " +
+        num(e[F::CostJoulesPerToken]) + " J per token.";
     if (e.available(F::CostApiUsdPerRequest)) {
         const double breakEven = e[F::CostBreakEvenUtilisation];
-        text += " A hosted API costs " + formatUsd(e[F::CostApiUsdPerRequest]) +
-                " per request (input and output priced apart); self-hosting breaks even at " +
+        text += " A hosted API would charge " + formatUsd(e[F::CostApiUsdPerMonth]) +
+                " a month for the same requests (input and output priced apart); self-hosting "
+                "breaks even at " +
                 pct(breakEven) + " utilisation.";
         if (utilisation < breakEven) {
             r.status = CheckStatus::Warn;
@@ -493,9 +570,10 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
         const NumericFormat format =
             regime == Regime::Training ? NumericFormat::Bf16 : c.weightFormat;
         const Support s = support(c.device, format, regime != Regime::Training);
-        std::string text = s == Support::No        ? "no " + label(format) + " kernel"
-                           : s == Support::Unknown ? label(format) + " kernels unknown"
-                                                   : label(format) + " kernels";
+        std::string text = s == Support::No         ? "no " + label(format) + " kernel"
+                           : s == Support::Unknown  ? label(format) + " kernels unknown"
+                           : s == Support::Emulated ? label(format) + " emulated or unsupported"
+                                                    : label(format) + " kernels";
         if (std::isfinite(f("devices_for_weights")))
             text += "; weights need " + num(f("devices_for_weights")) + " devices";
         return text;
@@ -528,7 +606,9 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
             return "checkpoints of " + gb(f("checkpoint_bytes"));
         if (f("replicas") < 2)
             return "1 replica: no redundancy";
-        return num(f("replicas"), 9) + " replicas";
+        return num(f("replicas"), 9) + " replicas" +
+               (c.devicesPerReplica() > 1 ? " x " + shapeLabel(c.tensorParallel, c.pipelineParallel)
+                                          : std::string());
     case CheckKind::Effort: {
         std::string text = c.device.family == DeviceFamily::Gpu    ? "GPU ecosystem"
                            : c.device.family == DeviceFamily::Cpu  ? "CPU: runs anything"
@@ -576,19 +656,105 @@ std::string verdictOf(const Candidate &c)
     return "passes";
 }
 
+bool latencyFails(const Scenario &s, const Evaluation &e)
+{
+    return e[F::DecodeTokensPerSecondPerSequence] < s.serving.pacingTargetTokensPerSecond ||
+           e[F::PrefillTtftSeconds] > s.serving.ttftTargetSeconds;
+}
+
+/** One replica shape tried: its scenario and evaluation. */
+struct Shape
+{
+    Scenario scenario;
+    Evaluation evaluation;
+};
+
+/**
+ * The replica shape for an online service: the smallest tensor-parallel group whose per-device
+ * memory fits and that meets the latency targets; else the smallest that fits; else pipeline
+ * stages of the largest group (across nodes). None fits: one device, so the checks say by how
+ * much. `c` records what one device and the next smaller shape would need (the why).
+ */
+Shape chooseShape(Candidate &c, Scenario single, const Evaluation &singleEvaluation)
+{
+    const WizardConfig &w = single.wizard;
+    std::optional<Shape> fitting;
+    std::optional<Shape> chosen;
+    Shape previous{single, singleEvaluation};
+    auto attempt = [&](double tp, double pp) {
+        Scenario trial = single;
+        trial.serving.tensorParallel = tp;
+        trial.serving.pipelineParallel = pp;
+        if (parallelismProblem(trial))
+            return false; // heads the degree does not divide: not a shape
+        Evaluation v = tp * pp == 1 ? singleEvaluation : evaluate(trial);
+        if (!v.fits()) {
+            previous = Shape{std::move(trial), std::move(v)};
+            return false;
+        }
+        if (!fitting) {
+            fitting = Shape{trial, v};
+            if (tp * pp > 1) {
+                c.smallerShapeTp = previous.scenario.serving.tensorParallel;
+                c.smallerShapePp = previous.scenario.serving.pipelineParallel;
+                c.smallerShapeBytes = c.smallerShapeTp * c.smallerShapePp > 1
+                                          ? previous.evaluation[F::ServingBytesTotal]
+                                          : std::numeric_limits<double>::quiet_NaN();
+            }
+        }
+        if (latencyFails(trial, v))
+            return false;
+        chosen = Shape{std::move(trial), std::move(v)};
+        return true;
+    };
+    double largest = 1;
+    for (double tp : tensorParallelChoices(c.device, w)) {
+        Scenario trial = single;
+        trial.serving.tensorParallel = tp;
+        if (!parallelismProblem(trial))
+            largest = tp;
+        if (attempt(tp, 1))
+            break;
+    }
+    if (!fitting && std::isfinite(single.model.layers)) {
+        for (double pp = 2; pp <= w.maxPipelineParallel && pp <= single.model.layers; pp *= 2) {
+            if (attempt(largest, pp) || fitting)
+                break;
+        }
+    }
+    if (chosen)
+        return std::move(*chosen);
+    if (fitting)
+        return std::move(*fitting);
+    return Shape{std::move(single), singleEvaluation};
+}
+
 Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, NumericFormat format)
 {
     Candidate c;
     c.deviceId = device.id.empty() ? device.device.name : device.id;
     c.device = device.device;
     c.weightFormat = format;
+    Scenario single = base; // the one copy of the workload this candidate makes
+    single.serving.tensorParallel = 1;
+    single.serving.pipelineParallel = 1;
+    single = withFormats(onDevice(std::move(single), device.device).scenario, format);
+    single.serving.batch = std::max(1.0, single.serving.concurrentSequences); // the peak batch
+    Evaluation e = evaluate(single);
+    c.oneDeviceBytes = e[F::ServingBytesTotal];
+    if (single.wizard.regime == Regime::Online) {
+        Shape shape = chooseShape(c, std::move(single), e);
+        c.scenario = std::move(shape.scenario);
+        e = shape.evaluation;
+    } else {
+        c.scenario = std::move(single);
+    }
     Scenario &s = c.scenario;
-    Scenario onePerReplica = base;            // the one copy of the workload this candidate makes
-    onePerReplica.serving.tensorParallel = 1; // one device per replica, as the lesson's walkthrough
-    s = withFormats(onDevice(std::move(onePerReplica), device.device).scenario, format);
-    s.serving.batch = std::max(1.0, s.serving.concurrentSequences); // the peak batch
-    const Evaluation e = evaluate(s);
+    c.tensorParallel = s.serving.tensorParallel;
+    c.pipelineParallel = s.serving.pipelineParallel;
     c.capacityBytes = e[F::CapacityBytes];
+    c.memoryPerDeviceBytes = s.wizard.regime == Regime::Training ? e[F::TrainingTotalBytesPerDevice]
+                                                                 : e[F::ServingBytesTotal];
     c.replicas = 1;
     c.checks.resize(kCheckCount);
     c.checks[0] = compatibility(c, e);
@@ -602,7 +768,16 @@ Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, Nu
     c.checks[3] = availability(c, e); // sets the replicas for an online service
     c.checks[4] = effort(c);
     c.checks[5] = cost(c, e);
-    c.monthlyCostUsd = c.replicas * s.cost.pricePerHourUsd * kHoursPerMonth; // unset: no price
+    c.devices = c.replicas * c.devicesPerReplica();
+    if (s.wizard.regime == Regime::Online) {
+        c.usdPerHour = e[F::CostFleetUsdPerHour]; // NaN without a price: never another's
+        c.monthlyCostUsd = e[F::CostFleetUsdPerMonth];
+        c.usdPerMillionTokens = e[F::CostUsdPerMillionTokens];
+    } else {
+        c.usdPerHour = c.devices * s.cost.pricePerHourUsd;
+        c.monthlyCostUsd = c.usdPerHour * kHoursPerMonth;
+        c.usdPerMillionTokens = std::numeric_limits<double>::quiet_NaN();
+    }
     for (CheckResult &check : c.checks)
         check.headline = headlineOf(check, c);
     c.passes = std::none_of(c.checks.begin(), c.checks.end(),
@@ -631,6 +806,41 @@ double costRank(const Candidate &c)
     return isSet(c.monthlyCostUsd) ? c.monthlyCostUsd : std::numeric_limits<double>::infinity();
 }
 
+/** Why this tensor-parallel group and these stages: what fewer devices would need. */
+std::string whyShape(const Candidate &c)
+{
+    if (c.devicesPerReplica() <= 1)
+        return "One device per replica holds the weights and every sequence's KV.";
+    if (c.oneDeviceBytes <= c.capacityBytes)
+        return shapeLabel(c.tensorParallel, c.pipelineParallel) + " because one device holds it (" +
+               gb(c.oneDeviceBytes) + " of " + gb(c.capacityBytes) +
+               ") but misses the latency targets: the split reads each device's share in parallel.";
+    std::string text = shapeLabel(c.tensorParallel, c.pipelineParallel) +
+                       " because one device "
+                       "would need " +
+                       gb(c.oneDeviceBytes) + " of its " + gb(c.capacityBytes);
+    if (std::isfinite(c.smallerShapeBytes))
+        text += " and " + shapeLabel(c.smallerShapeTp, c.smallerShapePp) + " " +
+                gb(c.smallerShapeBytes) + " per device";
+    return text + " (weights + KV + overhead).";
+}
+
+/** Why this many replicas: the availability minimum, or what the traffic needs. */
+std::string whyReplicas(const Candidate &c, const Evaluation &e)
+{
+    const double minimum = std::max(1.0, std::ceil(c.scenario.wizard.minReplicas));
+    if (c.replicas <= minimum)
+        return num(c.replicas, 9) + (c.replicas == 1 ? " replica" : " replicas") +
+               ": the availability minimum" +
+               (c.replicas > 1 ? " (one can fail or update while the rest serve)." : ".");
+    std::string text = num(c.replicas, 9) + " replicas: ";
+    if (e.available(F::TrafficReplicasForPeak) && e[F::TrafficReplicasForPeak] >= c.replicas)
+        return text + "the peak traffic needs " + num(e[F::TrafficReplicasForPeak], 9) +
+               " (more than the availability minimum of " + num(minimum, 9) + ").";
+    return text + "the average traffic needs them (more than the availability minimum of " +
+           num(minimum, 9) + ").";
+}
+
 void recommend(Selection &selection)
 {
     Recommendation &rec = selection.recommendation;
@@ -640,9 +850,11 @@ void recommend(Selection &selection)
             passing.push_back(&c);
     }
     const Regime regime = selection.regime;
-    // Online: the smallest capacity that passes, then the cheapest, then the more precise format
-    // (it needs no quality validation). Training: the fewest devices, then the cheapest. Edge: the
-    // least energy per answer.
+    // Online: the cheapest fleet that passes (a candidate without a price never wins on cost),
+    // then the fewest devices per replica, then the smallest capacity per replica (the lesson's
+    // rule, l.233: "a 48 GB-class device (or larger)"), then the more precise format (it needs no
+    // quality validation). Training: the fewest devices, then the cheapest. Edge: the least
+    // energy per answer.
     std::stable_sort(
         passing.begin(), passing.end(), [regime](const Candidate *a, const Candidate *b) {
             if (regime == Regime::Training) {
@@ -656,8 +868,18 @@ void recommend(Selection &selection)
                 if (ea != eb && std::isfinite(ea) && std::isfinite(eb))
                     return ea < eb;
             }
-            if (a->capacityBytes != b->capacityBytes)
-                return a->capacityBytes < b->capacityBytes;
+            const bool emulatedA = support(a->device, a->weightFormat, true) == Support::Emulated;
+            const bool emulatedB = support(b->device, b->weightFormat, true) == Support::Emulated;
+            if (regime == Regime::Online && emulatedA != emulatedB)
+                return emulatedB; // a format the device has no arithmetic for comes last
+            if (regime == Regime::Online && costRank(*a) != costRank(*b))
+                return costRank(*a) < costRank(*b);
+            if (a->devicesPerReplica() != b->devicesPerReplica())
+                return a->devicesPerReplica() < b->devicesPerReplica();
+            const double capacityA = a->capacityBytes * a->devicesPerReplica();
+            const double capacityB = b->capacityBytes * b->devicesPerReplica();
+            if (capacityA != capacityB)
+                return capacityA < capacityB;
             if (costRank(*a) != costRank(*b))
                 return costRank(*a) < costRank(*b);
             return nominalBytes(a->weightFormat) > nominalBytes(b->weightFormat);
@@ -678,6 +900,10 @@ void recommend(Selection &selection)
     rec.deviceId = best.deviceId;
     rec.weightFormat = best.weightFormat;
     rec.replicas = best.replicas;
+    rec.tensorParallel = best.tensorParallel;
+    rec.pipelineParallel = best.pipelineParallel;
+    rec.devices = best.devices;
+    rec.shape = fleetLabel(best);
     if (regime == Regime::Training) {
         rec.reason = deviceLabel(best) + ": the fewest devices that hold the training state (" +
                      num(best.replicas, 9) + "), then the cheapest: " +
@@ -691,17 +917,20 @@ void recommend(Selection &selection)
                      " weights: it fits beside everything else and uses the least energy per "
                      "answer.";
     } else {
-        rec.reason = deviceLabel(best) + " with " + label(best.weightFormat) + " weights and " +
-                     num(best.replicas, 9) +
-                     " replicas: the smallest capacity that passes every "
-                     "check (" +
-                     gb(best.capacityBytes) + ", " + gb(e[F::HeadroomBytes]) +
-                     " headroom), then the cheapest (" +
-                     (isSet(best.monthlyCostUsd) ? formatUsd(best.monthlyCostUsd) + " a month"
-                                                 : std::string("price needed: no price per "
-                                                               "device-hour to cost it")) +
-                     "; " + formatSeconds(e[F::DecodeStepSeconds]) + " per step, " +
-                     num(e[F::DecodeTokensPerSecondPerSequence]) + " tokens/s per user).";
+        const bool priced = isSet(best.monthlyCostUsd);
+        rec.reason =
+            deviceLabel(best) + " with " + label(best.weightFormat) + " weights, " +
+            fleetLabel(best) + ": " +
+            (priced
+                 ? "the cheapest fleet that passes every check (" + formatUsd(best.monthlyCostUsd) +
+                       " a month, " + formatUsd(best.usdPerMillionTokens) + " per million tokens)"
+                 : std::string("the fewest devices and the smallest capacity that pass "
+                               "every check (price needed: no price per device-hour "
+                               "to cost it)")) +
+            ". " + whyShape(best) + " " + whyReplicas(best, e) + " Per device " +
+            gb(e[F::ServingBytesTotal]) + " of " + gb(best.capacityBytes) + " (" +
+            gb(e[F::HeadroomBytes]) + " headroom); " + formatSeconds(e[F::DecodeStepSeconds]) +
+            " per step, " + num(e[F::DecodeTokensPerSecondPerSequence]) + " tokens/s per user.";
         for (const Candidate *other : passing) {
             if (other != &best && other->deviceId == best.deviceId) {
                 const double headroom = other->check(CheckKind::Memory).figure("headroom_bytes");
@@ -716,9 +945,18 @@ void recommend(Selection &selection)
             continue;
         if (!c.passes)
             rec.rejected.push_back(optionName(c) + " - " + firstFailure(c));
-        else if (regime == Regime::Online && c.capacityBytes > best.capacityBytes)
+        else if (regime == Regime::Online && !isSet(c.monthlyCostUsd))
+            rec.rejected.push_back(optionName(c) + " - passes (" + fleetLabel(c) +
+                                   "), but has no price: it cannot be ranked on cost.");
+        else if (regime == Regime::Online && costRank(c) > costRank(best))
+            rec.rejected.push_back(optionName(c) + " - passes (" + fleetLabel(c) + ") at " +
+                                   formatUsd(c.monthlyCostUsd) + " a month, " +
+                                   formatUsd(c.monthlyCostUsd - best.monthlyCostUsd) + " more.");
+        else if (regime == Regime::Online && c.capacityBytes * c.devicesPerReplica() >
+                                                 best.capacityBytes * best.devicesPerReplica())
             rec.rejected.push_back(optionName(c) + " - passes, with more capacity (" +
-                                   gb(c.capacityBytes) + ") than the workload needs.");
+                                   gb(c.capacityBytes * c.devicesPerReplica()) +
+                                   " per replica) than the workload needs.");
         else if (regime == Regime::Online && c.deviceId == best.deviceId)
             rec.rejected.push_back(optionName(c) + " - passes once validated; " +
                                    label(best.weightFormat) +
@@ -773,7 +1011,15 @@ void recommend(Selection &selection)
         "Maximum context length: " + num(s.serving.contextTokens, 9) +
             " tokens (vLLM's max_model_len, for example).",
         "KV-cache budget: " + gb(kvBudget) + " per replica (capacity less weights and overhead).",
-        "Replicas: " + num(best.replicas, 9) + ", behind a router with health checks.",
+        "Replicas: " + num(best.replicas, 9) + ", behind a router with health checks." +
+            (best.devicesPerReplica() > 1
+                 ? " Each replica is " + shapeLabel(best.tensorParallel, best.pipelineParallel) +
+                       " (vLLM's --tensor-parallel-size " + num(best.tensorParallel, 9) +
+                       (best.pipelineParallel > 1
+                            ? " --pipeline-parallel-size " + num(best.pipelineParallel, 9)
+                            : std::string()) +
+                       ", for example)."
+                 : std::string()),
     };
 }
 
@@ -839,6 +1085,42 @@ double CheckResult::figure(std::string_view key) const
             return value;
     }
     return std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string shapeLabel(double tensorParallel, double pipelineParallel)
+{
+    if (tensorParallel <= 1 && pipelineParallel <= 1)
+        return "1 device";
+    if (tensorParallel <= 1)
+        return "PP " + num(pipelineParallel, 9);
+    std::string text = "TP " + num(tensorParallel, 9);
+    if (pipelineParallel > 1)
+        text += " x PP " + num(pipelineParallel, 9);
+    return text;
+}
+
+std::string fleetLabel(const Candidate &c)
+{
+    const std::string devices = num(c.devices, 9) + (c.devices == 1 ? " device" : " devices");
+    const std::string replicas = num(c.replicas, 9) + (c.replicas == 1 ? " replica" : " replicas");
+    if (c.devicesPerReplica() <= 1)
+        return devices + " = " + replicas;
+    return devices + " = " + replicas + " x " + shapeLabel(c.tensorParallel, c.pipelineParallel);
+}
+
+std::vector<double> tensorParallelChoices(const DeviceSpec &device, const WizardConfig &wizard)
+{
+    double domain = 1;
+    if (isSet(device.scaleUpDevices))
+        domain = device.scaleUpDevices;
+    else if (isSet(device.deviceLinkGbPerSecond))
+        domain = 8; // a baseboard of eight, the common server
+    else if (device.deployment == Deployment::Datacenter && isSet(device.hostLinkGbPerSecond))
+        domain = 8; // eight PCIe cards in one server, talking over PCIe
+    std::vector<double> choices;
+    for (double tp = 1; tp <= std::min(domain, wizard.maxTensorParallel); tp *= 2)
+        choices.push_back(tp);
+    return choices;
 }
 
 const Candidate *recommendedCandidate(const Selection &selection)
@@ -950,15 +1232,34 @@ std::string selectionToJson(const Selection &selection)
                               {"weight_format", formatKey(c.weightFormat)},
                               {"checks", checks},
                               {"verdict", c.verdict},
+                              {"tensor_parallel", number(c.tensorParallel)},
+                              {"pipeline_parallel", number(c.pipelineParallel)},
                               {"replicas", number(c.replicas)},
-                              {"monthly_cost_usd", number(c.monthlyCostUsd)}});
+                              {"devices", number(c.devices)},
+                              {"shape", fleetLabel(c)},
+                              {"memory_per_device_bytes", number(c.memoryPerDeviceBytes)},
+                              {"capacity_bytes", number(c.capacityBytes)},
+                              {"usd_per_hour", number(c.usdPerHour)},
+                              {"usd_per_month", number(c.monthlyCostUsd)},
+                              {"monthly_cost_usd", number(c.monthlyCostUsd)},
+                              {"usd_per_million_tokens", number(c.usdPerMillionTokens)}});
     }
     out["candidates"] = candidates;
     const Recommendation &r = selection.recommendation;
     json rec = json::object();
     rec["device"] = r.found ? json(r.deviceId) : json(nullptr);
     rec["weight_format"] = r.found ? json(formatKey(r.weightFormat)) : json(nullptr);
-    rec["replicas"] = r.found ? number(r.replicas) : json(nullptr);
+    const Candidate *best = recommendedCandidate(selection);
+    auto field = [&](double value) { return best ? number(value) : json(nullptr); };
+    rec["tensor_parallel"] = field(best ? best->tensorParallel : 0);
+    rec["pipeline_parallel"] = field(best ? best->pipelineParallel : 0);
+    rec["replicas"] = field(best ? best->replicas : 0);
+    rec["devices"] = field(best ? best->devices : 0);
+    rec["shape"] = best ? json(r.shape) : json(nullptr);
+    rec["memory_per_device_bytes"] = field(best ? best->memoryPerDeviceBytes : 0);
+    rec["usd_per_hour"] = field(best ? best->usdPerHour : 0);
+    rec["usd_per_month"] = field(best ? best->monthlyCostUsd : 0);
+    rec["usd_per_million_tokens"] = field(best ? best->usdPerMillionTokens : 0);
     rec["reason"] = r.reason;
     rec["api_fallback"] = r.apiFallback;
     rec["flip"] = r.flip;

@@ -11,6 +11,7 @@
 #include "result.h"
 #include "scenario.h"
 
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,10 +48,26 @@ struct Candidate
     Scenario scenario;
     std::vector<CheckResult> checks; ///< one per CheckKind, in CheckKind order
     bool passes = false;             ///< no check failed
-    double replicas = 0;             ///< devices (training: the data-parallel group) to run it
-    double capacityBytes = 0;        ///< per device
-    double monthlyCostUsd = 0;       ///< replicas x price x 730 h
-    std::string verdict;             ///< "passes", "passes with warnings: ...", "fails: ..."
+    /// The replica shape the checks chose: the smallest tensor-parallel group (then pipeline
+    /// stages) whose per-device memory fits and that meets the latency targets.
+    double tensorParallel = 1;
+    double pipelineParallel = 1;
+    double replicas = 0;      ///< replicas (training: devices in the data-parallel group)
+    double devices = 0;       ///< replicas x TP x PP
+    double capacityBytes = 0; ///< per device
+    double memoryPerDeviceBytes = 0;
+    double usdPerHour = 0;          ///< the fleet; NaN without a price
+    double monthlyCostUsd = 0;      ///< the fleet, 730 h; NaN without a price
+    double usdPerMillionTokens = 0; ///< the fleet's month / the tokens it serves; NaN: no price
+    std::string verdict;            ///< "passes", "passes with warnings: ...", "fails: ..."
+    /// Why the split: what one device, and the next smaller shape tried, would need per device
+    /// (NaN when not tried)
+    double oneDeviceBytes = std::numeric_limits<double>::quiet_NaN();
+    double smallerShapeBytes = std::numeric_limits<double>::quiet_NaN();
+    double smallerShapeTp = 1;
+    double smallerShapePp = 1;
+
+    double devicesPerReplica() const { return tensorParallel * pipelineParallel; }
 
     const CheckResult &check(CheckKind kind) const
     {
@@ -64,6 +81,10 @@ struct Recommendation
     std::string deviceId;
     NumericFormat weightFormat = NumericFormat::Bf16;
     double replicas = 0;
+    double tensorParallel = 1;
+    double pipelineParallel = 1;
+    double devices = 0;
+    std::string shape;       ///< "16 devices = 2 replicas x TP 8"
     std::string reason;      ///< why this one: the rule and its numbers
     std::string apiFallback; ///< the hosted-API fallback, or why there is none
     std::string flip;        ///< which assumption would change the verdict, and at what value
@@ -78,6 +99,16 @@ struct Selection
     Recommendation recommendation;
     Diagnostics problems; ///< candidates that could not be checked (unknown preset id, ...)
 };
+
+/** The replica shape in a few words: "TP 4", "TP 8 x PP 2", "1 device". */
+std::string shapeLabel(double tensorParallel, double pipelineParallel);
+/** The fleet as engineers say it: "16 devices = 2 replicas x TP 8". */
+std::string fleetLabel(const Candidate &candidate);
+
+/** The tensor-parallel degrees the checks try on a device, smallest first: 1, 2, 4, 8 up to the
+ *  wizard's limit and the device's scale-up domain (a datacenter card without a device link
+ *  talks over PCIe inside one 8-card server; a client or edge device has no group). */
+std::vector<double> tensorParallelChoices(const DeviceSpec &device, const WizardConfig &wizard);
 
 /** The recommended candidate, or nullptr when none passes. */
 const Candidate *recommendedCandidate(const Selection &selection);

@@ -192,17 +192,28 @@ void Selection::recommendationFollowsPrice()
     QCOMPARE(s.candidates[1].check(CheckKind::Cost).headline, std::string("price needed"));
     QVERIFY(std::isnan(s.candidates[1].monthlyCostUsd));
     QCOMPARE(s.recommendation.deviceId, std::string("A"));
-    // an unpriced device that wins on capacity (the lesson's first rule) is recommended with its
-    // price named as missing, never "n/a a month" or an API comparison it cannot make
+    // issue #21: a device without a price cannot win on cost, even with less capacity: the
+    // priced one is recommended and the other is named as unpriced
     const core::Selection small = core::selectDevice(
         scenario,
         {{"", customDevice("A", 80, 1000, 3.0)}, {"", customDevice("B", 48, 1000, core::kUnset)}},
         bf16);
-    QCOMPARE(small.recommendation.deviceId, std::string("B"));
-    QVERIFY2(small.recommendation.reason.find("price needed") != std::string::npos,
-             small.recommendation.reason.c_str());
-    QVERIFY2(small.recommendation.reason.find("n/a") == std::string::npos,
-             small.recommendation.reason.c_str());
+    QCOMPARE(small.recommendation.deviceId, std::string("A"));
+    QCOMPARE(small.recommendation.rejected.size(), std::size_t(1));
+    QVERIFY2(small.recommendation.rejected[0].find("has no price") != std::string::npos,
+             small.recommendation.rejected[0].c_str());
+    // with no price anywhere the smallest capacity wins (the lesson's rule), its price named as
+    // missing, never "n/a a month" or an API comparison it cannot make
+    const core::Selection unpriced =
+        core::selectDevice(scenario,
+                           {{"", customDevice("A", 80, 1000, core::kUnset)},
+                            {"", customDevice("B", 48, 1000, core::kUnset)}},
+                           bf16);
+    QCOMPARE(unpriced.recommendation.deviceId, std::string("B"));
+    QVERIFY2(unpriced.recommendation.reason.find("price needed") != std::string::npos,
+             unpriced.recommendation.reason.c_str());
+    QVERIFY2(unpriced.recommendation.reason.find("n/a") == std::string::npos,
+             unpriced.recommendation.reason.c_str());
 }
 
 // l.234: at 10 % utilisation a hosted API may be cheaper.

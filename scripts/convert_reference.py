@@ -36,6 +36,97 @@ CORRECTIONS = {
 }
 
 
+# Researched by the app (issue #21) beside the reference: each value with its source and date.
+# Scale-up domain: devices joined by the device link (the largest tensor-parallel group on it);
+# PCIe cards with no device link share one 8-card server over PCIe.
+SCALE_UP = {
+    "nvidia-h100-sxm": (8, "HGX H100 8-GPU baseboard: 8 GPUs on NVLink 4 through NVSwitch (NVIDIA HGX datasheet)"),
+    "nvidia-h100-pcie": (2, "NVLink bridge joins pairs of H100 PCIe cards; beyond a pair they talk over PCIe"),
+    "nvidia-h200-sxm": (8, "HGX H200 8-GPU baseboard, NVLink 4 through NVSwitch"),
+    "nvidia-b200": (8, "HGX B200 8-GPU baseboard, NVLink 5 (the GB200 NVL72 rack joins 72)"),
+    "nvidia-a100-40gb-sxm": (8, "HGX A100 8-GPU baseboard, NVLink 3 through NVSwitch"),
+    "nvidia-a100-80gb-sxm": (8, "HGX A100 8-GPU baseboard, NVLink 3 through NVSwitch"),
+    "nvidia-l40s": (8, "no NVLink: up to 8 cards share one server over PCIe (AWS g6e.48xlarge: 8 x L40S)"),
+    "nvidia-l4": (8, "no NVLink: up to 8 cards share one server over PCIe (AWS g6.48xlarge: 8 x L4)"),
+    "nvidia-a10g": (8, "no NVLink: up to 8 cards share one server over PCIe (AWS g5.48xlarge: 8 x A10G)"),
+    "amd-mi300x": (8, "8-GPU OAM platform, fully connected Infinity Fabric (AMD Instinct MI300X platform)"),
+    "amd-mi325x": (8, "8-GPU OAM platform, fully connected Infinity Fabric"),
+    "amd-mi250x": (4, "4 OAM packages per node on Infinity Fabric (each package holds 2 GCDs)"),
+    "intel-gaudi2": (8, "8 Gaudi 2 per server, all-to-all over 21 on-die 100 GbE scale-up ports"),
+    "intel-gaudi3": (8, "8 Gaudi 3 per server, all-to-all over 21 on-die 200 GbE scale-up ports"),
+    "google-tpu-v4": (4096, "ICI 3D torus: a v4 pod joins 4,096 chips (docs.cloud.google.com/tpu/docs/v4)"),
+    "google-tpu-v5e": (256, "ICI 2D torus: a v5e pod joins 256 chips (docs.cloud.google.com/tpu/docs/v5e)"),
+    "google-tpu-v5p": (8960, "ICI 3D torus: a v5p pod joins 8,960 chips (docs.cloud.google.com/tpu/docs/v5p)"),
+    "google-tpu-v6e": (256, "ICI 2D torus: a v6e pod joins 256 chips (docs.cloud.google.com/tpu/docs/v6e)"),
+    "aws-inferentia2": (12, "inf2.48xlarge joins 12 Inferentia2 chips on NeuronLink"),
+    "aws-trainium1": (16, "trn1.32xlarge joins 16 Trainium chips on NeuronLink"),
+    "aws-trainium2": (16, "trn2.48xlarge joins 16 Trainium2 chips on NeuronLink-v3 (64 in a Trn2 UltraServer; awsdocs-neuron trn2-arch)"),
+}
+
+# On-demand price ranges per device-hour (per GPU or chip), with where and when. Only devices the
+# reference leaves without a price; public list and market-survey figures, not quotes.
+PRICES = {
+    "nvidia-h100-pcie": (2.79, 3.51, "2026-03/05", "RunPod Secure Cloud H100 PCIe ~$2.79/h (spheron.network/blog/runpod-h100-pricing-2026, 2026-05-22); RunPod on-demand H100 PCIe $3.51/h (deploybase.ai/articles/runpod-gpu-pricing, 2026-03-10); per GPU"),
+    "nvidia-h200-sxm": (2.50, 7.00, "2026-05", "mercatus-ai.com/blog/cloud-gpu-pricing (May 2026): H200 SXM5 on-demand $2.50-$3.50 long-tail, $3.50-$4.50 specialty, $4.50-$7.00 hyperscaler; per GPU"),
+    "nvidia-b200": (4.50, 6.03, "2026-03", "lyceum.technology/magazine/nvidia-b200-gpu-cloud-pricing-2026 (2026-03-11): on-demand $4.50-$6.00 on specialised clouds; Spheron on-demand $6.03/h (spheron.network, 2026-03-17); per GPU; hyperscalers charge more"),
+    "nvidia-a100-40gb-sxm": (1.50, 3.10, "2026-02", "alloclabs.com/blog/a100-vs-h100-vs-l40s (February 2026): A100-40GB on-demand $1.50-$3.10 across AWS, GCP, Azure, Lambda, CoreWeave; per GPU"),
+    "nvidia-l40s": (0.80, 1.86, "2026-02", "alloclabs.com/blog/a100-vs-h100-vs-l40s (February 2026): L40S on-demand $0.80-$1.50; AWS g6e.xlarge 1 x L40S $1.861/h us-east-1 (modal.com/blog/nvidia-l40s-price-article, 2025-08); per GPU"),
+    "nvidia-l4": (0.44, 0.78, "2026-03", "deploybase.ai/articles/runpod-gpu-pricing (2026-03-10): RunPod L4 $0.44/h spot, $0.78/h on-demand; per GPU"),
+    "amd-mi325x": (1.95, 1.95, "2026-05", "cliffcenter.com/research/amd-inference-economics (2026-05-18): TensorWave MI325X $1.95/GPU-h, the one on-demand quote found; per GPU"),
+    "amd-mi250x": (1.35, 1.35, "2026", "gpu.blog/gpus/instinct-mi250x-mi250x: Runcrate on-demand $1.35/h, the one quote found (date not stated); per package"),
+    "google-tpu-v5e": (1.20, 1.20, "2026", "Google Cloud TPU pricing, on-demand per chip-hour, us-central1 (cloud.google.com/tpu/pricing); region-dependent"),
+    "google-tpu-v5p": (4.20, 4.20, "2026", "Google Cloud TPU pricing, on-demand per chip-hour, us-east5 (cloud.google.com/tpu/pricing); region-dependent"),
+    "google-tpu-v6e": (2.70, 2.70, "2026", "Google Cloud TPU pricing, on-demand per chip-hour, us-east1 (cloud.google.com/tpu/pricing); region-dependent"),
+    "google-tpu-v4": (3.22, 3.22, "2026", "Google Cloud TPU pricing, on-demand per chip-hour, us-central2 (cloud.google.com/tpu/pricing)"),
+    "aws-inferentia2": (0.76, 1.08, "2026", "AWS EC2 on-demand, us-east-1: inf2.xlarge (1 chip) $0.7582/h, inf2.48xlarge (12 chips) $12.98/h = $1.08 per chip, each with its host share (aws.amazon.com/ec2/pricing/on-demand)"),
+    "aws-trainium1": (1.34, 1.34, "2026-06", "trn1.32xlarge $21.50/h on-demand for 16 chips (usage.ai/blogs/aws/ai-ml-cost/trainium-vs-gpu-instances, 2026-06-25) = $1.34 per chip with its host share"),
+    "aws-trainium2": (2.40, 2.40, "2026-Q2", "trn2.48xlarge ~$38.47/h on-demand for 16 chips (stackpulsar.com/blog/aws-trainium-inferentia, Q2 2026) = $2.40 per chip with its host share"),
+}
+
+# PCIe host interface per direction: x16 lanes at Gen3 ~15.75, Gen4 ~31.5, Gen5 ~63 GB/s.
+PCIE_X16 = {"Gen3": 15.75, "Gen4": 31.5, "Gen5": 63.0, "PCIe 4.0": 31.5, "PCIe 5.0": 63.0}
+
+# Peaks the reference keeps in a note: dense FP4 (the 4-bit float formats run on it).
+FP4_PEAKS = {"nvidia-b200": (9000, "HGX B200 FP4 dense 9,000 TFLOPS (sparse 18,000), the reference's compute note; Blackwell runs NVFP4 and MXFP4 natively")}
+
+
+def added(out, ref):
+    key = out["id"]
+    if key in SCALE_UP:
+        out["scale_up_devices"], out["sources"]["scale_up_devices"] = SCALE_UP[key]
+    host = ref.get("host_interface") or ""
+    for gen, rate in PCIE_X16.items():
+        if gen in host and "x16" in host:
+            out["host_link_gb_s"] = rate
+            out["sources"]["host_link_gb_s"] = f"{host}: {gen} x16 is about {rate} GB/s per direction"
+            break
+    if key in PRICES and "price_per_hour_usd" not in out:
+        low, high, when, source = PRICES[key]
+        out["price_per_hour_usd"] = round((low + high) / 2, 2)
+        out["sources"]["price_per_hour_usd"] = source
+        out["notes"]["price_per_hour_usd"] = (f"ILLUSTRATIVE midpoint of ${low}-${high} per device-hour, on-demand, "
+                                              f"{when}; prices drift monthly: type your own rate in the wizard")
+    if "price_per_hour_usd" in out and (ref.get("price_usd_per_device_hour_low") is not None or key in PRICES):
+        low = ref.get("price_usd_per_device_hour_low") or PRICES[key][0]
+        high = ref.get("price_usd_per_device_hour_high") or PRICES[key][1]
+        out["price_low_usd"], out["price_high_usd"] = low, high
+    if key in PRICES and out["notes"].get("flags"):
+        flags = [f for f in out["notes"]["flags"].split(": ", 1)[1].split(", ") if f != "price_not_found"]
+        out["notes"]["flags"] = "Unverified or disputed: " + ", ".join(flags) if flags else None
+        if not out["notes"]["flags"]:
+            del out["notes"]["flags"]
+    if out["deployment"] == "datacenter" and "price_per_hour_usd" not in out:
+        out["notes"]["price_per_hour_usd"] = ("No public on-demand list price found (searched 2026-12): every cost "
+                                              "figure says 'price needed' until you type your rate in the wizard.")
+    if key in FP4_PEAKS:
+        peak, source = FP4_PEAKS[key]
+        out["peak_tflops"]["nvfp4"] = peak
+        out["peak_tflops"]["mxfp4"] = peak
+        out["native_formats"] += ["nvfp4", "mxfp4"]
+        out["sources"]["peak_tflops.nvfp4"] = source
+    return out
+
+
 def corrected(out):
     for field, (value, source, note) in CORRECTIONS.get(out["id"], {}).items():
         out[field] = value
@@ -150,7 +241,7 @@ def model(ref):
 
 def main():
     with open(os.path.join(REFERENCE, "devices.json")) as f:
-        devices = [corrected(device(d)) for d in json.load(f)]
+        devices = [corrected(added(device(d), d)) for d in json.load(f)]
     with open(os.path.join(REFERENCE, "models.json")) as f:
         models = [m for m in (model(m) for m in json.load(f)) if m]
     header = "Generated by scripts/convert_reference.py from shared/reference; edit the reference, not this file."

@@ -66,11 +66,12 @@ void ScenarioEdits::priceAndPowerFollowTheDevice_data()
     QTest::addColumn<double>("price"); // NaN: the device has none
     QTest::addColumn<double>("power");
     const double none = core::kUnset;
-    // reference-devices.json: H100 SXM $4.26/h and 700 W; H200 700 W, no price; TPU v5e neither
-    // (power falls back to the lesson's illustrative 500 W, l.175); the lesson device $4 (l.179).
+    // reference-devices.json: H100 SXM $4.26/h and 700 W; Gaudi 3 900 W, no public price found;
+    // the M3 Max neither (power falls back to the lesson's illustrative 500 W, l.175); the lesson
+    // device $4 (l.179).
     QTest::newRow("H100 SXM") << "nvidia-h100-sxm" << 4.26 << 700.0;
-    QTest::newRow("H200, no price") << "nvidia-h200-sxm" << none << 700.0;
-    QTest::newRow("TPU v5e, no price or power") << "google-tpu-v5e" << none << 500.0;
+    QTest::newRow("Gaudi 3, no price") << "intel-gaudi3" << none << 900.0;
+    QTest::newRow("M3 Max, no price or power") << "apple-m3-max" << none << 500.0;
     QTest::newRow("lesson accelerator") << "lesson-accelerator-48gb" << 4.0 << 500.0;
 }
 
@@ -102,7 +103,7 @@ void ScenarioEdits::aDeviceWithoutAPriceBorrowsNone()
 {
     const core::Scenario a = testsupport::loadScenario(QStringLiteral("lesson-default"));
     QCOMPARE(a.cost.pricePerHourUsd, 4.0);
-    const core::DeviceMove move = moveTo(a, "nvidia-b200");
+    const core::DeviceMove move = moveTo(a, "intel-gaudi3");
     QVERIFY(std::isnan(move.scenario.cost.pricePerHourUsd));
     QVERIFY(mentions(move.notes, "has no price"));
     const core::Evaluation e = core::evaluate(move.scenario);
@@ -160,10 +161,14 @@ void ScenarioEdits::tensorParallelNeedsALink()
 {
     const core::Scenario a = testsupport::loadScenario(
         QStringLiteral("lesson-default"), {QStringLiteral("serving.tensor_parallel=2")});
-    const core::DeviceMove move = moveTo(a, "nvidia-rtx-4090"); // no device link in its preset
+    const core::DeviceMove move = moveTo(a, "apple-m3-max"); // no device or host link
     QVERIFY(move.refusal);
     QCOMPARE(move.refusal->path, std::string("/serving/tensor_parallel"));
     QVERIFY(!moveTo(a, "nvidia-h100-sxm").refusal);
+    // issue #21: a PCIe card without a device link splits over PCIe, and says so
+    const core::DeviceMove pcie = moveTo(a, "nvidia-rtx-4090");
+    QVERIFY(!pcie.refusal);
+    QVERIFY(core::evaluate(pcie.scenario).has(core::EvalWarning::TensorParallelOverHostLink));
 }
 
 void ScenarioEdits::aMeasuredRateStaysWithItsDevice()

@@ -164,7 +164,7 @@ void ScenarioDocumentTest::panelFileAndCompareAgreeOnADevice_data()
     QTest::addColumn<QString>("priceOrigin");
     QTest::newRow("H100 SXM, $4.26/h") << "nvidia-h100-sxm"
                                        << "device's price";
-    QTest::newRow("B200, no price") << "nvidia-b200"
+    QTest::newRow("Gaudi 3, no price") << "intel-gaudi3"
                                     << "price needed";
 }
 

@@ -358,10 +358,12 @@ std::string selectionToCsv(const Selection &selection, const ExportStamp &stamp)
     const Recommendation &r = selection.recommendation;
     out += "# recommendation: " +
            (r.found ? csvField(r.deviceId) + " " + std::string(formatKey(r.weightFormat)) + ", " +
-                          formatNumber(r.replicas, 3) + " device(s)"
+                          csvField(r.shape)
                     : std::string("none passes every check")) +
            "\n";
-    out += "device,weights,verdict,passes,replicas,capacity_bytes,monthly_cost_usd";
+    out += "device,weights,verdict,passes,tensor_parallel,pipeline_parallel,replicas,devices,"
+           "memory_per_device_bytes,capacity_bytes,usd_per_hour,monthly_cost_usd,"
+           "usd_per_million_tokens";
     for (std::size_t k = 0; k < kCheckCount; ++k) {
         const std::string key(checkKey(CheckKind(k)));
         out += ',' + key + "_status," + key + "_headline";
@@ -370,8 +372,11 @@ std::string selectionToCsv(const Selection &selection, const ExportStamp &stamp)
     for (const Candidate &c : selection.candidates) {
         out += csvField(c.deviceId) + ',' + std::string(formatKey(c.weightFormat)) + ',' +
                csvField(c.verdict) + ',' + (c.passes ? "true" : "false") + ',' +
-               exactNumber(c.replicas) + ',' + exactNumber(c.capacityBytes) + ',' +
-               exactNumber(c.monthlyCostUsd);
+               exactNumber(c.tensorParallel) + ',' + exactNumber(c.pipelineParallel) + ',' +
+               exactNumber(c.replicas) + ',' + exactNumber(c.devices) + ',' +
+               exactNumber(c.memoryPerDeviceBytes) + ',' + exactNumber(c.capacityBytes) + ',' +
+               exactNumber(c.usdPerHour) + ',' + exactNumber(c.monthlyCostUsd) + ',' +
+               exactNumber(c.usdPerMillionTokens);
         for (const CheckResult &check : c.checks)
             out += ',' + std::string(checkStatusKey(check.status)) + ',' + csvField(check.headline);
         out += '\n';

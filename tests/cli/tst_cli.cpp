@@ -323,7 +323,8 @@ void Cli::sweepAndCheckExportCsv()
     const Run check = accelCalc({"check", "support-assistant", "--format", "csv"});
     QCOMPARE(check.exitCode, 0);
     QVERIFY(check.out.startsWith("# Accelerator Explorer "));
-    QVERIFY(check.out.contains("\ndevice,weights,verdict,passes,replicas"));
+    QVERIFY(check.out.contains("\ndevice,weights,verdict,passes,tensor_parallel,pipeline_parallel,"
+                               "replicas,devices,"));
 
     // evaluate and check JSON say who made them from which data
     const Run evaluate = accelCalc({"evaluate", "lesson-default"});

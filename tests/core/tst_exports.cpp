@@ -234,7 +234,13 @@ void Exports::checksAsCsv()
         QString::fromStdString(csv).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QVERIFY(lines[0].startsWith(QStringLiteral("# Accelerator Explorer 1.2.3; preset data")));
     QVERIFY(lines[1].startsWith(QStringLiteral("# recommendation: ")));
-    QVERIFY(lines[2].startsWith(QStringLiteral("device,weights,verdict,passes,replicas")));
+    QVERIFY(lines[2].startsWith(QStringLiteral(
+        "device,weights,verdict,passes,tensor_parallel,pipeline_parallel,replicas,devices,")));
+    QVERIFY(lines[2].contains(QStringLiteral("usd_per_hour,monthly_cost_usd,usd_per_million_tokens")));
+    // the 48 GB device, BF16: 2 devices = 2 replicas of one device, $4/h each: $5,840 a month
+    QVERIFY2(csv.find("lesson-accelerator-48gb,bf16,passes,true,1,1,2,2,") != std::string::npos ||
+                 csv.find("lesson-accelerator-48gb,bf16,\"passes") != std::string::npos,
+             csv.c_str());
     QVERIFY(lines[2].contains(QStringLiteral("memory_status,memory_headline")));
     QCOMPARE(lines.size(), qsizetype(3 + selection.candidates.size()));
     if (const core::Candidate *best = core::recommendedCandidate(selection))

@@ -107,4 +107,13 @@ std::optional<Diagnostic> parallelismProblem(const Scenario &s)
     return std::nullopt;
 }
 
+bool resetParallelismIfInvalid(Scenario &scenario)
+{
+    if (!parallelismProblem(scenario))
+        return false;
+    scenario.serving.tensorParallel = 1;
+    scenario.serving.pipelineParallel = 1;
+    return true;
+}
+
 } // namespace core

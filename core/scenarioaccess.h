@@ -34,4 +34,9 @@ std::optional<double> numberAt(const Scenario &scenario, std::string_view path);
  */
 std::optional<Diagnostic> parallelismProblem(const Scenario &scenario);
 
+/** After a model change: one device per replica again when the old split does not fit the new
+ *  architecture (a TP degree that does not divide its heads, more stages than layers). Returns
+ *  whether it reset them. */
+bool resetParallelismIfInvalid(Scenario &scenario);
+
 } // namespace core

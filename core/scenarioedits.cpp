@@ -135,7 +135,10 @@ std::optional<NumericFormat> nextSmallerWeightFormat(NumericFormat format)
 
 DeviceMove withCandidate(const Scenario &scenario, const Candidate &candidate)
 {
-    DeviceMove move = onDevice(scenario, candidate.device);
+    Scenario shaped = scenario; // the replica shape the checks chose comes with it
+    shaped.serving.tensorParallel = candidate.tensorParallel;
+    shaped.serving.pipelineParallel = candidate.pipelineParallel;
+    DeviceMove move = onDevice(std::move(shaped), candidate.device);
     move.scenario.serving.weightFormat = candidate.weightFormat;
     return move;
 }
@@ -144,7 +147,9 @@ bool runsCandidate(const Scenario &scenario, const Candidate &candidate)
 {
     const std::string &id =
         scenario.device.presetId.empty() ? scenario.device.name : scenario.device.presetId;
-    return id == candidate.deviceId && scenario.serving.weightFormat == candidate.weightFormat;
+    return id == candidate.deviceId && scenario.serving.weightFormat == candidate.weightFormat &&
+           scenario.serving.tensorParallel == candidate.tensorParallel &&
+           scenario.serving.pipelineParallel == candidate.pipelineParallel;
 }
 
 Result<Scenario> withTrainingRecipe(const Scenario &scenario, std::string_view key)

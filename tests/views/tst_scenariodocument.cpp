@@ -165,7 +165,7 @@ void ScenarioDocumentTest::panelFileAndCompareAgreeOnADevice_data()
     QTest::newRow("H100 SXM, $4.26/h") << "nvidia-h100-sxm"
                                        << "device's price";
     QTest::newRow("Gaudi 3, no price") << "intel-gaudi3"
-                                    << "price needed";
+                                       << "price needed";
 }
 
 // Issue #19: picking a device in the panel kept the old price and power while opening a file

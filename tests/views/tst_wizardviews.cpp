@@ -138,10 +138,11 @@ void WizardViews::checksTableFollowsTheScenario()
     for (int row = 0; row < table->rowCount(); ++row)
         recommended += table->item(row, 2)->text().contains(QStringLiteral("recommended"));
     QCOMPARE(recommended, 1);
-    table->sortItems(3, Qt::DescendingOrder); // by monthly cost
+    const int cost = views::ChecksView::kCostColumn;
+    table->sortItems(cost, Qt::DescendingOrder); // by the fleet's monthly cost
     for (int row = 1; row < table->rowCount(); ++row)
-        QVERIFY(table->item(row - 1, 3)->data(Qt::UserRole).toDouble() >=
-                table->item(row, 3)->data(Qt::UserRole).toDouble());
+        QVERIFY(table->item(row - 1, cost)->data(Qt::UserRole).toDouble() >=
+                table->item(row, cost)->data(Qt::UserRole).toDouble());
     // 80 sequences no longer fit 48 GB with BF16 weights (78 do): still the smallest capacity
     // that passes, now with 1-byte weights
     QVERIFY(doc.setNumber(QStringLiteral("serving.concurrent_sequences"), 80));

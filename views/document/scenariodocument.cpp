@@ -240,6 +240,7 @@ bool ScenarioDocument::setModelPreset(const QString &id, QString *error)
     }
     core::Scenario after = m_scenario;
     after.model = model.value();
+    core::resetParallelismIfInvalid(after); // the old split may not fit the new architecture
     pushEdit(after, tr("Change Model"), -1);
     return true;
 }
@@ -335,7 +336,7 @@ bool ScenarioDocument::importModel(const QString &configPath, QString *error, QS
     }
     core::Scenario after = m_scenario;
     after.model = imported->model;
-    after.serving.tensorParallel = 1; // the old split may not fit the new architecture
+    core::resetParallelismIfInvalid(after); // the old split may not fit the new architecture
     pushEdit(after, tr("Import Model"), -1);
     return true;
 }

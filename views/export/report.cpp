@@ -114,16 +114,16 @@ QString summary(const core::Scenario &s, const core::Selection &selection, core:
     const core::Evaluation e = core::evaluate(d);
     auto fig = [&](core::FigureId id) { return esc(core::formatFigure(e, id, units)); };
     using core::FigureId;
-    QString text = QObject::tr("<h2>Decision</h2><p><b>Use %1 with %2 weights, %3 replica(s).</b> ")
+    QString text = QObject::tr("<h2>Decision</h2><p><b>Use %1 with %2 weights: %3.</b> ")
                        .arg(esc(best->device.name), fromView(core::formatLabel(best->weightFormat)),
-                            style::number(r.replicas, 9));
+                            esc(core::fleetLabel(*best)));
     if (selection.regime == core::Regime::Training) {
         text += esc(r.reason) + QStringLiteral("</p>");
         return text;
     }
-    text += QObject::tr("The workload (%1 sequences of %2 tokens) needs %3 of its %4, leaving %5; "
-                        "a decode step at batch %6 takes about %7, %8 tokens/s per user, and the "
-                        "first token of a %9-token prompt about %10. ")
+    text += QObject::tr("The workload (%1 sequences of %2 tokens) needs %3 of each device's %4, "
+                        "leaving %5; a decode step at batch %6 takes about %7, %8 tokens/s per "
+                        "user, and the first token of a %9-token prompt about %10. ")
                 .arg(style::number(s.serving.concurrentSequences, 9),
                      style::number(s.serving.contextTokens, 9), fig(FigureId::ServingBytesTotal),
                      fig(FigureId::CapacityBytes), fig(FigureId::HeadroomBytes),
@@ -131,12 +131,27 @@ QString summary(const core::Scenario &s, const core::Selection &selection, core:
                      style::number(e[FigureId::DecodeTokensPerSecondPerSequence]),
                      style::number(s.serving.promptTokens, 9))
                 .arg(fig(FigureId::PrefillTtftSeconds));
-    text +=
-        QObject::tr("Cost: %1 at %2 % utilisation, %3 a month for the "
-                    "replicas. %4 These are the lesson's toy-model estimates, good for ranking "
-                    "options; a load test under the real mix must confirm the p95.</p>")
-            .arg(fig(FigureId::CostUsdPerMillionTokens), style::number(s.cost.utilisation * 100),
-                 esc(core::formatUsd(best->monthlyCostUsd)), esc(r.apiFallback));
+    // the one cost model, as the checks computed it for this candidate
+    const core::CheckResult &cost = best->check(core::CheckKind::Cost);
+    if (core::isSet(best->monthlyCostUsd)) {
+        const bool fromTraffic = e[FigureId::CostTokensFromTraffic] != 0.0;
+        text += QObject::tr("Cost: %1 a month (%2 a year) for all %3 devices; %4 it serves %5 M "
+                            "tokens a month: %6 per million tokens. ")
+                    .arg(esc(core::formatUsd(best->monthlyCostUsd)),
+                         esc(core::formatUsd(cost.figure("usd_per_year"))),
+                         style::number(best->devices, 9),
+                         fromTraffic ? QObject::tr("with the traffic given,")
+                                     : QObject::tr("at %1 % of its capacity (no traffic given),")
+                                           .arg(style::number(cost.figure("utilisation") * 100)),
+                         style::number(cost.figure("tokens_per_month") / 1e6),
+                         esc(core::formatUsd(best->usdPerMillionTokens)));
+    } else {
+        text += QObject::tr("Cost: price needed: %1 has no price per device-hour. ")
+                    .arg(esc(best->device.name));
+    }
+    text += QObject::tr("%1 These are the lesson's toy-model estimates, good for ranking options; "
+                        "a load test under the real mix must confirm the p95.</p>")
+                .arg(esc(r.apiFallback));
     return text;
 }
 

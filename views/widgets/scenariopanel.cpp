@@ -92,6 +92,8 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     addNumber(form, QStringLiteral("serving.prompt_tokens"));
     addNumber(form, QStringLiteral("serving.concurrent_sequences"));
     addNumber(form, QStringLiteral("serving.overhead_gb"));
+    addNumber(form, QStringLiteral("serving.tensor_parallel"));
+    addNumber(form, QStringLiteral("serving.pipeline_parallel"));
     addNumber(form, QStringLiteral("cost.price_per_hour_usd"));
     addNumber(form, QStringLiteral("cost.utilisation"), 100.0);
 

@@ -121,7 +121,8 @@ ChecksView::ChecksView(ScenarioDocument *document, QWidget *parent)
     m_table->setWordWrap(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    QStringList headers{tr("Device"), tr("Weights"), tr("Verdict"), tr("Per month")};
+    QStringList headers{tr("Device"), tr("Weights"), tr("Verdict"),
+                        tr("Shape"),  tr("Devices"), tr("Per month")};
     for (std::size_t i = 0; i < core::kCheckCount; ++i) {
         QString key = fromView(core::checkKey(core::CheckKind(i)));
         key[0] = key[0].toUpper();
@@ -218,7 +219,9 @@ void ChecksView::refresh()
                 m_items[std::size_t(row)].push_back(item);
             }
             m_items[std::size_t(row)][0]->setData(kCandidateRole, row);
-            m_items[std::size_t(row)][3]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            for (int column : {kDevicesColumn, kCostColumn})
+                m_items[std::size_t(row)][std::size_t(column)]->setTextAlignment(Qt::AlignRight |
+                                                                                 Qt::AlignVCenter);
         }
         m_rowShapes = QList<QList<int>>(rows);
     }
@@ -245,12 +248,22 @@ void ChecksView::refresh()
                     chosen ? -1.0 : (c.passes ? 0.0 : 1.0),
                     {},
                     {}};
+        cells[kShapeColumn] = {
+            c.devicesPerReplica() > 1
+                ? tr("%1 x %2").arg(style::number(c.replicas, 9),
+                                    fromStd(core::shapeLabel(c.tensorParallel, c.pipelineParallel)))
+                : tr("%n replica(s)", nullptr, int(c.replicas)),
+            c.devicesPerReplica(),
+            fromStd(core::fleetLabel(c)),
+            {}};
+        cells[kDevicesColumn] = {style::number(c.devices, 9), c.devices, {}, {}};
         // no price: sorted last, never borrowed from another device
-        cells[3] = {core::isSet(c.monthlyCostUsd) ? fromStd(core::formatUsd(c.monthlyCostUsd))
-                                                  : tr("price needed"),
-                    core::isSet(c.monthlyCostUsd) ? c.monthlyCostUsd : 1e300,
-                    {},
-                    {}};
+        cells[kCostColumn] = {core::isSet(c.monthlyCostUsd)
+                                  ? fromStd(core::formatUsd(c.monthlyCostUsd))
+                                  : tr("price needed"),
+                              core::isSet(c.monthlyCostUsd) ? c.monthlyCostUsd : 1e300,
+                              {},
+                              {}};
         for (std::size_t i = 0; i < c.checks.size(); ++i) {
             const core::CheckResult &check = c.checks[i];
             const StatusLook status = look(check.status);
@@ -343,7 +356,9 @@ QString ChecksView::csv() const
             cells << csvCell(fromView(core::checkStatusKey(check.status)) + QStringLiteral(": ") +
                              QString::fromStdString(check.headline));
         cells.insert(2, csvCell(QString::fromStdString(c.verdict)));
-        cells.insert(3, core::isSet(c.monthlyCostUsd) ? QString::number(c.monthlyCostUsd)
+        cells.insert(3, csvCell(QString::fromStdString(core::fleetLabel(c))));
+        cells.insert(4, QString::number(c.devices));
+        cells.insert(5, core::isSet(c.monthlyCostUsd) ? QString::number(c.monthlyCostUsd)
                                                       : QString()); // no price: none borrowed
         lines << cells.join(QLatin1Char(','));
     }

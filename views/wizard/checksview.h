@@ -45,7 +45,10 @@ public:
     /** Shows the reasoning of one candidate's check (row in the selection's order). */
     void showReasoning(int candidate, int check);
 
-    static constexpr int kFirstCheckColumn = 4; ///< after device, weights, verdict and cost
+    static constexpr int kShapeColumn = 3;      ///< "2 x TP 8": replicas x the split of one
+    static constexpr int kDevicesColumn = 4;    ///< replicas x TP x PP
+    static constexpr int kCostColumn = 5;       ///< the fleet's month
+    static constexpr int kFirstCheckColumn = 6; ///< after device, weights, verdict, shape, cost
 
 protected:
     void refresh() override;

@@ -54,8 +54,9 @@ QString fromStd(const std::string &text)
 struct Curve
 {
     QString name;
-    double price = core::kUnset; ///< USD per device-hour; unset: the device has no price
-    double perHour = 0;          ///< tokens per busy hour
+    double price = core::kUnset; ///< USD per replica-hour; unset: the device has no price
+    double perHour = 0;          ///< tokens per busy hour of one replica
+    double devices = 1;          ///< devices per replica (tensor parallel x pipeline stages)
 };
 
 /** A curve's inputs: the scenario as it is, or the scenario on another device by the core's one
@@ -68,6 +69,7 @@ Curve curveFor(const core::Scenario &scenario, const core::DeviceSpec *device)
     c.name = fromStd(s.device.name);
     c.price = e[core::FigureId::CostPricePerHour];
     c.perHour = e[core::FigureId::CostTokensPerHour];
+    c.devices = e[core::FigureId::Devices];
     return c;
 }
 
@@ -227,8 +229,13 @@ void CostView::refresh()
                 low = std::min(low, usd);
                 high = std::max(high, usd);
             }
-            setPlainName(m_curves[i],
-                         tr("%1, $%2/h").arg(curves[i].name, style::number(curves[i].price, 3)));
+            setPlainName(
+                m_curves[i],
+                curves[i].devices > 1
+                    ? tr("%1, $%2/h per replica of %3")
+                          .arg(curves[i].name, style::number(curves[i].price, 3),
+                               style::number(curves[i].devices, 9))
+                    : tr("%1, $%2/h").arg(curves[i].name, style::number(curves[i].price, 3)));
         }
         replaceIfChanged(m_curves[i], points);
         m_curves[i]->setVisible(shown && (!points.isEmpty() || !core::isSet(curves[i].price)));
@@ -251,7 +258,7 @@ void CostView::refresh()
 
     // the scenario's utilisation on the current device, and the break-even
     QList<QPointF> marks;
-    const double u = s.cost.utilisation * 100;
+    const double u = e[core::FigureId::CostUtilisation] * 100; // the traffic's, when given
     const double now = e[core::FigureId::CostUsdPerMillionTokens];
     if (drawable(now, true)) {
         marks << QPointF(u, now);
@@ -277,7 +284,7 @@ void CostView::refresh()
                  "panel or the Device-Selection Wizard to cost it.</p>")
                   .arg(fromStd(s.device.name).toHtmlEscaped())
             : tr("<h3>What a token costs</h3><p>Price per hour divided by the tokens "
-                 "produced in the hours the device is busy: idle hours are billed too "
+                 "produced in the hours the devices are busy: idle hours are billed too "
                  "(l.179-184). At %1 % utilisation: <b>%2 per million tokens</b>; %3 "
                  "per busy hour%4.</p>")
                   .arg(style::number(u, 3),
@@ -303,13 +310,34 @@ void CostView::refresh()
             tr("<p><b>Off the chart:</b> some costs are beyond %1 dollars per million "
                "tokens (or not finite) and are not drawn; the figures above are the core's.</p>")
                 .arg(QStringLiteral("10<sup>15</sup>"));
-    if (e.available(core::FigureId::TrafficMonthlyCostUsd))
-        html += tr("<p><b>From traffic:</b> %1 utilisation, %2 a month for the replicas.</p>")
-                    .arg(style::number(e[core::FigureId::TrafficUtilisation] * 100, 3) +
-                             QStringLiteral(" %"),
-                         fromStd(core::formatUsd(e[core::FigureId::TrafficMonthlyCostUsd])));
-    else
-        html += tr("<p>Describe the traffic (requests per day) for a monthly cost.</p>");
+    // The fleet, from the one cost model: what a finance reader checks line by line.
+    using F = core::FigureId;
+    if (std::isfinite(now) && e.available(F::CostFleetUsdPerMonth)) {
+        const bool fromTraffic = e[F::CostTokensFromTraffic] != 0.0;
+        const double perReplica = e[F::CostDevices] / e[F::CostReplicas];
+        auto usd = [](double v) { return fromStd(core::formatUsd(v)).toHtmlEscaped(); };
+        html += tr("<p><b>The fleet:</b> %1 devices = %2 replica(s)%3 at $%4 per device-hour: "
+                   "%5 an hour, <b>%6 a month</b>, %7 a year. %8 it serves %9 million tokens a "
+                   "month: %10 per million, so tokens x price = the month.%11</p>")
+                    .arg(style::number(e[F::CostDevices], 9), style::number(e[F::CostReplicas], 9),
+                         perReplica > 1 ? tr(" of %1 devices").arg(style::number(perReplica, 9))
+                                        : QString(),
+                         style::number(s.cost.pricePerHourUsd, 4), usd(e[F::CostFleetUsdPerHour]),
+                         usd(e[F::CostFleetUsdPerMonth]), usd(e[F::CostFleetUsdPerYear]),
+                         fromTraffic ? tr("With the traffic given (busy %1 % of the time),")
+                                           .arg(style::number(e[F::CostUtilisation] * 100, 3))
+                                     : tr("No traffic given: at %1 % of its capacity")
+                                           .arg(style::number(e[F::CostUtilisation] * 100, 3)),
+                         style::number(e[F::CostTokensPerMonth] / 1e6, 4),
+                         usd(e[F::CostUsdPerMillionTokens]),
+                         e.available(F::CostApiUsdPerMonth)
+                             ? tr(" A hosted API would charge %1 a month for the same requests.")
+                                   .arg(usd(e[F::CostApiUsdPerMonth]))
+                             : QString());
+        if (!fromTraffic)
+            html += tr("<p>Describe the traffic (requests per day) to cost the tokens it really "
+                       "generates.</p>");
+    }
     html += tr("<p style=\"color:#666\">Compare devices per token, not per hour (l.184): a cheaper "
                "device with half the throughput is not cheaper per token.</p>");
     m_notes->setHtml(style::themed(html));

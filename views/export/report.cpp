@@ -187,10 +187,16 @@ QString workload(const core::Scenario &s, core::MemoryUnits units)
                         style::number(s.serving.pacingTargetTokensPerSecond)));
     out += row(QObject::tr("Runtime and workspace"),
                esc(core::formatBytes(s.serving.overheadGb * core::kGB, units)));
+    out += row(QObject::tr("Prices"),
+               QObject::tr("each device's own price per device-hour (its preset's dated on-demand "
+                           "figure, or a negotiated rate); a device without one is never given "
+                           "another's"));
     out += row(
-        QObject::tr("Price and utilisation"),
-        QObject::tr("$%1 per device-hour (where a device has no price); %2 % busy")
-            .arg(style::number(s.cost.pricePerHourUsd), style::number(s.cost.utilisation * 100)));
+        QObject::tr("Utilisation"),
+        core::isSet(s.traffic.requestsPerDay)
+            ? QObject::tr("from the traffic: %1 requests a day").arg(n(s.traffic.requestsPerDay))
+            : QObject::tr("%1 % of the fleet's capacity (no traffic given)")
+                  .arg(style::number(s.cost.utilisation * 100)));
     out += row(QObject::tr("Replicas, at least"), n(s.wizard.minReplicas));
     out += row(QObject::tr("Data location"), s.wizard.dataOnPremises
                                                  ? QObject::tr("must stay on our network")

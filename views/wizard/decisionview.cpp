@@ -81,10 +81,10 @@ QString DecisionView::decisionHtml(const core::Selection &selection, int otherOp
     const core::Candidate *best = core::recommendedCandidate(selection);
     QString out;
     if (best) {
-        out += tr("<h3>Recommended: %1, %2 weights, %3 replica(s)</h3>")
+        out += tr("<h3>Recommended: %1, %2 weights, %3</h3>")
                    .arg(html(best->device.name),
                         QString::fromLatin1(core::formatLabel(best->weightFormat).data()),
-                        style::number(r.replicas, 9));
+                        html(r.shape));
     } else {
         out += tr("<h3 style=\"color:%1\">No candidate passes every check</h3>")
                    .arg(style::warning().name());

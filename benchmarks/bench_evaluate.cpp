@@ -5,7 +5,9 @@
 
 #include "core/evaluation.h"
 #include "core/fit.h"
+#include "core/presets.h"
 #include "core/scenarioio.h"
+#include "core/selection.h"
 
 #include <algorithm>
 #include <chrono>
@@ -80,6 +82,28 @@ int main()
         sink = fitted ? fitted->coefficients[0] : 0.0;
     });
 
+    // Issue #21: the checks over every device preset x the seven storage formats a wizard can
+    // try, each trying tensor-parallel groups 1, 2, 4, 8 (and pipeline stages where none fits):
+    // the Llama-3.1-70B fleet, where most devices need a split.
+    auto fleet = core::readScenario(*core::scenarioPresetText("llama-70b-fleet"));
+    core::Scenario everything = fleet.value().scenario;
+    core::Diagnostics problems;
+    std::vector<core::CandidateDevice> devices;
+    for (const core::PresetInfo &info : core::presetList()) {
+        if (info.kind == "device")
+            devices.push_back({info.id, core::devicePreset(info.id).value()});
+    }
+    const std::vector<core::NumericFormat> formats = {
+        core::NumericFormat::Bf16,  core::NumericFormat::Fp16, core::NumericFormat::Fp8,
+        core::NumericFormat::Int8,  core::NumericFormat::Int4, core::NumericFormat::Nvfp4,
+        core::NumericFormat::Mxfp4};
+    std::size_t shapes = 0;
+    const Summary select = measure(20, 1, [&] {
+        const core::Selection selection = core::selectDevice(everything, devices, formats);
+        shapes = selection.candidates.size();
+        sink = selection.recommendation.replicas;
+    });
+
     std::printf("evaluate (lesson-default):        median %8.3f us   p99 %8.3f us\n",
                 evaluate.median, evaluate.p99);
     std::printf(
@@ -89,5 +113,9 @@ int main()
                 readFile.median, readFile.p99);
     std::printf("bounded least squares, 1,000 x 3:  median %8.3f us   p99 %8.3f us\n", fit.median,
                 fit.p99);
+    std::printf("checks, %zu devices x %zu formats x TP 1/2/4/8 (70B fleet, %zu candidates): "
+                "median %8.3f ms   p99 %8.3f ms\n",
+                devices.size(), formats.size(), shapes, select.median / 1000.0,
+                select.p99 / 1000.0);
     return 0;
 }

@@ -6,11 +6,13 @@
 //   bench_gui            run everything (starts itself as a child for the start-up figures)
 //   bench_gui --child app|bare   start, paint, say so on stdout, exit (for the start-up figures)
 //   bench_gui --window-png FILE [WxH]   save a picture of the whole main window (for reviews)
+//   bench_gui --wizard [N] [fleet]   the Wizard-tab step alone (fleet: the 70B case, 7 formats)
 
 #include "app/mainwindow.h"
 #include "views/document/scenariodocument.h"
 
 #include "core/presets.h"
+#include "core/scenarioio.h"
 #include "core/scenario.h"
 
 #include <QApplication>
@@ -143,9 +145,16 @@ Summary startup(const QString &program, const QString &kind, long &peakKb)
 /** The Wizard tab with every device preset as a candidate: a concurrency step recomputes the
  *  checks (devices x formats) and refreshes the checks table and the decision. */
 void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintRecorder &recorder,
-                int steps)
+                int steps, bool fleet = false)
 {
     core::Scenario wide = document->scenario();
+    if (fleet) { // issue #21: the 70B fleet, every storage format, most devices needing a split
+        wide = core::readScenario(*core::scenarioPresetText("llama-70b-fleet")).value().scenario;
+        wide.wizard.formats = {core::NumericFormat::Bf16, core::NumericFormat::Fp16,
+                               core::NumericFormat::Fp8,  core::NumericFormat::Int8,
+                               core::NumericFormat::Int4, core::NumericFormat::Nvfp4,
+                               core::NumericFormat::Mxfp4};
+    }
     wide.wizard.candidates.clear();
     for (const core::PresetInfo &info : core::presetList()) {
         if (info.kind == "device")
@@ -161,7 +170,8 @@ void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintReco
         recorder.painted.clear();
         QElapsedTimer timer;
         timer.start();
-        document->setNumber(QStringLiteral("serving.concurrent_sequences"), 20 + i % 40);
+        document->setNumber(QStringLiteral("serving.concurrent_sequences"),
+                            fleet ? 40 + i % 40 : 20 + i % 40);
         processUntilPainted(recorder);
         wizardMs.push_back(double(timer.nsecsElapsed()) / 1e6);
         if (i == steps - 1 && qEnvironmentVariableIsSet("BENCH_LIST_PAINTS")) {
@@ -177,9 +187,10 @@ void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintReco
     }
     recorder.recording = false;
     const Summary wizard = summarise(wizardMs);
-    std::printf("Wizard tab, %zu device candidates x %zu formats, a concurrency step to the "
+    std::printf("Wizard tab%s, %zu device candidates x %zu formats, a concurrency step to the "
                 "screen: median %.2f ms, p99 %.2f ms; %.2f selections per step\n",
-                wide.wizard.candidates.size(), wide.wizard.formats.size(), wizard.median,
+                fleet ? " (70B fleet, TP shapes)" : "", wide.wizard.candidates.size(),
+                wide.wizard.formats.size(), wizard.median,
                 wizard.p99, double(document->selectionRuns() - runsBefore) / steps);
 }
 
@@ -237,7 +248,8 @@ int main(int argc, char **argv)
     PaintRecorder recorder;
     app.installEventFilter(&recorder);
     if (args.size() >= 2 && args[1] == QStringLiteral("--wizard")) { // for a profiler: this alone
-        wizardStep(window, document, recorder, args.value(2, QStringLiteral("200")).toInt());
+        wizardStep(window, document, recorder, args.value(2, QStringLiteral("200")).toInt(),
+                   args.value(3) == QStringLiteral("fleet"));
         return 0;
     }
     // warm-up
@@ -316,6 +328,7 @@ int main(int argc, char **argv)
     std::printf("  ratio (median): %.2fx\n", stepImage.median / render.median);
 
     wizardStep(window, document, recorder, 200);
+    wizardStep(window, document, recorder, 100, true);
 
     long appKb = 0;
     long bareKb = 0;

@@ -662,10 +662,11 @@ bool latencyFails(const Scenario &s, const Evaluation &e)
            e[F::PrefillTtftSeconds] > s.serving.ttftTargetSeconds;
 }
 
-/** One replica shape tried: its scenario and evaluation. */
+/** One replica shape tried: its split and its evaluation. */
 struct Shape
 {
-    Scenario scenario;
+    double tp = 1;
+    double pp = 1;
     Evaluation evaluation;
 };
 
@@ -673,60 +674,60 @@ struct Shape
  * The replica shape for an online service: the smallest tensor-parallel group whose per-device
  * memory fits and that meets the latency targets; else the smallest that fits; else pipeline
  * stages of the largest group (across nodes). None fits: one device, so the checks say by how
- * much. `c` records what one device and the next smaller shape would need (the why).
+ * much. `c` records what one device and the next smaller shape would need (the why). `s` is
+ * tried in place (a scenario copy per shape was most of the checks' time) and left on the shape.
  */
-Shape chooseShape(Candidate &c, Scenario single, const Evaluation &singleEvaluation)
+void chooseShape(Candidate &c, Scenario &s, Evaluation &e)
 {
-    const WizardConfig &w = single.wizard;
+    const WizardConfig &w = s.wizard;
     std::optional<Shape> fitting;
     std::optional<Shape> chosen;
-    Shape previous{single, singleEvaluation};
+    Shape previous{1, 1, e};
+    const Evaluation single = e;
     auto attempt = [&](double tp, double pp) {
-        Scenario trial = single;
-        trial.serving.tensorParallel = tp;
-        trial.serving.pipelineParallel = pp;
-        if (parallelismProblem(trial))
+        s.serving.tensorParallel = tp;
+        s.serving.pipelineParallel = pp;
+        if (parallelismProblem(s))
             return false; // heads the degree does not divide: not a shape
-        Evaluation v = tp * pp == 1 ? singleEvaluation : evaluate(trial);
+        Evaluation v = tp * pp == 1 ? single : evaluate(s);
         if (!v.fits()) {
-            previous = Shape{std::move(trial), std::move(v)};
+            previous = Shape{tp, pp, v};
             return false;
         }
         if (!fitting) {
-            fitting = Shape{trial, v};
-            if (tp * pp > 1) {
-                c.smallerShapeTp = previous.scenario.serving.tensorParallel;
-                c.smallerShapePp = previous.scenario.serving.pipelineParallel;
-                c.smallerShapeBytes = c.smallerShapeTp * c.smallerShapePp > 1
-                                          ? previous.evaluation[F::ServingBytesTotal]
-                                          : std::numeric_limits<double>::quiet_NaN();
+            fitting = Shape{tp, pp, v};
+            if (tp * pp > 1 && previous.tp * previous.pp > 1) {
+                c.smallerShapeTp = previous.tp;
+                c.smallerShapePp = previous.pp;
+                c.smallerShapeBytes = previous.evaluation[F::ServingBytesTotal];
             }
         }
-        if (latencyFails(trial, v))
+        if (latencyFails(s, v))
             return false;
-        chosen = Shape{std::move(trial), std::move(v)};
+        chosen = Shape{tp, pp, std::move(v)};
         return true;
     };
     double largest = 1;
     for (double tp : tensorParallelChoices(c.device, w)) {
-        Scenario trial = single;
-        trial.serving.tensorParallel = tp;
-        if (!parallelismProblem(trial))
+        s.serving.tensorParallel = tp;
+        s.serving.pipelineParallel = 1;
+        if (!parallelismProblem(s))
             largest = tp;
         if (attempt(tp, 1))
             break;
     }
-    if (!fitting && std::isfinite(single.model.layers)) {
-        for (double pp = 2; pp <= w.maxPipelineParallel && pp <= single.model.layers; pp *= 2) {
+    if (!fitting && std::isfinite(s.model.layers)) {
+        for (double pp = 2; pp <= w.maxPipelineParallel && pp <= s.model.layers; pp *= 2) {
             if (attempt(largest, pp) || fitting)
                 break;
         }
     }
-    if (chosen)
-        return std::move(*chosen);
-    if (fitting)
-        return std::move(*fitting);
-    return Shape{std::move(single), singleEvaluation};
+    const Shape result = chosen    ? std::move(*chosen)
+                         : fitting ? std::move(*fitting)
+                                   : Shape{1, 1, single};
+    s.serving.tensorParallel = result.tp;
+    s.serving.pipelineParallel = result.pp;
+    e = result.evaluation;
 }
 
 Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, NumericFormat format)
@@ -740,15 +741,14 @@ Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, Nu
     single.serving.pipelineParallel = 1;
     single = withFormats(onDevice(std::move(single), device.device).scenario, format);
     single.serving.batch = std::max(1.0, single.serving.concurrentSequences); // the peak batch
+    // the candidate keeps the device's sources and notes in c.device; its workload needs none
+    single.device.sources.clear();
+    single.device.notes.clear();
     Evaluation e = evaluate(single);
     c.oneDeviceBytes = e[F::ServingBytesTotal];
-    if (single.wizard.regime == Regime::Online) {
-        Shape shape = chooseShape(c, std::move(single), e);
-        c.scenario = std::move(shape.scenario);
-        e = shape.evaluation;
-    } else {
-        c.scenario = std::move(single);
-    }
+    if (single.wizard.regime == Regime::Online)
+        chooseShape(c, single, e);
+    c.scenario = std::move(single);
     Scenario &s = c.scenario;
     c.tensorParallel = s.serving.tensorParallel;
     c.pipelineParallel = s.serving.pipelineParallel;
@@ -1161,6 +1161,8 @@ Selection selectDevice(const Scenario &scenario, const std::vector<CandidateDevi
     Scenario workload = scenario;
     workload.document.clear();
     workload.givenInputs.clear();
+    workload.device.sources.clear(); // each candidate brings its own device
+    workload.device.notes.clear();
     selection.candidates.reserve(devices.size() * used.size());
     for (const CandidateDevice &device : devices) {
         for (const NumericFormat format : used)

@@ -34,13 +34,33 @@ std::string scaled(double value, double unit, const char *suffix, int significan
 
 } // namespace
 
+namespace {
+
+/** floor(log10(v)) for v > 0, by comparison with exact powers of ten where they are exact
+ *  (1e0..1e22) and their neighbours: log10 was a sixth of a Wizard-tab step. */
+int decimalMagnitude(double v)
+{
+    static constexpr double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                         1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (v >= 1.0 && v < 1e22) {
+        int m = 0;
+        while (v >= kPowers[m + 1])
+            ++m;
+        return m;
+    }
+    return static_cast<int>(std::floor(std::log10(v)));
+}
+
+} // namespace
+
 std::string formatNumber(double value, int significant)
 {
     if (!std::isfinite(value))
         return "n/a";
     if (value == 0.0)
         return "0";
-    int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+    int magnitude = decimalMagnitude(std::fabs(value));
     int decimals = significant - 1 - magnitude;
     if (decimals < 0)
         decimals = 0;

@@ -807,13 +807,15 @@ std::vector<std::string_view> warningTexts(const Evaluation &e)
         "an efficiency, throttle or sustained rate this close to zero makes a step take longer "
         "than any number can say: the times, and the cost and energy per token, are n/a");
     add(EvalWarning::TensorParallelBeyondDomain,
-        "the tensor-parallel group is larger than the device's scale-up domain: its all-reduces "
-        "cross nodes over the inter-node link");
+        "serving.tensor_parallel is larger than the device's scale-up domain "
+        "(device.scale_up_devices): its all-reduces cross nodes over the inter-node link "
+        "(interconnect.inter_link_gb_s)");
     add(EvalWarning::TensorParallelOverHostLink,
-        "the device has no device link: tensor-parallel all-reduces go over the host link (PCIe)");
+        "the device has no device link (device.device_link_gb_s): serving.tensor_parallel's "
+        "all-reduces go over the host link (device.host_link_gb_s, PCIe)");
     add(EvalWarning::KvHeadsReplicated,
-        "fewer KV heads than tensor-parallel devices: each device holds a whole head, so the KV "
-        "cache divides by the KV heads, not by the devices");
+        "fewer model.kv_heads than serving.tensor_parallel devices: each device holds a whole "
+        "head, so the KV cache divides by the KV heads, not by the devices");
     add(EvalWarning::EmbeddingsNeedArchitecture,
         "keeping embeddings at 16 bit needs the model's vocabulary and hidden size: ignored");
     return texts;

@@ -146,6 +146,13 @@ CheckResult compatibility(const Candidate &c, const Evaluation &e)
     }
     if (e.has(EvalWarning::TensorParallelOverHostLink))
         text += " No device link: the all-reduces go over PCIe.";
+    const ModelSpec &m = s.model;
+    if (c.tensorParallel > 1 && isSet(m.experts) && isSet(m.expertsPerToken) &&
+        m.experts > m.expertsPerToken)
+        text += " A mixture of experts: engines often place whole experts on devices (expert "
+                "parallelism) instead of slicing each one; the memory per device is about the "
+                "same, but tokens then travel all-to-all between devices, and an uneven routing "
+                "makes the busiest device set the pace. The toy slices every expert.";
     text += " Confirm the engine supports this architecture and attention variant (l.210).";
     r.summary = text;
     return r;

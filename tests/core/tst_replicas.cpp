@@ -235,6 +235,15 @@ void Replicas::moeActiveParametersSetDecodeBytesAtEveryTp()
         ACCEL_COMPARE_NEAR(e[FigureId::WeightsBytes], 46702792704.0 * 2 / tp, 1.0);
         ACCEL_COMPARE_NEAR(e[FigureId::DecodeFlopsPerStep], 2 * 12879925248.0 / tp, 1.0);
     }
+    // split over devices, the checks say when expert parallelism would matter (the stretch goal)
+    const core::Selection s = core::selectDevice(testsupport::loadScenario(
+        kLlama70, {QStringLiteral("model=\"mixtral-8x7b\""),
+                   QStringLiteral("wizard.candidates=[\"nvidia-h100-sxm\"]")}));
+    const core::Candidate *h100 = find(s, "nvidia-h100-sxm", NumericFormat::Bf16);
+    QVERIFY(h100 && h100->tensorParallel > 1);
+    QVERIFY2(h100->check(CheckKind::Compatibility).summary.find("expert parallelism") !=
+                 std::string::npos,
+             h100->check(CheckKind::Compatibility).summary.c_str());
 }
 
 // Llama-3.1-405B in BF16 is 811 GB: 8 H100s hold 640 GB, so the replica needs two nodes.

@@ -62,7 +62,7 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"serving.bandwidth_efficiency", "Bandwidth efficiency", "", 0, 1, true, false, 1.0, "Fraction of peak bandwidth delivered (1 = the lesson's toy: perfect use).", "A toy decode estimate", ACCEL_FIELD(serving.bandwidthEfficiency)},
     {"serving.compute_efficiency", "Compute efficiency", "", 0, 1, true, false, 1.0, "Fraction of peak arithmetic delivered (1 = the toy).", "A toy decode estimate", ACCEL_FIELD(serving.computeEfficiency)},
     {"serving.tensor_parallel", "Tensor parallel", "devices", 1, 4096, false, true, 1, "Devices one model is split across.", "Interconnect", ACCEL_FIELD(serving.tensorParallel)},
-    {"serving.pipeline_parallel", "Pipeline stages", "stages", 1, 4096, false, true, 1, "Stages the layers are split into, each on its own tensor-parallel group (usually one node each).", "Interconnect", ACCEL_FIELD(serving.pipelineParallel)},
+    {"serving.pipeline_parallel", "Pipeline stages", "", 1, 4096, false, true, 1, "Stages the layers are split into, each on its own tensor-parallel group (usually one node each).", "Interconnect", ACCEL_FIELD(serving.pipelineParallel)},
     {"serving.ttft_target_s", "TTFT target", "s", 0, 3600, true, false, 1.5, "Time-to-first-token target.", "Device selection", ACCEL_FIELD(serving.ttftTargetSeconds)},
     {"serving.pacing_target_tokens_s", "Pacing target", "tokens/s", 0, 1e6, true, false, 10, "Per-user token pacing target (app assumption: about reading speed).", "Device selection", ACCEL_FIELD(serving.pacingTargetTokensPerSecond)},
     // training

@@ -181,6 +181,23 @@ void ViewsTest::editorsRefuseWithAReason()
         window.scenarioPanel()->lastRefusal().contains(QStringLiteral("longer than the context")),
         qPrintable(window.scenarioPanel()->lastRefusal()));
     QCOMPARE(window.document()->scenario().serving.promptTokens, 2048.0);
+
+    // issue #21: the panel splits a replica over devices, refusing a split the model cannot run
+    // (the lesson's 7B has 32 heads: 3 devices cannot hold whole heads) with the reason
+    auto *tp = qobject_cast<QSpinBox *>(
+        window.scenarioPanel()->editor(QStringLiteral("serving.tensor_parallel")));
+    QVERIFY(tp);
+    QVERIFY(window.scenarioPanel()->editor(QStringLiteral("serving.pipeline_parallel")));
+    tp->setValue(3);
+    emit tp->editingFinished();
+    QVERIFY2(window.scenarioPanel()->lastRefusal().contains(QStringLiteral("does not divide")),
+             qPrintable(window.scenarioPanel()->lastRefusal()));
+    QCOMPARE(window.document()->scenario().serving.tensorParallel, 1.0);
+    tp->setValue(4);
+    emit tp->editingFinished();
+    window.document()->flush();
+    QCOMPARE(window.document()->scenario().serving.tensorParallel, 4.0);
+    QCOMPARE(window.document()->evaluation()[FigureId::Devices], 4.0);
 }
 
 void ViewsTest::hoverExplainsAFigure()

@@ -94,8 +94,8 @@ int main()
             devices.push_back({info.id, core::devicePreset(info.id).value()});
     }
     const std::vector<core::NumericFormat> formats = {
-        core::NumericFormat::Bf16,  core::NumericFormat::Fp16, core::NumericFormat::Fp8,
-        core::NumericFormat::Int8,  core::NumericFormat::Int4, core::NumericFormat::Nvfp4,
+        core::NumericFormat::Bf16, core::NumericFormat::Fp16, core::NumericFormat::Fp8,
+        core::NumericFormat::Int8, core::NumericFormat::Int4, core::NumericFormat::Nvfp4,
         core::NumericFormat::Mxfp4};
     std::size_t shapes = 0;
     const Summary select = measure(20, 1, [&] {

@@ -12,8 +12,8 @@
 #include "views/document/scenariodocument.h"
 
 #include "core/presets.h"
-#include "core/scenarioio.h"
 #include "core/scenario.h"
+#include "core/scenarioio.h"
 
 #include <QApplication>
 #include <QChart>
@@ -190,8 +190,8 @@ void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintReco
     std::printf("Wizard tab%s, %zu device candidates x %zu formats, a concurrency step to the "
                 "screen: median %.2f ms, p99 %.2f ms; %.2f selections per step\n",
                 fleet ? " (70B fleet, TP shapes)" : "", wide.wizard.candidates.size(),
-                wide.wizard.formats.size(), wizard.median,
-                wizard.p99, double(document->selectionRuns() - runsBefore) / steps);
+                wide.wizard.formats.size(), wizard.median, wizard.p99,
+                double(document->selectionRuns() - runsBefore) / steps);
 }
 
 /** Process start to the first painted window: the app against a bare window with one chart. */

@@ -236,7 +236,8 @@ void Exports::checksAsCsv()
     QVERIFY(lines[1].startsWith(QStringLiteral("# recommendation: ")));
     QVERIFY(lines[2].startsWith(QStringLiteral(
         "device,weights,verdict,passes,tensor_parallel,pipeline_parallel,replicas,devices,")));
-    QVERIFY(lines[2].contains(QStringLiteral("usd_per_hour,monthly_cost_usd,usd_per_million_tokens")));
+    QVERIFY(
+        lines[2].contains(QStringLiteral("usd_per_hour,monthly_cost_usd,usd_per_million_tokens")));
     // the 48 GB device, BF16: 2 devices = 2 replicas of one device, $4/h each: $5,840 a month
     QVERIFY2(csv.find("lesson-accelerator-48gb,bf16,passes,true,1,1,2,2,") != std::string::npos ||
                  csv.find("lesson-accelerator-48gb,bf16,\"passes") != std::string::npos,

@@ -711,7 +711,7 @@ void chooseShape(Candidate &c, Scenario &s, Evaluation &e)
         }
         if (latencyFails(s, v))
             return false;
-        chosen = Shape{tp, pp, std::move(v)};
+        chosen = Shape{tp, pp, v};
         return true;
     };
     double largest = 1;
@@ -729,9 +729,7 @@ void chooseShape(Candidate &c, Scenario &s, Evaluation &e)
                 break;
         }
     }
-    const Shape result = chosen    ? std::move(*chosen)
-                         : fitting ? std::move(*fitting)
-                                   : Shape{1, 1, single};
+    const Shape result = chosen ? *chosen : fitting ? *fitting : Shape{1, 1, single};
     s.serving.tensorParallel = result.tp;
     s.serving.pipelineParallel = result.pp;
     e = result.evaluation;
@@ -1120,10 +1118,9 @@ std::vector<double> tensorParallelChoices(const DeviceSpec &device, const Wizard
     double domain = 1;
     if (isSet(device.scaleUpDevices))
         domain = device.scaleUpDevices;
-    else if (isSet(device.deviceLinkGbPerSecond))
-        domain = 8; // a baseboard of eight, the common server
-    else if (device.deployment == Deployment::Datacenter && isSet(device.hostLinkGbPerSecond))
-        domain = 8; // eight PCIe cards in one server, talking over PCIe
+    else if (isSet(device.deviceLinkGbPerSecond) ||
+             (device.deployment == Deployment::Datacenter && isSet(device.hostLinkGbPerSecond)))
+        domain = 8; // a baseboard of eight, or eight PCIe cards in one server over PCIe
     std::vector<double> choices;
     for (double tp = 1; tp <= std::min(domain, wizard.maxTensorParallel); tp *= 2)
         choices.push_back(tp);

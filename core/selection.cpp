@@ -939,9 +939,12 @@ void recommend(Selection &selection)
         for (const Candidate *other : passing) {
             if (other != &best && other->deviceId == best.deviceId) {
                 const double headroom = other->check(CheckKind::Memory).figure("headroom_bytes");
+                const bool emulated =
+                    support(other->device, other->weightFormat, true) == Support::Emulated;
                 rec.reason += " " + label(other->weightFormat) +
-                              " weights also pass on it once validated, leaving " + gb(headroom) +
-                              " for more KV (l.237).";
+                              " weights also pass on it once validated" +
+                              (emulated ? " (emulated: memory saved, no faster arithmetic)" : "") +
+                              ", leaving " + gb(headroom) + " for more KV (l.237).";
             }
         }
     }

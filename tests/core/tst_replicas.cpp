@@ -145,6 +145,13 @@ void Replicas::seventyBillionGetsARecommendation()
     QVERIFY2(r.reason.find(r.shape) != std::string::npos, r.reason.c_str());
     QVERIFY2(r.reason.find("because one device would need") != std::string::npos, r.reason.c_str());
     QVERIFY2(r.reason.find("the availability minimum") != std::string::npos, r.reason.c_str());
+    // MI300X has no FP4 units: a passing NVFP4 option on it says it is emulated
+    const core::Selection withFp4 = core::selectDevice(testsupport::loadScenario(
+        kLlama70, {QStringLiteral("wizard.candidates=[\"amd-mi300x\"]"),
+                   QStringLiteral("wizard.formats=[\"bf16\", \"nvfp4\"]")}));
+    QVERIFY2(withFp4.recommendation.reason.find("NVFP4 weights also pass on it once validated "
+                                                "(emulated") != std::string::npos,
+             withFp4.recommendation.reason.c_str());
     // the engine settings name the split
     QVERIFY2(r.engineSettings.back().find("--tensor-parallel-size") != std::string::npos,
              r.engineSettings.back().c_str());

@@ -207,16 +207,17 @@ QString workload(const core::Scenario &s, core::MemoryUnits units)
 
 QString checksTable(const core::Selection &selection)
 {
-    QString out = QObject::tr("<h2>The six checks</h2><table><tr><th>Device</th><th>Weights</th>");
+    QString out = QObject::tr(
+        "<h2>The six checks</h2><table><tr><th>Device</th><th>Weights</th><th>Fleet</th>");
     for (std::size_t i = 0; i < core::kCheckCount; ++i)
         out += QStringLiteral("<th>%1</th>").arg(fromView(core::checkTitle(core::CheckKind(i))));
     out += QObject::tr("<th>Verdict</th></tr>");
     const core::Candidate *best = core::recommendedCandidate(selection);
     for (const core::Candidate &c : selection.candidates) {
         const bool isBest = &c == best;
-        out += QStringLiteral("<tr><td>%1%2</td><td>%3</td>")
+        out += QStringLiteral("<tr><td>%1%2</td><td>%3</td><td>%4</td>")
                    .arg(isBest ? QStringLiteral("\u2605 ") : QString(), esc(c.device.name),
-                        fromView(core::formatLabel(c.weightFormat)));
+                        fromView(core::formatLabel(c.weightFormat)), esc(core::fleetLabel(c)));
         for (const core::CheckResult &check : c.checks)
             out += QStringLiteral("<td class=\"%1\">%2 %3</td>")
                        .arg(statusClass(check.status), statusSymbol(check.status),

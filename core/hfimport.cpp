@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace core {
 
@@ -40,18 +41,22 @@ public:
         : m_root(root)
     {}
 
-    const json *find(std::initializer_list<const char *> names, std::string *used = nullptr) const
+    const json *find(std::initializer_list<const char *> names, std::string *used = nullptr)
     {
         for (const char *name : names) {
             auto it = m_root.find(name);
             if (it != m_root.end() && !it->is_null()) {
                 if (used)
                     *used = name;
+                m_used.insert(name);
                 return &*it;
             }
         }
         return nullptr;
     }
+
+    /** The keys the import read (whether or not their value changed the model). */
+    const std::set<std::string> &used() const { return m_used; }
 
     /** A positive whole number under one of `names`; kUnset when absent and optional. */
     double count(std::initializer_list<const char *> names, bool required, ModelSpec &model,
@@ -74,11 +79,12 @@ public:
         return number;
     }
 
-    bool flag(const char *name, bool fallback) const
+    bool flag(const char *name, bool fallback)
     {
         auto it = m_root.find(name);
         if (it == m_root.end() || it->is_null())
             return fallback;
+        m_used.insert(name);
         if (!it->is_boolean())
             fail("/" + std::string(name), "must be true or false");
         return it->get<bool>();
@@ -92,7 +98,64 @@ public:
 
 private:
     const json &m_root;
+    std::set<std::string> m_used;
 };
+
+/** Why a config key the import did not read can change memory or speed, or nullptr for a key
+ *  that cannot (token ids, dropout, initialisation, RoPE settings, ...). */
+const char *sizeChangingKey(const std::string &key)
+{
+    struct Rule
+    {
+        const char *fragment;
+        const char *why;
+    };
+    static constexpr Rule kRules[] = {
+        {"text_config", "a multimodal config: the language model's sizes are nested in it"},
+        {"vision_config", "a vision tower: its parameters are not counted"},
+        {"quantization_config", "the checkpoint is quantised: its weight bytes differ from the "
+                                "scenario's format"},
+        {"layer_types", "a per-layer pattern of attention kinds (sliding, full, linear)"},
+        {"_pattern", "a per-layer attention pattern"},
+        {"chunk", "chunked attention holds at most a chunk of KV on some layers"},
+        {"no_rope_layers", "a per-layer pattern"},
+        {"full_attention_interval", "only some layers attend fully; the others keep a fixed state"},
+        {"linear_",
+         "linear attention (DeltaNet) layers keep a fixed state, not a growing KV cache"},
+        {"ssm", "state-space (Mamba) layers keep a fixed state, not a growing KV cache"},
+        {"mamba", "state-space (Mamba) layers keep a fixed state, not a growing KV cache"},
+        {"expert", "mixture-of-experts weights: total and active parameters differ"},
+        {"moe", "mixture-of-experts weights: total and active parameters differ"},
+        {"dense_replace", "some layers are dense, others mixture-of-experts"},
+        {"mlp_only_layers", "some layers are dense, others mixture-of-experts"},
+        {"sparse_step", "some layers are dense, others mixture-of-experts"},
+        {"nextn_predict", "extra multi-token-prediction layers add weights"},
+        {"sliding_window", "a sliding window caps the KV cache of some layers"},
+        {"lora_rank", "multi-head latent attention caches a compressed latent"},
+    };
+    for (const Rule &rule : kRules) {
+        if (key.find(rule.fragment) != std::string::npos)
+            return rule.why;
+    }
+    return nullptr;
+}
+
+/** A warning for each key the import left unread that can change memory or speed (issue #22:
+ *  a config relabelled to a family it does not match must not give silently wrong numbers). */
+void warnUnreadSizeKeys(const json &root, const Config &c, const char *family,
+                        Diagnostics &warnings)
+{
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        if (c.used().contains(it.key()) || it->is_null() || *it == false)
+            continue;
+        if (const char *why = sizeChangingKey(it.key()))
+            warnings.push_back(
+                {"/" + it.key(), "not read by the " + std::string(family) +
+                                     " import, yet it can change memory or speed (" + why +
+                                     "): the estimate ignores it; check that the model_type "
+                                     "matches the file"});
+    }
+}
 
 const FamilyInfo &identify(const json &root)
 {
@@ -187,6 +250,7 @@ HfImport import(const json &root)
     // Sliding windows: Mistral-style on every layer; Qwen2 only when use_sliding_window is on;
     // Gemma 2 alternates local (windowed) and global layers: half of them hold the window.
     const double window = c.count({"sliding_window"}, false, m, "sliding_window");
+    c.flag("use_sliding_window", false); // read: Qwen2 switches its window off with it
     if (isSet(window)) {
         if (f == Family::Mistral || f == Family::Mixtral ||
             (f == Family::Qwen2 && c.flag("use_sliding_window", false))) {
@@ -263,6 +327,7 @@ HfImport import(const json &root)
              "the architecture is outside what a scenario accepts: " + failure.diagnostic.message);
     }
 
+    warnUnreadSizeKeys(root, c, family.key, out.warnings);
     std::string name = c.text("_name_or_path");
     if (name.empty())
         name = std::string(family.key) + " (" + formatNumber(m.parameters / 1e9, 3) +

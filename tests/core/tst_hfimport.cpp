@@ -10,6 +10,8 @@
 #include "core/hfimport.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QObject>
 
 namespace {
@@ -42,6 +44,10 @@ private slots:
     void refusals();
     void importedModelEvaluates();
     void slidingWindows();
+    void genuineConfigsGiveNoWarnings_data();
+    void genuineConfigsGiveNoWarnings();
+    void relabelledConfigsNameTheKeysTheyIgnore_data();
+    void relabelledConfigsNameTheKeysTheyIgnore();
 };
 
 void HfImport::families_data()
@@ -196,6 +202,82 @@ void HfImport::slidingWindows()
     const double perLayerToken = 2 * 8 * 256 * 2; // K and V x 8 KV heads x head_dim 256 x BF16
     QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence],
              perLayerToken * (21 * 8192 + 21 * 4096));
+}
+
+void HfImport::genuineConfigsGiveNoWarnings_data()
+{
+    QTest::addColumn<QString>("file");
+    for (const char *file :
+         {"llama-2-7b.json", "llama-3.1-8b.json", "mistral-7b-v0.1.json", "mixtral-8x7b.json",
+          "qwen2.5-7b.json", "gemma-7b.json", "gemma-2-9b.json", "phi-3-mini-4k.json",
+          "falcon-7b.json", "falcon-7b-refinedweb.json", "gpt2.json", "gpt-j-6b.json"})
+        QTest::newRow(file) << QString::fromLatin1(file);
+}
+
+// Every key of a genuine config that can change the size is read by its family's import.
+void HfImport::genuineConfigsGiveNoWarnings()
+{
+    QFETCH(QString, file);
+    const auto imported = importFixture(file);
+    QVERIFY(imported.ok());
+    for (const core::Diagnostic &w : imported->warnings)
+        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+}
+
+void HfImport::relabelledConfigsNameTheKeysTheyIgnore_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("edits"); // a JSON object merged over the fixture
+    QTest::addColumn<QStringList>("named");
+    // Issue #22: Mixtral relabelled as Mistral would lose its experts without a word.
+    QTest::newRow("mixtral as mistral")
+        << "mixtral-8x7b.json"
+        << R"({"model_type": "mistral"})"
+        << QStringList{"/num_local_experts", "/num_experts_per_tok"};
+    // A Qwen3-MoE-style file (num_experts, moe_intermediate_size) relabelled as qwen2: the
+    // issue's 233 B instead of 30.5 B came from these keys being ignored.
+    QTest::newRow("qwen3-moe keys as qwen2")
+        << "qwen2.5-7b.json"
+        << R"({"num_experts": 128, "num_experts_per_tok": 8, "moe_intermediate_size": 768,
+               "decoder_sparse_step": 1, "mlp_only_layers": []})"
+        << QStringList{"/num_experts", "/num_experts_per_tok", "/moe_intermediate_size",
+                       "/decoder_sparse_step", "/mlp_only_layers"};
+    // gpt-oss-style per-layer attention kinds relabelled as mixtral: the window is read, the
+    // pattern that says which layers use it is not.
+    QTest::newRow("gpt-oss layer types as mixtral")
+        << "mixtral-8x7b.json"
+        << R"({"layer_types": ["sliding_attention", "full_attention"], "sliding_window": 128,
+               "quantization_config": {"quant_method": "mxfp4"}})"
+        << QStringList{"/layer_types", "/quantization_config"};
+    QTest::newRow("a multimodal wrapper")
+        << "llama-3.1-8b.json"
+        << R"({"text_config": {"hidden_size": 5120}, "vision_config": {}})"
+        << QStringList{"/text_config", "/vision_config"};
+}
+
+void HfImport::relabelledConfigsNameTheKeysTheyIgnore()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, edits);
+    QFETCH(QStringList, named);
+    QJsonObject config = QJsonDocument::fromJson(fixture(file)).object();
+    const QJsonObject changes = QJsonDocument::fromJson(edits.toUtf8()).object();
+    QVERIFY(!changes.isEmpty());
+    for (auto it = changes.begin(); it != changes.end(); ++it)
+        config.insert(it.key(), it.value());
+    const QByteArray bytes = QJsonDocument(config).toJson();
+    const auto imported = core::importHuggingFaceConfig(
+        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
+    QStringList warned;
+    for (const core::Diagnostic &w : imported->warnings) {
+        warned << QString::fromStdString(w.path);
+        QVERIFY2(w.message.find("check that the model_type matches the file") != std::string::npos,
+                 w.message.c_str());
+    }
+    for (const QString &path : named)
+        QVERIFY2(warned.contains(path),
+                 qPrintable(path + QStringLiteral(" not in ") + warned.join(QStringLiteral(", "))));
 }
 
 QTEST_GUILESS_MAIN(HfImport)

@@ -226,6 +226,23 @@ void Replicas::kvSplitsByHeadsNotByLatent()
     const core::Evaluation latent8 = kvTotal(QStringLiteral("deepseek-v3"), 8);
     ACCEL_COMPARE_NEAR(latent8[FigureId::KvBytesTotal], latent1[FigureId::KvBytesTotal], 1.0);
     ACCEL_COMPARE_NEAR(latent8[FigureId::WeightsBytes], latent1[FigureId::WeightsBytes] / 8, 1.0);
+
+    // Issue #22's case: DeepSeek (671,026,419,200 parameters) in FP8 on 8 x H200 at 32,768
+    // tokens. Per device: 671.03 GB / 8 = 83.88 GB of weights, 141 - 83.88 - 2.5 = 54.62 GB for
+    // KV; one sequence's latent is 61 layers x 576 x 2 B x 32,768 = 2.303 GB on every device:
+    // floor(54.62 / 2.303) = 23 sequences (189 when the latent was divided by 8).
+    const core::Evaluation r1 = testsupport::evaluateScenario(
+        QStringLiteral("lesson-default"),
+        {QStringLiteral("model=\"deepseek-v3\""), QStringLiteral("device=\"nvidia-h200-sxm\""),
+         QStringLiteral("serving.tensor_parallel=8"),
+         QStringLiteral("serving.weight_format=\"fp8\""),
+         QStringLiteral("serving.context_tokens=32768"),
+         QStringLiteral("serving.prompt_tokens=30000")});
+    const double latentPerSequence = 61.0 * 576 * 2 * 32768;
+    ACCEL_COMPARE_NEAR(r1[FigureId::KvBytesPerSequence], latentPerSequence, 1.0);
+    const double free = 141e9 - 671026419200.0 / 8 - 2.5e9;
+    QCOMPARE(r1[FigureId::MaxConcurrentSequences], std::floor(free / latentPerSequence));
+    QCOMPARE(r1[FigureId::MaxConcurrentSequences], 23.0);
 }
 
 // Mixtral 8x7B: at batch 1 a step reads the shared weights plus the 2 routed experts, i.e. the

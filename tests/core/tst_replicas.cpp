@@ -421,7 +421,8 @@ void Replicas::checkJsonCarriesTheShapeAndTheFleet()
          {"tensor_parallel", "pipeline_parallel", "replicas", "devices", "memory_per_device_bytes",
           "usd_per_hour", "usd_per_month", "usd_per_million_tokens"})
         QVERIFY2(rec.value(QLatin1String(key)).isDouble(), key);
-    for (const QJsonValue &value : doc.value("candidates").toArray()) {
+    const QJsonArray candidates = doc.value("candidates").toArray();
+    for (const QJsonValue value : candidates) {
         const QJsonObject c = value.toObject();
         QVERIFY(c.value("tensor_parallel").isDouble());
         QVERIFY(c.value("devices").isDouble());

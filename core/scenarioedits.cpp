@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenarioedits.h"
 
+#include "scenarioaccess.h"
+
 #include "parameters.h"
 #include "presets.h"
 #include "selection.h"
@@ -87,12 +89,8 @@ DeviceMove onDevice(Scenario scenario, const DeviceSpec &device)
                                   "the runtime overhead (" + formatNumber(s.serving.overheadGb, 6) +
                                       " GB) is larger than " + deviceName(device) + "'s " +
                                       formatNumber(device.capacityGb(), 6) + " GB of memory"};
-    else if (s.serving.tensorParallel > 1 && !isSet(device.deviceLinkGbPerSecond) &&
-             !isSet(device.hostLinkGbPerSecond))
-        move.refusal = Diagnostic{
-            "/serving/tensor_parallel",
-            deviceName(device) + " has no device or host link: tensor " + "parallelism over " +
-                formatNumber(s.serving.tensorParallel, 6) + " devices cannot be estimated on it"};
+    else if (auto problem = parallelismProblem(s)) // the one rule: no link, no split
+        move.refusal = std::move(problem);
     return move;
 }
 

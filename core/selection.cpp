@@ -44,6 +44,22 @@ std::string deviceLabel(const Candidate &c)
     return c.device.name.empty() ? c.deviceId : c.device.name;
 }
 
+/** Why a replica is split, in one sentence: what one device (and the next smaller shape tried)
+ *  would need per device, or that one device fits but misses the latency targets. */
+std::string whySplit(const Candidate &c)
+{
+    if (c.oneDeviceBytes <= c.capacityBytes)
+        return "one device holds it (" + gb(c.oneDeviceBytes) + " of " + gb(c.capacityBytes) +
+               ") but misses the latency targets: the split reads each device's share in "
+               "parallel.";
+    std::string text =
+        "one device would need " + gb(c.oneDeviceBytes) + " of its " + gb(c.capacityBytes);
+    if (std::isfinite(c.smallerShapeBytes))
+        text += ", and " + shapeLabel(c.smallerShapeTp, c.smallerShapePp) + " " +
+                gb(c.smallerShapeBytes) + " per device";
+    return text + " (weights + KV + overhead).";
+}
+
 void add(CheckResult &r, std::string key, double value)
 {
     if (std::isfinite(value))
@@ -183,17 +199,9 @@ CheckResult servingMemory(const Candidate &c, const Evaluation &e)
     add(r, "pipeline_parallel", c.pipelineParallel);
     const std::string perDevice =
         split ? "Per device of " + shapeLabel(c.tensorParallel, c.pipelineParallel) + ": " : "";
-    std::string why;
-    if (split && c.oneDeviceBytes <= capacity)
-        why = " One device would hold it (" + gb(c.oneDeviceBytes) +
-              ") but miss the latency targets: the split is for speed.";
-    else if (split && std::isfinite(c.oneDeviceBytes))
-        why = " One device would need " + gb(c.oneDeviceBytes) +
-              (std::isfinite(c.smallerShapeBytes)
-                   ? ", and " + shapeLabel(c.smallerShapeTp, c.smallerShapePp) + " " +
-                         gb(c.smallerShapeBytes) + " per device"
-                   : std::string()) +
-              ".";
+    std::string why = split ? " " + whySplit(c) : std::string();
+    if (split)
+        why[1] = 'O'; // a sentence of its own: "One device ..."
     const std::string need =
         gb(total) + " for " + num(s.serving.concurrentSequences, 9) +
         (s.serving.concurrentSequences == 1 ? " sequence of " : " sequences of ") +
@@ -691,11 +699,13 @@ void chooseShape(Candidate &c, Scenario &s, Evaluation &e)
     std::optional<Shape> chosen;
     Shape previous{1, 1, e};
     const Evaluation single = e;
+    double largest = 1; // the largest group the model can run, for the pipeline stages
     auto attempt = [&](double tp, double pp) {
         s.serving.tensorParallel = tp;
         s.serving.pipelineParallel = pp;
         if (parallelismProblem(s))
             return false; // heads the degree does not divide: not a shape
+        largest = std::max(largest, tp);
         Evaluation v = tp * pp == 1 ? single : evaluate(s);
         if (!v.fits()) {
             previous = Shape{tp, pp, v};
@@ -714,12 +724,7 @@ void chooseShape(Candidate &c, Scenario &s, Evaluation &e)
         chosen = Shape{tp, pp, v};
         return true;
     };
-    double largest = 1;
     for (double tp : tensorParallelChoices(c.device, w)) {
-        s.serving.tensorParallel = tp;
-        s.serving.pipelineParallel = 1;
-        if (!parallelismProblem(s))
-            largest = tp;
         if (attempt(tp, 1))
             break;
     }
@@ -816,18 +821,7 @@ std::string whyShape(const Candidate &c)
 {
     if (c.devicesPerReplica() <= 1)
         return "One device per replica holds the weights and every sequence's KV.";
-    if (c.oneDeviceBytes <= c.capacityBytes)
-        return shapeLabel(c.tensorParallel, c.pipelineParallel) + " because one device holds it (" +
-               gb(c.oneDeviceBytes) + " of " + gb(c.capacityBytes) +
-               ") but misses the latency targets: the split reads each device's share in parallel.";
-    std::string text = shapeLabel(c.tensorParallel, c.pipelineParallel) +
-                       " because one device "
-                       "would need " +
-                       gb(c.oneDeviceBytes) + " of its " + gb(c.capacityBytes);
-    if (std::isfinite(c.smallerShapeBytes))
-        text += " and " + shapeLabel(c.smallerShapeTp, c.smallerShapePp) + " " +
-                gb(c.smallerShapeBytes) + " per device";
-    return text + " (weights + KV + overhead).";
+    return shapeLabel(c.tensorParallel, c.pipelineParallel) + " because " + whySplit(c);
 }
 
 /** Why this many replicas: the availability minimum, or what the traffic needs. */

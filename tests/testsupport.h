@@ -7,6 +7,7 @@
 #include "core/evaluation.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
+#include "core/selection.h"
 
 #include <QString>
 #include <QStringList>
@@ -43,6 +44,17 @@ inline core::Scenario loadScenario(const QString &idOrJson, const QStringList &o
 inline core::Evaluation evaluateScenario(const QString &idOrJson, const QStringList &overrides = {})
 {
     return core::evaluate(loadScenario(idOrJson, overrides));
+}
+
+/** One candidate (device id, weight format) of a selection, or nullptr. */
+inline const core::Candidate *findCandidate(const core::Selection &selection,
+                                            const std::string &device, core::NumericFormat format)
+{
+    for (const core::Candidate &c : selection.candidates) {
+        if (c.deviceId == device && c.weightFormat == format)
+            return &c;
+    }
+    return nullptr;
 }
 
 inline QString describe(double actual, double expected, double tolerance)

@@ -42,14 +42,7 @@ const QString kLlama70 = QStringLiteral(R"({
              "formats": ["bf16", "fp8"], "min_replicas": 2}
 })");
 
-const core::Candidate *find(const core::Selection &s, const std::string &id, NumericFormat f)
-{
-    for (const core::Candidate &c : s.candidates) {
-        if (c.deviceId == id && c.weightFormat == f)
-            return &c;
-    }
-    return nullptr;
-}
+using testsupport::findCandidate;
 
 /** Per device at TP t: 1/t of the weights, 1/t of 64 sequences' KV (8 KV heads split up to 8
  *  ways), plus the overhead every device keeps. */
@@ -110,7 +103,7 @@ void Replicas::seventyBillionNeedsASplit()
     QFETCH(double, capacity);
     QFETCH(double, tp);
     const core::Selection s = core::selectDevice(testsupport::loadScenario(kLlama70));
-    const core::Candidate *c = find(s, device.toStdString(), NumericFormat(format));
+    const core::Candidate *c = findCandidate(s, device.toStdString(), NumericFormat(format));
     QVERIFY(c);
     QCOMPARE(c->tensorParallel, tp);
     QCOMPARE(c->pipelineParallel, 1.0);
@@ -190,13 +183,13 @@ void Replicas::aDeviceWithoutAPriceNeverBorrowsOne()
     const core::Scenario scenario = testsupport::loadScenario(
         kLlama70, {QStringLiteral("wizard.candidates=[\"intel-gaudi3\"]")});
     const core::Selection s = core::selectDevice(scenario);
-    const core::Candidate *gaudi = find(s, "intel-gaudi3", NumericFormat::Bf16);
+    const core::Candidate *gaudi = findCandidate(s, "intel-gaudi3", NumericFormat::Bf16);
     QVERIFY(gaudi);
     QVERIFY(std::isnan(gaudi->usdPerHour));
     QVERIFY(std::isnan(gaudi->monthlyCostUsd));
     QVERIFY(std::isnan(gaudi->usdPerMillionTokens));
     QCOMPARE(gaudi->check(CheckKind::Cost).headline, std::string("price needed"));
-    const core::Candidate *h100 = find(s, "nvidia-h100-sxm", NumericFormat::Bf16);
+    const core::Candidate *h100 = findCandidate(s, "nvidia-h100-sxm", NumericFormat::Bf16);
     QVERIFY(h100 && std::isfinite(h100->monthlyCostUsd));
     // it passes, but the priced device wins on cost whatever its size
     QVERIFY(gaudi->passes);
@@ -263,7 +256,7 @@ void Replicas::moeActiveParametersSetDecodeBytesAtEveryTp()
     const core::Selection s = core::selectDevice(testsupport::loadScenario(
         kLlama70, {QStringLiteral("model=\"mixtral-8x7b\""),
                    QStringLiteral("wizard.candidates=[\"nvidia-h100-sxm\"]")}));
-    const core::Candidate *h100 = find(s, "nvidia-h100-sxm", NumericFormat::Bf16);
+    const core::Candidate *h100 = findCandidate(s, "nvidia-h100-sxm", NumericFormat::Bf16);
     QVERIFY(h100 && h100->tensorParallel > 1);
     QVERIFY2(h100->check(CheckKind::Compatibility).summary.find("expert parallelism") !=
                  std::string::npos,
@@ -279,7 +272,7 @@ void Replicas::pipelineStagesWhenOneDomainIsNotEnough()
                    QStringLiteral("serving.batch=8"), QStringLiteral("wizard.formats=[\"bf16\"]"),
                    QStringLiteral("wizard.candidates=[\"nvidia-h100-sxm\"]")});
     const core::Selection s = core::selectDevice(scenario);
-    const core::Candidate *c = find(s, "nvidia-h100-sxm", NumericFormat::Bf16);
+    const core::Candidate *c = findCandidate(s, "nvidia-h100-sxm", NumericFormat::Bf16);
     QVERIFY(c);
     QCOMPARE(c->tensorParallel, 8.0);
     QCOMPARE(c->pipelineParallel, 2.0);
@@ -397,7 +390,7 @@ void Replicas::fp8OnAmpereIsEmulatedNotUnknown()
                    QStringLiteral("wizard.formats=[\"fp8\", \"nvfp4\"]")});
     const core::Selection s = core::selectDevice(scenario);
     for (NumericFormat f : {NumericFormat::Fp8, NumericFormat::Nvfp4}) {
-        const core::Candidate *a100 = find(s, "nvidia-a100-80gb-sxm", f);
+        const core::Candidate *a100 = findCandidate(s, "nvidia-a100-80gb-sxm", f);
         QVERIFY(a100);
         const core::CheckResult &compat = a100->check(CheckKind::Compatibility);
         QVERIFY2(compat.headline.find("emulated or unsupported") != std::string::npos,
@@ -406,7 +399,7 @@ void Replicas::fp8OnAmpereIsEmulatedNotUnknown()
         QCOMPARE(compat.status, core::CheckStatus::Warn);
     }
     // FP8 on H100 is native: no warning
-    const core::Candidate *h100 = find(s, "nvidia-h100-sxm", NumericFormat::Fp8);
+    const core::Candidate *h100 = findCandidate(s, "nvidia-h100-sxm", NumericFormat::Fp8);
     QVERIFY(h100);
     QCOMPARE(h100->check(CheckKind::Compatibility).status, core::CheckStatus::Pass);
 }

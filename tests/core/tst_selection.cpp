@@ -16,15 +16,7 @@ using core::CheckStatus;
 
 namespace {
 
-const core::Candidate *find(const core::Selection &s, const std::string &device,
-                            core::NumericFormat format)
-{
-    for (const core::Candidate &c : s.candidates) {
-        if (c.deviceId == device && c.weightFormat == format)
-            return &c;
-    }
-    return nullptr;
-}
+using testsupport::findCandidate;
 
 core::DeviceSpec customDevice(const char *name, double memoryGb, double bandwidth, double price)
 {
@@ -116,7 +108,7 @@ void Selection::lessonWalkthrough()
     QFETCH(int, status);
     const core::Selection s =
         core::selectDevice(testsupport::loadScenario(QStringLiteral("support-assistant")));
-    const core::Candidate *c = find(s, device.toStdString(), core::NumericFormat(format));
+    const core::Candidate *c = findCandidate(s, device.toStdString(), core::NumericFormat(format));
     QVERIFY(c);
     const core::CheckResult &result = c->check(CheckKind(check));
     ACCEL_COMPARE_NEAR(result.figure(figure.toStdString()), expected, tolerance);
@@ -142,7 +134,8 @@ void Selection::lessonOutcome()
     QVERIFY(!r.flip.empty());
     QVERIFY(r.rejected.size() == s.candidates.size() - 1);
     // the serving-engine settings enforce the guarded limit and the context
-    const core::Evaluation e = core::evaluate(find(s, r.deviceId, r.weightFormat)->scenario);
+    const core::Evaluation e =
+        core::evaluate(findCandidate(s, r.deviceId, r.weightFormat)->scenario);
     const std::string limit = core::formatNumber(e[core::FigureId::AdmissionLimit], 9);
     QVERIFY2(r.engineSettings.at(0).find(limit) != std::string::npos, r.engineSettings[0].c_str());
     QVERIFY(r.engineSettings.at(1).find("3,000 tokens") != std::string::npos);
@@ -153,7 +146,8 @@ void Selection::memoryFailureFailsWhateverTheLatency()
 {
     const core::Selection s =
         core::selectDevice(testsupport::loadScenario(QStringLiteral("support-assistant")));
-    const core::Candidate *small = find(s, "lesson-accelerator-24gb", core::NumericFormat::Bf16);
+    const core::Candidate *small =
+        findCandidate(s, "lesson-accelerator-24gb", core::NumericFormat::Bf16);
     QVERIFY(small);
     QVERIFY(small->check(CheckKind::Latency).status != CheckStatus::Fail);
     QCOMPARE(small->check(CheckKind::Memory).status, CheckStatus::Fail);
@@ -225,7 +219,7 @@ void Selection::lowUtilisationPointsToTheApi()
     const core::Selection busy =
         core::selectDevice(testsupport::loadScenario(QStringLiteral("support-assistant"), api));
     const core::Candidate *chosen =
-        find(busy, busy.recommendation.deviceId, busy.recommendation.weightFormat);
+        findCandidate(busy, busy.recommendation.deviceId, busy.recommendation.weightFormat);
     const double breakEven = chosen->check(CheckKind::Cost).figure("break_even_utilisation");
     QVERIFY(std::isfinite(breakEven) && breakEven > 0.0 && breakEven < 1.0);
     QCOMPARE(chosen->check(CheckKind::Cost).status, CheckStatus::Pass); // 70 % is above it
@@ -235,7 +229,7 @@ void Selection::lowUtilisationPointsToTheApi()
     const core::Selection idle =
         core::selectDevice(testsupport::loadScenario(QStringLiteral("support-assistant"), quiet));
     const core::Candidate *idleChoice =
-        find(idle, idle.recommendation.deviceId, idle.recommendation.weightFormat);
+        findCandidate(idle, idle.recommendation.deviceId, idle.recommendation.weightFormat);
     QCOMPARE(idleChoice->check(CheckKind::Cost).status, CheckStatus::Warn);
     QVERIFY2(idle.recommendation.reason.find("a hosted API is cheaper") != std::string::npos,
              idle.recommendation.reason.c_str());
@@ -341,10 +335,10 @@ void Selection::customDevicesAndNegotiatedPrices()
 {
     const core::Scenario scenario = testsupport::loadScenario(QString::fromLatin1(kCustom));
     const core::Selection s = core::selectDevice(scenario);
-    const core::Candidate *quote = find(s, "Quote X", core::NumericFormat::Bf16);
+    const core::Candidate *quote = findCandidate(s, "Quote X", core::NumericFormat::Bf16);
     QVERIFY(quote);
     QCOMPARE(quote->check(CheckKind::Cost).figure("price_per_hour_usd"), 1.5);
-    QCOMPARE(find(s, "lesson-accelerator-48gb", core::NumericFormat::Bf16)
+    QCOMPARE(findCandidate(s, "lesson-accelerator-48gb", core::NumericFormat::Bf16)
                  ->check(CheckKind::Cost)
                  .figure("price_per_hour_usd"),
              2.5);

@@ -314,7 +314,7 @@ void CostView::refresh()
     using F = core::FigureId;
     if (std::isfinite(now) && e.available(F::CostFleetUsdPerMonth)) {
         const bool fromTraffic = e[F::CostTokensFromTraffic] != 0.0;
-        const double perReplica = e[F::CostDevices] / e[F::CostReplicas];
+        const double perReplica = e[F::Devices]; // TP x PP, the core's figure
         auto usd = [](double v) { return fromStd(core::formatUsd(v)).toHtmlEscaped(); };
         html += tr("<p><b>The fleet:</b> %1 devices = %2 replica(s)%3 at $%4 per device-hour: "
                    "%5 an hour, <b>%6 a month</b>, %7 a year. %8 it serves %9 million tokens a "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "evaluation.h"
 
+#include "architecture.h"
 #include "calc.h"
 #include "scenario.h"
 #include "units.h"
@@ -27,6 +28,7 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
     {F::BytesPerParameter, "memory.bytes_per_parameter", Q::Bytes, "Bytes per parameter"},
     {F::KvBytesPerToken, "memory.kv_bytes_per_token", Q::Bytes, "KV cache per token"},
     {F::KvBytesPerSequence, "memory.kv_bytes_per_sequence", Q::Bytes, "KV cache per sequence"},
+    {F::StateBytesPerSequence, "memory.state_bytes_per_sequence", Q::Bytes, "Fixed state per sequence"},
     {F::ResidentSequences, "memory.resident_sequences", Q::Count, "Resident sequences"},
     {F::KvBytesTotal, "memory.kv_bytes_total", Q::Bytes, "KV cache"},
     {F::FragmentationBytes, "memory.fragmentation_bytes", Q::Bytes, "Fragmentation"},
@@ -159,9 +161,12 @@ struct Base
     double parameters = 0;
     double active = 0;
     double effectiveBytesPerParameter = 0;
-    double weightsBytes = 0; ///< per tensor-parallel rank, all pipeline stages together
-    double kvPerToken = 0;
-    double kvPerSequence = 0;
+    double weightsBytes = 0;      ///< per tensor-parallel rank, all pipeline stages together
+    double kvPerToken = 0;        ///< every layer's KV per token, before windows cap it
+    double kvPerTokenPerRank = 0; ///< the same on one tensor-parallel rank
+    double kvPerSequence = 0;     ///< attention KV at the context + fixed state
+    double kvPerSequencePerRank = 0;
+    double statePerSequence = 0;
     double peak = 0;      ///< FLOP/s of the compute format
     double bandwidth = 0; ///< bytes/s
     double bandwidthEfficiency = 1;
@@ -245,28 +250,23 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.effectiveBytesPerParameter = totalWeightBytes / m.parameters;
     b.weightsBytes = totalWeightBytes / b.tensorParallel;
 
-    // K and V per KV head per layer; with multi-head latent attention one latent per layer.
-    b.kvPerToken = isSet(m.kvLatentDim)
-                       ? m.layers * m.kvLatentDim * nominalBytes(sv.kvFormat)
-                       : kvBytesPerToken(m.layers, m.kvHeads, m.headDim, nominalBytes(sv.kvFormat));
-    // A windowed layer holds at most the window; the others hold the whole context.
-    double windowedShare = 0.0;
-    double heldTokens = sv.contextTokens;
-    if (isSet(m.slidingWindow)) {
-        windowedShare = isSet(m.slidingWindowLayers) ? m.slidingWindowLayers / m.layers : 1.0;
-        heldTokens = windowedShare * std::min(sv.contextTokens, m.slidingWindow) +
-                     (1.0 - windowedShare) * sv.contextTokens;
+    // Each layer group's cache (architecture.h): K and V per KV head, one latent for MLA, at
+    // most the window on windowed layers, a fixed state on linear-attention layers.
+    const SequenceCache cache =
+        sequenceCache(m, nominalBytes(sv.kvFormat), sv.contextTokens, b.tensorParallel);
+    b.kvPerToken = cache.perTokenUncapped;
+    b.kvPerTokenPerRank = cache.perTokenUncappedPerDevice;
+    b.kvPerSequence = cache.bytes;
+    b.statePerSequence = cache.stateBytes;
+    b.kvPerSequencePerRank = cache.bytesPerDevice;
+    b.kvShards = cache.bytesPerDevice > 0.0 ? cache.bytes / cache.bytesPerDevice : 1.0;
+    for (const LayerGroup &group : layerGroupsOf(m)) {
+        if (groupKvBytesPerToken(group, 1.0) > 0.0 && group.attention != AttentionKind::Latent &&
+            groupKvShards(group, b.tensorParallel) < b.tensorParallel) {
+            warn(e, EvalWarning::KvHeadsReplicated);
+            break;
+        }
     }
-    b.kvPerSequence = b.kvPerToken * heldTokens;
-    // An MLA latent is shared by every head: each tensor-parallel rank keeps all of it. K and V
-    // split by head; with fewer KV heads than ranks each rank holds one whole head.
-    if (isSet(m.kvLatentDim))
-        b.kvShards = 1.0;
-    else if (isSet(m.kvHeads) && m.kvHeads < b.tensorParallel) {
-        b.kvShards = m.kvHeads;
-        warn(e, EvalWarning::KvHeadsReplicated);
-    } else
-        b.kvShards = b.tensorParallel;
 
     b.computeFormat = chooseComputeFormat(s, b.computeFallback);
     b.peak = s.device.peak(b.computeFormat) * kTera;
@@ -336,7 +336,7 @@ double weightsPerDevice(const Base &b)
 }
 double kvPerSequencePerDevice(const Base &b)
 {
-    return b.kvPerSequence / (b.kvShards * b.pipelineParallel);
+    return b.kvPerSequencePerRank / b.pipelineParallel;
 }
 
 /** Time on the links per step: the tensor-parallel all-reduces (two per layer, each a ring over
@@ -371,7 +371,7 @@ Step decodeStep(const Base &b, double batch)
 {
     Step st;
     st.weightBytes = weightBytesRead(b, batch);
-    st.kvBytes = batch * b.kvPerSequence / b.kvShards;
+    st.kvBytes = batch * b.kvPerSequencePerRank;
     st.bytes = st.weightBytes + st.kvBytes;
     st.flops = 2.0 * b.active * batch / b.tensorParallel;
     st.memorySeconds = st.bytes / (b.bandwidth * b.bandwidthEfficiency);
@@ -399,6 +399,7 @@ void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
     e[F::BytesPerParameter] = b.effectiveBytesPerParameter;
     e[F::KvBytesPerToken] = b.kvPerToken;
     e[F::KvBytesPerSequence] = b.kvPerSequence;
+    e[F::StateBytesPerSequence] = b.statePerSequence;
     e[F::ResidentSequences] = resident;
     e[F::KvBytesTotal] = kvPerSequencePerDevice(b) * resident;
     e[F::FragmentationBytes] = e[F::KvBytesTotal] * b.fragmentation;
@@ -415,23 +416,14 @@ void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
     const double kvPerSequenceCharged = kvPerSequencePerDevice(b) * (1.0 + b.fragmentation);
     e[F::MaxConcurrentSequences] = maxSequences(freeForKv, kvPerSequenceCharged);
     e[F::AdmissionLimit] = std::floor((1.0 - sv.admissionMargin) * e[F::MaxConcurrentSequences]);
-    const double kvPerTokenCharged =
-        b.kvPerToken * (1.0 + b.fragmentation) / (b.kvShards * b.pipelineParallel);
-    e[F::MaxContextTokens] =
-        resident > 0.0 ? maxSequences(freeForKv, kvPerTokenCharged * resident) : kNaN;
-    if (isSet(s.model.slidingWindow) && e[F::MaxContextTokens] >= s.model.slidingWindow) {
-        const bool everyLayer =
-            !isSet(s.model.slidingWindowLayers) || s.model.slidingWindowLayers >= s.model.layers;
-        if (everyLayer) {
-            e[F::MaxContextTokens] = kNaN; // a window on every layer caps the KV: any context fits
-        } else {
-            // windowed layers hold the window; the global ones grow with the context
-            const double share = s.model.slidingWindowLayers / s.model.layers;
-            const double perTokenGlobal = kvPerTokenCharged * resident * (1.0 - share);
-            const double windowBytes = kvPerTokenCharged * resident * share * s.model.slidingWindow;
-            e[F::MaxContextTokens] = maxSequences(freeForKv - windowBytes, perTokenGlobal);
-        }
-    }
+    // The longest context every resident sequence can reach; a cache every layer of which a
+    // window or a fixed state caps has no such limit (NaN: any context fits).
+    const double longest =
+        resident > 0.0
+            ? longestSequenceWithin(s.model, nominalBytes(sv.kvFormat), b.tensorParallel,
+                                    resident / b.pipelineParallel, 1.0 + b.fragmentation, freeForKv)
+            : kNaN;
+    e[F::MaxContextTokens] = std::isinf(longest) ? kNaN : longest;
     e[F::Devices] = b.tensorParallel * b.pipelineParallel;
     if (isSet(s.model.maxContext) && sv.contextTokens > s.model.maxContext)
         warn(e, EvalWarning::ContextExceedsMaxContext);
@@ -524,7 +516,7 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     const double prompt = sv.promptTokens;
     const double prefillFlops = 2.0 * b.active * prompt / b.tensorParallel;
     const double prefillBytes =
-        weightBytesRead(b, std::max(prompt, 1.0)) + prompt * b.kvPerToken / b.kvShards;
+        weightBytesRead(b, std::max(prompt, 1.0)) + prompt * b.kvPerTokenPerRank;
     const double prefillMemory = prefillBytes / (b.bandwidth * b.bandwidthEfficiency);
     const double prefillCompute = prefillFlops / (b.peak * b.computeEfficiency);
     e.prefillBound = prefillCompute > prefillMemory ? Bound::Compute : Bound::Memory;

@@ -43,6 +43,7 @@ enum class FigureId : std::uint16_t {
     BytesPerParameter,
     KvBytesPerToken,
     KvBytesPerSequence,
+    StateBytesPerSequence,
     ResidentSequences,
     KvBytesTotal,
     FragmentationBytes,

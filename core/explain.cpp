@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explain.h"
 
+#include "architecture.h"
 #include "scenario.h"
 #include "scenarioedits.h"
 
@@ -148,6 +149,36 @@ std::string formatQuantity(double v, Quantity quantity, MemoryUnits units)
     return "n/a";
 }
 
+namespace {
+
+constexpr double kKvPerTokenTerms = -1.0; ///< groupTerms: per token, no window applied
+
+/** "2 x 18 x 8 x 64 x 2 B x 128 + ..." : each layer group's term of the KV rule (architecture.h),
+ *  per token when `tokens` is kKvPerTokenTerms, else at that many tokens. */
+std::string groupTerms(const ModelSpec &m, NumericFormat kvFormat, double tokens)
+{
+    const std::string bytes = formatNumber(nominalBytes(kvFormat), 3) + " B";
+    std::string out;
+    for (const LayerGroup &g : layerGroupsOf(m)) {
+        std::string term;
+        if (g.attention == AttentionKind::Latent)
+            term = count(g.layers) + " x " + count(g.latentDim) + " x " + bytes;
+        else if (groupKvBytesPerToken(g, 1.0) > 0.0)
+            term = "2 x " + count(g.layers) + " x " + count(g.kvHeads) + " x " + count(g.headDim) +
+                   " x " + bytes;
+        if (!term.empty() && tokens != kKvPerTokenTerms)
+            term += " x " + count(groupHeldTokens(g, tokens));
+        if (isSet(g.stateBytes) && tokens != kKvPerTokenTerms)
+            term = count(g.layers) + " x " + count(g.stateBytes) + " B" + " state";
+        if (term.empty())
+            continue;
+        out += (out.empty() ? "" : " + ") + term;
+    }
+    return out.empty() ? "0" : out;
+}
+
+} // namespace
+
 std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, FigureId id,
                                    MemoryUnits units)
 {
@@ -176,6 +207,17 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
             "precision, and the allocator adds its own overhead. Treat it as a lower bound.";
         break;
     case F::KvBytesPerToken:
+        if (!m.layerGroups.empty()) {
+            x.formula = "KV per token = the sum over layer groups of 2 (K and V) x layers x KV "
+                        "heads x head dim x bytes (layers x latent width x bytes for MLA; none "
+                        "for linear-attention and state-space layers)";
+            x.substituted = "= " + groupTerms(m, sv.kvFormat, kKvPerTokenTerms) + " = " +
+                            b.fig(F::KvBytesPerToken);
+            b.input("layer groups", count(static_cast<double>(m.layerGroups.size())),
+                    "model.layer_groups");
+            b.input("KV format", std::string(formatLabel(sv.kvFormat)), "serving.kv_format");
+            break;
+        }
         if (isSet(m.kvLatentDim)) {
             x.formula = "KV per token = layers x latent width x bytes per element (multi-head "
                         "latent attention)";
@@ -197,6 +239,19 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         b.input("KV format", std::string(formatLabel(sv.kvFormat)), "serving.kv_format");
         break;
     case F::KvBytesPerSequence:
+        if (!m.layerGroups.empty()) {
+            x.formula = "KV per sequence = the sum over layer groups of the group's KV per token "
+                        "x min(context, its window or chunk) + its fixed state";
+            x.substituted = "= " + groupTerms(m, sv.kvFormat, sv.contextTokens) + " = " +
+                            b.fig(F::KvBytesPerSequence);
+            b.input("context", count(sv.contextTokens), "serving.context_tokens");
+            b.input("layer groups", count(static_cast<double>(m.layerGroups.size())),
+                    "model.layer_groups");
+            x.note = "Windowed and chunked layers hold at most their window; latent (MLA) layers "
+                     "hold one latent per token; linear-attention layers hold a fixed state "
+                     "whatever the context.";
+            break;
+        }
         x.formula = "KV per sequence = KV per token x context tokens";
         x.substituted = "= " + b.fig(F::KvBytesPerToken) + " x " + count(sv.contextTokens) + " = " +
                         b.fig(F::KvBytesPerSequence);
@@ -209,6 +264,14 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         else if (isSet(m.slidingWindow))
             x.note = "With a sliding window each layer holds at most " + count(m.slidingWindow) +
                      " tokens (modelled as every layer windowed).";
+        break;
+    case F::StateBytesPerSequence:
+        x.formula = "fixed state per sequence = the sum over linear-attention and state-space "
+                    "layer groups of layers x state bytes per layer";
+        x.substituted = "= " + b.fig(F::StateBytesPerSequence);
+        b.input("layer groups", count(static_cast<double>(m.layerGroups.size())),
+                "model.layer_groups");
+        x.note = "Part of the KV cache per sequence: it does not grow with the context.";
         break;
     case F::ResidentSequences:
         x.formula = "resident sequences = max(batch, concurrent sequences)";
@@ -338,9 +401,10 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                                 "computed: tensor parallel (at most the KV heads; 1 for an MLA "
                                 "latent) x pipeline stages"});
         }
-        if (isSet(s.model.slidingWindow))
-            x.note = "A sliding window caps the windowed layers' KV at the window: only the "
-                     "global layers grow with the context.";
+        if (isSet(s.model.slidingWindow) || !s.model.layerGroups.empty())
+            x.note = "A sliding window or an attention chunk caps those layers' KV, and a fixed "
+                     "state does not grow: only the full-attention (and latent) layers grow with "
+                     "the context, and the maximum is where their growth meets the budget.";
         break;
     }
     case F::Devices:

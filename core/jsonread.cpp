@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jsonread.h"
 
+#include "architecture.h"
 #include "parameters.h"
 #include "units.h"
 
@@ -439,11 +440,164 @@ std::string_view deploymentKey(Deployment deployment)
     return "";
 }
 
+namespace {
+
+/** One number of a layer group, checked against its own range (groups are not in the parameter
+ *  table: they are a list, not one value per scenario). */
+double groupNumber(const json &group, const std::string &pointer, const char *key, double minimum,
+                   double maximum, bool integer, bool required, const std::string &why = {})
+{
+    auto it = group.find(key);
+    if (it == group.end() || it->is_null()) {
+        if (required)
+            fail(childPointer(pointer, key),
+                 "missing" + (why.empty() ? std::string() : ": " + why));
+        return kUnset;
+    }
+    if (!it->is_number())
+        fail(childPointer(pointer, key), "must be a number, not " + typeName(*it));
+    const double value = it->get<double>();
+    if (!(value >= minimum && value <= maximum) || (integer && std::floor(value) != value))
+        fail(childPointer(pointer, key), std::string("must be ") +
+                                             (integer ? "a whole number " : "") + "between " +
+                                             plainNumber(minimum) + " and " + plainNumber(maximum) +
+                                             " (got " + plainNumber(value) + ")");
+    return value;
+}
+
+template <typename Kind>
+Kind groupKind(const json &group, const std::string &pointer, const char *key, Kind fallback,
+               std::initializer_list<std::pair<std::string_view, Kind>> kinds)
+{
+    auto it = group.find(key);
+    if (it == group.end() || it->is_null())
+        return fallback;
+    std::string names;
+    for (const auto &[name, kind] : kinds) {
+        if (it->is_string() && it->get<std::string>() == name)
+            return kind;
+        names += (names.empty() ? "" : ", ") + std::string(name);
+    }
+    fail(childPointer(pointer, key),
+         "must be one of " + names + " (got " + it->dump().substr(0, 40) + ")");
+}
+
+std::vector<LayerGroup> readLayerGroups(const json &list, const std::string &pointer,
+                                        const ModelSpec &m, Diagnostics &warnings)
+{
+    if (!list.is_array() || list.empty() || list.size() > 64)
+        fail(pointer, "must be a list of 1 to 64 layer groups");
+    std::vector<LayerGroup> groups;
+    double layers = 0;
+    for (std::size_t index = 0; index < list.size(); ++index) {
+        const json &item = list[index];
+        const std::string at = pointer + "/" + std::to_string(index);
+        if (!item.is_object())
+            fail(at, "a layer group must be an object");
+        for (auto it = item.begin(); it != item.end(); ++it) {
+            static constexpr std::string_view kKeys[] = {"layers",
+                                                         "attention",
+                                                         "window",
+                                                         "kv_heads",
+                                                         "head_dim",
+                                                         "latent_dim",
+                                                         "state_bytes",
+                                                         "mlp",
+                                                         "intermediate_size",
+                                                         "experts",
+                                                         "experts_per_token",
+                                                         "shared_experts",
+                                                         "expert_intermediate_size",
+                                                         "note"};
+            if (std::find(std::begin(kKeys), std::end(kKeys), it.key()) == std::end(kKeys))
+                warnings.push_back({childPointer(at, it.key()), "unknown key, ignored"});
+        }
+        LayerGroup g;
+        g.layers = groupNumber(item, at, "layers", 1, 4096, true, true, "how many layers");
+        g.attention = groupKind(item, at, "attention", AttentionKind::Full,
+                                {{"full", AttentionKind::Full},
+                                 {"sliding", AttentionKind::Sliding},
+                                 {"chunked", AttentionKind::Chunked},
+                                 {"latent", AttentionKind::Latent},
+                                 {"linear", AttentionKind::Linear},
+                                 {"none", AttentionKind::None}});
+        const bool windowed =
+            g.attention == AttentionKind::Sliding || g.attention == AttentionKind::Chunked;
+        g.window = groupNumber(item, at, "window", 1, 1e8, true, windowed,
+                               "a sliding or chunked group needs its window in tokens");
+        g.kvHeads = groupNumber(item, at, "kv_heads", 1, 4096, true, false);
+        g.headDim = groupNumber(item, at, "head_dim", 1, 1024, true, false);
+        g.latentDim =
+            groupNumber(item, at, "latent_dim", 1, 1e6, true, g.attention == AttentionKind::Latent,
+                        "a latent group needs the elements it caches per token");
+        g.stateBytes = groupNumber(item, at, "state_bytes", 0, 1e12, false,
+                                   g.attention == AttentionKind::Linear,
+                                   "a linear-attention group needs its fixed state per layer");
+        if (isSet(g.kvHeads) && isSet(m.attentionHeads) && g.kvHeads > m.attentionHeads)
+            fail(childPointer(at, "kv_heads"), "more KV heads than the model's attention heads");
+        g.mlp =
+            groupKind(item, at, "mlp", MlpKind::Dense,
+                      {{"dense", MlpKind::Dense}, {"moe", MlpKind::Moe}, {"none", MlpKind::None}});
+        g.intermediateSize = groupNumber(item, at, "intermediate_size", 1, 1e7, true, false);
+        const bool moe = g.mlp == MlpKind::Moe;
+        g.experts = groupNumber(item, at, "experts", 1, 1e5, true, moe,
+                                "an MoE group needs its routed experts");
+        g.expertsPerToken = groupNumber(item, at, "experts_per_token", 1, 1e5, true, moe,
+                                        "an MoE group needs its experts per token");
+        g.sharedExperts = groupNumber(item, at, "shared_experts", 0, 1e5, true, false);
+        g.expertIntermediateSize =
+            groupNumber(item, at, "expert_intermediate_size", 1, 1e7, true, false);
+        if (isSet(g.expertsPerToken) && isSet(g.experts) && g.expertsPerToken > g.experts)
+            fail(childPointer(at, "experts_per_token"), "more experts per token than experts");
+        layers += g.layers;
+        groups.push_back(g);
+    }
+    if (isSet(m.layers) && layers != m.layers)
+        fail(pointer, "the groups hold " + plainNumber(layers) + " layers but the model has " +
+                          plainNumber(m.layers));
+    return groups;
+}
+
+json layerGroupsToJson(const std::vector<LayerGroup> &groups)
+{
+    json out = json::array();
+    for (const LayerGroup &g : groups) {
+        json item = json::object();
+        item["layers"] = numberJson(g.layers);
+        item["attention"] = std::string(attentionKindKey(g.attention));
+        const std::pair<const char *, double> numbers[] = {{"window", g.window},
+                                                           {"kv_heads", g.kvHeads},
+                                                           {"head_dim", g.headDim},
+                                                           {"latent_dim", g.latentDim},
+                                                           {"state_bytes", g.stateBytes}};
+        for (const auto &[key, value] : numbers) {
+            if (isSet(value))
+                item[key] = numberJson(value);
+        }
+        item["mlp"] = std::string(mlpKindKey(g.mlp));
+        const std::pair<const char *, double> mlpNumbers[] = {
+            {"intermediate_size", g.intermediateSize},
+            {"experts", g.experts},
+            {"experts_per_token", g.expertsPerToken},
+            {"shared_experts", g.sharedExperts},
+            {"expert_intermediate_size", g.expertIntermediateSize}};
+        for (const auto &[key, value] : mlpNumbers) {
+            if (isSet(value))
+                item[key] = numberJson(value);
+        }
+        out.push_back(item);
+    }
+    return out;
+}
+
+} // namespace
+
 ModelSpec readModelObject(const json &object, const std::string &pointer, Diagnostics &warnings,
                           std::map<std::string, InputOrigin> *given)
 {
     FieldReader r(object, pointer, "model", warnings, given);
-    r.warnUnknownBesideNumbers({"id", "name", "tie_embeddings", "sources", "notes"});
+    r.warnUnknownBesideNumbers(
+        {"id", "name", "tie_embeddings", "sources", "notes", "layer_groups"});
     Scenario holder; // the parameter table's accessors address a whole scenario
     ModelSpec &m = holder.model;
     r.string("id", m.presetId);
@@ -491,6 +645,13 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
     if (isSet(m.expertsPerToken) && (!isSet(m.experts) || m.expertsPerToken > m.experts))
         fail(r.pointerOf("experts_per_token"), "experts_per_token needs experts and must not "
                                                "exceed it");
+    if (const json *groups = r.find("layer_groups")) {
+        if (isSet(m.slidingWindow) || isSet(m.kvLatentDim))
+            fail(r.pointerOf("layer_groups"),
+                 "give the window or the MLA latent in the layer groups, not also as the "
+                 "model's sliding_window or kv_latent_dim");
+        m.layerGroups = readLayerGroups(*groups, r.pointerOf("layer_groups"), m, warnings);
+    }
     return m;
 }
 
@@ -616,6 +777,8 @@ json modelToJson(const ModelSpec &m)
     putNumbers(out, holder, "model");
     if (m.tieEmbeddings)
         out["tie_embeddings"] = true;
+    if (!m.layerGroups.empty())
+        out["layer_groups"] = layerGroupsToJson(m.layerGroups);
     if (!m.sources.empty())
         out["sources"] = stringMapToJson(m.sources);
     if (!m.notes.empty())

@@ -23,6 +23,30 @@ inline bool isSet(double value)
     return !std::isnan(value);
 }
 
+enum class AttentionKind { Full, Sliding, Chunked, Latent, Linear, None };
+enum class MlpKind { Dense, Moe, None };
+
+/** Consecutive-or-not layers that share an attention kind and an MLP kind. Gemma 3 is 10 groups'
+ *  worth of one pattern (5 sliding : 1 full), gpt-oss alternates sliding and full, DeepSeek-V3
+ *  has 3 dense MLA layers then 58 MoE MLA layers, Qwen3-Next 3 linear (DeltaNet) : 1 full. */
+struct LayerGroup
+{
+    double layers = kUnset;
+    AttentionKind attention = AttentionKind::Full;
+    double window = kUnset;    ///< sliding window or attention chunk, tokens
+    double kvHeads = kUnset;   ///< unset: the model's
+    double headDim = kUnset;   ///< unset: the model's
+    double latentDim = kUnset; ///< MLA: elements cached per token and layer (latent + RoPE key)
+    double stateBytes =
+        kUnset; ///< linear attention / state-space: fixed bytes per sequence per layer
+    MlpKind mlp = MlpKind::Dense;
+    double intermediateSize = kUnset; ///< dense MLP width; unset: the model's
+    double experts = kUnset;          ///< MoE: routed experts
+    double expertsPerToken = kUnset;
+    double sharedExperts = kUnset;
+    double expertIntermediateSize = kUnset; ///< width of one routed (and shared) expert
+};
+
 /** A model architecture. Counts are doubles so formulas stay in one type; the reader checks
  *  that count fields hold integers. kUnset marks an optional field the file did not give. */
 struct ModelSpec
@@ -48,6 +72,8 @@ struct ModelSpec
     /// Multi-head latent attention (DeepSeek-V3): the cache holds one latent of this width per
     /// token and layer instead of K and V per KV head; unset = ordinary attention.
     double kvLatentDim = kUnset;
+    /// Explicit layer groups (architecture.h); empty: one group from the fields above.
+    std::vector<LayerGroup> layerGroups;
     std::map<std::string, std::string> sources; ///< field key -> where the value comes from
     std::map<std::string, std::string> notes;   ///< field key -> a doubt or caveat
 

@@ -420,7 +420,7 @@ void keepUnknownKeys(json &written, const json &original)
     if (!written.is_object() || !original.is_object())
         return;
     for (auto kv = original.begin(); kv != original.end(); ++kv) {
-        if (kv.key() == "id")
+        if (kv.key() == "id" || kv.key() == "layer_groups") // groups are the model's, never stale
             continue;
         const auto it = written.find(kv.key());
         if (it == written.end()) {

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A model's layers as groups that share an attention kind and an MLP kind, and the one rule for
+// how much KV (and fixed recurrent state) a sequence holds across them. A model without explicit
+// groups is one group built from its top-level fields (the lesson's case), so every earlier
+// scenario reads and computes as before.
+
+#include "scenario.h"
+
+#include <string_view>
+#include <vector>
+
+namespace core {
+
+/** The layers of a model, each group with its own attention and MLP (see scenario.h). A group's
+ *  unset KV heads and head dim are the model's. */
+std::vector<LayerGroup> layerGroupsOf(const ModelSpec &model);
+
+std::string_view attentionKindKey(AttentionKind kind);
+std::string_view mlpKindKey(MlpKind kind);
+
+/** Bytes per token one group's attention cache grows by before any window caps it: 2 (K and V)
+ *  x layers x KV heads x head dim x bytes, or layers x latent width x bytes for MLA; 0 for
+ *  linear attention, state-space and attention-free layers. */
+double groupKvBytesPerToken(const LayerGroup &group, double bytesPerElement);
+
+/** Tokens a group's cache holds for a sequence of `tokens`: the whole sequence for full and
+ *  latent attention, at most the window or chunk for sliding and chunked attention, none for
+ *  the others. */
+double groupHeldTokens(const LayerGroup &group, double tokens);
+
+/** Devices of one tensor-parallel group that share a layer group's cache: K and V split by head
+ *  (each device keeps a whole head when there are fewer KV heads than devices), an MLA latent is
+ *  kept whole on every device, a recurrent state splits with its heads over the TP degree. */
+double groupKvShards(const LayerGroup &group, double tensorParallel);
+
+/** One sequence's cache: the attention KV plus the fixed recurrent state, whole and per device
+ *  of one tensor-parallel group (before pipeline stages divide the layers). */
+struct SequenceCache
+{
+    double bytes = 0;            ///< attention KV + fixed state
+    double stateBytes = 0;       ///< the fixed part (linear attention, state-space layers)
+    double bytesPerDevice = 0;   ///< per tensor-parallel rank
+    double perTokenUncapped = 0; ///< sum of every group's bytes per token
+    double perTokenUncappedPerDevice = 0;
+};
+
+SequenceCache sequenceCache(const ModelSpec &model, double bytesPerElement, double tokens,
+                            double tensorParallel);
+
+/** The longest sequence whose per-device cache, times `sequences` and (1 + fragmentation), fits
+ *  in `budgetBytes`; infinity when every group's cache is capped (windows, fixed state) and the
+ *  capped total fits; 0 when not even the fixed state fits. */
+double longestSequenceWithin(const ModelSpec &model, double bytesPerElement, double tensorParallel,
+                             double sequences, double chargeFactor, double budgetBytes);
+
+} // namespace core

@@ -165,6 +165,9 @@ int run(const std::vector<std::string> &args)
         for (const core::Diagnostic &warning : imported->warnings)
             std::cerr << input.label << ": " << displayPath(warning.path)
                       << ": warning: " << warning.message << "\n";
+        if (auto note = imported->model.notes.find("weight_format");
+            imported->checkpointFormat && note != imported->model.notes.end())
+            std::cerr << input.label << ": note: " << note->second << "\n";
         std::cout << core::modelToJson(imported->model) << "\n";
         return 0;
     }

@@ -336,6 +336,13 @@ bool ScenarioDocument::importModel(const QString &configPath, QString *error, QS
     }
     core::Scenario after = m_scenario;
     after.model = imported->model;
+    if (imported->checkpointFormat) {
+        // a quantised checkpoint is served in its own format (its note says which)
+        after.serving.weightFormat = *imported->checkpointFormat;
+        if (core::isSet(imported->checkpointGroupSize))
+            after.serving.quant.groupSize = imported->checkpointGroupSize;
+        after.givenInputs["serving.weight_format"] = core::InputOrigin::App;
+    }
     core::resetParallelismIfInvalid(after); // the old split may not fit the new architecture
     pushEdit(after, tr("Import Model"), -1);
     return true;

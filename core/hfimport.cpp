@@ -83,7 +83,7 @@ constexpr FamilyInfo kFamilies[] = {
     {Family::Cohere2, "cohere2", true, true},
     {Family::StarCoder2, "starcoder2", false, true},
     {Family::Baichuan, "baichuan", true, false},
-    {Family::MiniCpm, "minicpm", true, false},
+    {Family::MiniCpm, "minicpm", true, true},
     {Family::Nemotron, "nemotron", false, false},
     // the text models inside multimodal wrappers, under the names newer files give them
     {Family::Qwen2, "qwen2_5_vl_text", true, false},
@@ -100,8 +100,8 @@ struct Wrapper
     const char *textType;
 };
 constexpr Wrapper kWrappers[] = {
-    {"gemma3", "gemma3_text"},     {"llama4", "llama4_text"},  {"mistral3", "mistral"},
-    {"qwen2_5_vl", "qwen2"},       {"qwen2_vl", "qwen2"},      {"qwen3_vl", "qwen3"},
+    {"gemma3", "gemma3_text"},     {"llama4", "llama4_text"}, {"mistral3", "mistral"},
+    {"qwen2_5_vl", "qwen2"},       {"qwen2_vl", "qwen2"},     {"qwen3_vl", "qwen3"},
     {"qwen3_vl_moe", "qwen3_moe"}, {"llava", "llama"},
 };
 
@@ -286,8 +286,7 @@ void warnUnreadSizeKeys(const json &object, const std::string &prefix, const Con
         if (const char *why = sizeChangingKey(it.key()))
             warnings.push_back(
                 {prefix + "/" + it.key(), "not read by the " + std::string(family) +
-                                              " import, yet it can change memory or speed (" +
-                                              why +
+                                              " import, yet it can change memory or speed (" + why +
                                               "): the estimate ignores it; check that the "
                                               "model_type matches the file"});
     }
@@ -304,7 +303,8 @@ struct Located
 {
     const FamilyInfo *family = nullptr;
     const json *config = nullptr;
-    const json *outer = nullptr; ///< the multimodal wrapper around config, if any
+    const json *outer = nullptr;  ///< the multimodal wrapper around config, if any
+    const json *vision = nullptr; ///< a multimodal model's vision_config, if any
 };
 
 Located identify(const json &root)
@@ -319,17 +319,19 @@ Located identify(const json &root)
     for (const Wrapper &wrapper : kWrappers) {
         if (type != wrapper.key)
             continue;
+        if (auto vision = root.find("vision_config"); vision != root.end() && vision->is_object())
+            at.vision = &*vision;
         auto text = root.find("text_config");
         if (text != root.end() && text->is_object()) {
             at.config = &*text;
             at.outer = &root;
             const std::string inner = modelTypeOf(*text);
             type = inner.empty() ? wrapper.textType : inner;
-        } else if (root.contains("num_hidden_layers")) {
+        } else if (root.contains("num_hidden_layers") && !root["num_hidden_layers"].is_null()) {
             type = wrapper.textType; // older Qwen2-VL files keep the text sizes at the top
         } else {
-            fail("/text_config", "missing: a " + type +
-                                     " config keeps the language model's sizes in text_config");
+            fail("/text_config",
+                 "missing: a " + type + " config keeps the language model's sizes in text_config");
         }
         break;
     }
@@ -412,10 +414,9 @@ std::set<double> layerIndices(Config &c, const char *name, double layers)
     std::set<double> out;
     if (const json *list = c.list(name)) {
         for (const json &item : *list) {
-            if (!item.is_number_integer() || item.get<double>() < 0 ||
-                item.get<double>() >= layers)
-                fail(c.pathOf(name), "must list layer indices from 0 to " +
-                                         formatNumber(layers - 1, 9));
+            if (!item.is_number_integer() || item.get<double>() < 0 || item.get<double>() >= layers)
+                fail(c.pathOf(name),
+                     "must list layer indices from 0 to " + formatNumber(layers - 1, 9));
             out.insert(item.get<double>());
         }
     }
@@ -448,8 +449,7 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
         note = "the checkpoint is FP8 (E4M3) with block scales";
     } else if (method == "mxfp4") {
         format = NumericFormat::Mxfp4;
-        note = "the checkpoint's MoE experts are MXFP4 (" +
-               formatNumber(100.0 * expertShare, 3) +
+        note = "the checkpoint's MoE experts are MXFP4 (" + formatNumber(100.0 * expertShare, 3) +
                " % of the parameters); attention, router and embeddings stay BF16, so MXFP4 for "
                "every weight slightly understates the bytes";
     } else if (method == "awq" || method == "gptq") {
@@ -494,9 +494,9 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
     }
     out.checkpointFormat = format;
     out.checkpointGroupSize = group;
-    out.model.notes["weight_format"] =
-        note + ": set serving.weight_format to " + std::string(formatKey(*format)) +
-        " for the checkpoint as published";
+    out.model.notes["weight_format"] = note + ": set serving.weight_format to " +
+                                       std::string(formatKey(*format)) +
+                                       " for the checkpoint as published";
 }
 
 HfImport import(const json &root)
@@ -559,7 +559,8 @@ HfImport import(const json &root)
     double qLora = kUnset, kvLora = kUnset, ropeDim = kUnset, nopeDim = kUnset, vHeadDim = kUnset;
     if (mla) {
         kvLora = c.count({"kv_lora_rank"}, true, m, nullptr);
-        qLora = c.count({"q_lora_rank"}, false, m, nullptr); // null in V2-Lite: q is projected directly
+        qLora =
+            c.count({"q_lora_rank"}, false, m, nullptr); // null in V2-Lite: q is projected directly
         ropeDim = c.count({"qk_rope_head_dim"}, true, m, nullptr);
         nopeDim = c.count({"qk_nope_head_dim"}, true, m, nullptr);
         vHeadDim = c.count({"v_head_dim"}, true, m, nullptr);
@@ -652,11 +653,9 @@ HfImport import(const json &root)
         qwenMoe ? layerIndices(c, "mlp_only_layers", L) : std::set<double>();
     const double sparseStep = qwenMoe ? c.countOrZero("decoder_sparse_step", 1) : 1;
     const double firstDense = deepSeekMoe ? c.countOrZero("first_k_dense_replace", 0) : 0;
-    const double moeFrequency =
-        deepSeekMoe ? std::max(1.0, c.countOrZero("moe_layer_freq", 1)) : 1;
-    const double interleave = f == Family::Llama4
-                                  ? size({"interleave_moe_layer_step"}, false, nullptr)
-                                  : 1.0;
+    const double moeFrequency = deepSeekMoe ? std::max(1.0, c.countOrZero("moe_layer_freq", 1)) : 1;
+    const double interleave =
+        f == Family::Llama4 ? size({"interleave_moe_layer_step"}, false, nullptr) : 1.0;
     if (firstDense > L)
         fail(c.pathOf("first_k_dense_replace"), "more dense layers than layers");
     for (std::size_t i = 0; i < layers.size(); ++i) {
@@ -680,9 +679,8 @@ HfImport import(const json &root)
     // Which layers attend how.
     double window = kUnset;
     const bool readsWindow = f == Family::Mistral || f == Family::Mixtral || f == Family::Qwen2 ||
-                             f == Family::Qwen3 || f == Family::Qwen3Moe ||
-                             f == Family::Gemma2 || f == Family::Gemma3 ||
-                             f == Family::GptOss || f == Family::Cohere2 ||
+                             f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Gemma2 ||
+                             f == Family::Gemma3 || f == Family::GptOss || f == Family::Cohere2 ||
                              f == Family::StarCoder2;
     if (readsWindow)
         window = size({"sliding_window"}, false, "sliding_window");
@@ -692,15 +690,13 @@ HfImport import(const json &root)
     const bool qwenWindowOn = qwenWindow && c.flag("use_sliding_window", false);
     const double maxWindowLayers =
         qwenWindow ? c.countOrZero("max_window_layers", 0) : 0; // read: Qwen's window switch
-    const bool readsLayerTypes = f == Family::GptOss || f == Family::Gemma2 ||
-                                 f == Family::Gemma3 || f == Family::Cohere2 ||
-                                 f == Family::Qwen2 || f == Family::Qwen3 ||
-                                 f == Family::Qwen3Moe || f == Family::Qwen3Next;
+    const bool readsLayerTypes =
+        f == Family::GptOss || f == Family::Gemma2 || f == Family::Gemma3 || f == Family::Cohere2 ||
+        f == Family::Qwen2 || f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Qwen3Next;
     const json *types = readsLayerTypes ? c.list("layer_types") : nullptr;
     if (types && static_cast<double>(types->size()) != L)
         fail(c.pathOf("layer_types"), "lists " + std::to_string(types->size()) +
-                                          " layers but num_hidden_layers is " +
-                                          formatNumber(L, 9));
+                                          " layers but num_hidden_layers is " + formatNumber(L, 9));
     double chunk = kUnset;
     std::vector<double> noRope;
     if (f == Family::Llama4) {
@@ -717,12 +713,11 @@ HfImport import(const json &root)
             }
         }
     }
-    const double pattern =
-        f == Family::Gemma3    ? c.countOrZero("sliding_window_pattern", 6)
-        : f == Family::Cohere2 ? c.countOrZero("sliding_window_pattern", 4)
-        : f == Family::Llama4  ? c.countOrZero("no_rope_layer_interval", 4)
-        : f == Family::Qwen3Next ? c.countOrZero("full_attention_interval", 4)
-                                 : 0;
+    const double pattern = f == Family::Gemma3      ? c.countOrZero("sliding_window_pattern", 6)
+                           : f == Family::Cohere2   ? c.countOrZero("sliding_window_pattern", 4)
+                           : f == Family::Llama4    ? c.countOrZero("no_rope_layer_interval", 4)
+                           : f == Family::Qwen3Next ? c.countOrZero("full_attention_interval", 4)
+                                                    : 0;
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const double index = static_cast<double>(i);
         LayerKind &k = layers[i];
@@ -741,11 +736,11 @@ HfImport import(const json &root)
         } else if (f == Family::Gemma2 || f == Family::GptOss) {
             k.attention = i % 2 == 0 ? AttentionKind::Sliding : AttentionKind::Full;
         } else if ((f == Family::Gemma3 || f == Family::Cohere2) && pattern > 0) {
-            k.attention = std::fmod(index + 1, pattern) != 0.0 ? AttentionKind::Sliding
-                                                               : AttentionKind::Full;
+            k.attention =
+                std::fmod(index + 1, pattern) != 0.0 ? AttentionKind::Sliding : AttentionKind::Full;
         } else if (f == Family::Qwen3Next && pattern > 0) {
-            k.attention = std::fmod(index + 1, pattern) == 0.0 ? AttentionKind::Full
-                                                               : AttentionKind::Linear;
+            k.attention =
+                std::fmod(index + 1, pattern) == 0.0 ? AttentionKind::Full : AttentionKind::Linear;
         } else if (f == Family::Llama4 && isSet(chunk)) {
             const bool rope = noRope.empty() ? (pattern > 0 && std::fmod(index + 1, pattern) != 0.0)
                                              : noRope[i] != 0.0;
@@ -792,11 +787,11 @@ HfImport import(const json &root)
         const double valueWidth = vHeads * vDim;
         const double convWidth = 2 * keyWidth + valueWidth;
         linearParameters = h * (2 * keyWidth + 2 * valueWidth) // q, k, v and the output gate z
-                           + h * 2 * vHeads                     // beta and alpha
-                           + convWidth * kernel                 // causal conv, no bias
-                           + 2 * vHeads                         // dt_bias, A_log
-                           + vDim                               // gated RMSNorm
-                           + valueWidth * h;                    // output projection
+                           + h * 2 * vHeads                    // beta and alpha
+                           + convWidth * kernel                // causal conv, no bias
+                           + 2 * vHeads                        // dt_bias, A_log
+                           + vDim                              // gated RMSNorm
+                           + valueWidth * h;                   // output projection
         // the recurrent state (a k x v matrix per value head) and the conv's last kernel - 1
         // inputs, in BF16 as the engines keep them by default
         stateBytes = (vHeads * kDim * vDim + (kernel - 1) * convWidth) * 2.0;
@@ -811,8 +806,10 @@ HfImport import(const json &root)
     const bool mlpBias = c.flag("mlp_bias", false) || (f == Family::StarCoder2 && allBias);
     const bool gatedAttention = f == Family::Qwen3Next && c.flag("attn_output_gate", true);
     const bool qkNorm = f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Qwen3Next ||
-                        f == Family::Gemma3 || (f == Family::Glm4Moe && c.flag("use_qk_norm", false));
-    const bool wideQkNorm = f == Family::Olmo2 || (f == Family::Cohere && c.flag("use_qk_norm", false));
+                        f == Family::Gemma3 ||
+                        (f == Family::Glm4Moe && c.flag("use_qk_norm", false));
+    const bool wideQkNorm =
+        f == Family::Olmo2 || (f == Family::Cohere && c.flag("use_qk_norm", false));
 
     double softmaxAttention = h * qWidth * (gatedAttention ? 2 : 1) + 2 * h * kvWidth + qWidth * h;
     if (f == Family::Qwen2)
@@ -857,8 +854,8 @@ HfImport import(const json &root)
         const bool parallel = f == Family::GptJ || c.flag("parallel_attn", true);
         norms = (newFalcon || !parallel) ? 4 * h : 2 * h; // LayerNorms with bias
     }
-    if (f == Family::Gpt2 || f == Family::GptJ || f == Family::Falcon ||
-        f == Family::StarCoder2 || f == Family::Nemotron)
+    if (f == Family::Gpt2 || f == Family::GptJ || f == Family::Falcon || f == Family::StarCoder2 ||
+        f == Family::Nemotron)
         finalNorm = 2 * h;
 
     double embeddings = V * h * (m.tieEmbeddings ? 1 : 2);
@@ -874,8 +871,8 @@ HfImport import(const json &root)
     double active = total;
     double expertParameters = 0;
     for (const LayerKind &k : layers) {
-        const double attention = k.attention == AttentionKind::Linear ? linearParameters
-                                                                      : softmaxAttention;
+        const double attention =
+            k.attention == AttentionKind::Linear ? linearParameters : softmaxAttention;
         total += attention + norms;
         active += attention + norms;
         if (k.moe) {
@@ -913,33 +910,34 @@ HfImport import(const json &root)
         parameterNote = "not counted: " + formatNumber(mtp, 3) +
                         " multi-token-prediction layer(s), used only for speculative decoding "
                         "(the publisher's headline count leaves them out too)";
-    if (at.outer) {
-        auto vision = at.outer->find("vision_config");
-        if (vision != at.outer->end() && vision->is_object()) {
-            const auto field = [&](std::initializer_list<const char *> names) {
-                for (const char *name : names) {
-                    auto it = vision->find(name);
-                    if (it != vision->end() && it->is_number() && it->get<double>() > 0 &&
-                        it->get<double>() < 1e7)
-                        return it->get<double>();
-                }
-                return 0.0;
-            };
-            const double vh = field({"hidden_size", "embed_dim", "width"});
-            const double vl = field({"num_hidden_layers", "depth", "layers"});
-            const double vi = field({"intermediate_size", "mlp_dim"});
-            if (vh > 0 && vl > 0) {
-                // each layer: four attention projections and a two-matrix MLP (about)
-                out.visionParameters = vl * (4 * vh * vh + 2 * vh * (vi > 0 ? vi : 4 * vh));
-                parameterNote += std::string(parameterNote.empty() ? "" : "; ") +
-                                 "language model only: the vision tower (about " +
-                                 formatNumber(out.visionParameters / 1e9, 2) +
-                                 " B from vision_config) is not counted";
-            } else {
-                parameterNote += std::string(parameterNote.empty() ? "" : "; ") +
-                                 "language model only: the vision tower is not counted";
+    if (at.vision) {
+        const json &vision = *at.vision;
+        const auto field = [&](std::initializer_list<const char *> names) {
+            for (const char *name : names) {
+                auto it = vision.find(name);
+                if (it != vision.end() && it->is_number() && it->get<double>() > 0 &&
+                    it->get<double>() < 1e7)
+                    return it->get<double>();
             }
+            return 0.0;
+        };
+        const double vh = field({"hidden_size", "embed_dim", "width"});
+        const double vl = field({"num_hidden_layers", "depth", "layers"});
+        const double vi = field({"intermediate_size", "mlp_dim"});
+        auto act = vision.find("hidden_act");
+        const bool gated = act != vision.end() && act->is_string() &&
+                           act->get<std::string>().find("silu") != std::string::npos;
+        std::string visionNote = "language model only: the vision tower is not counted";
+        if (vh > 0 && vl > 0) {
+            // each layer: four attention projections and the MLP (SwiGLU where the activation
+            // is SiLU, as in Pixtral and Qwen2.5-VL); patch embedding and projector left out
+            out.visionParameters =
+                vl * (4 * vh * vh + (gated ? 3 : 2) * vh * (vi > 0 ? vi : 4 * vh));
+            visionNote = "language model only: the vision tower (about " +
+                         formatNumber(out.visionParameters / 1e9, 2) +
+                         " B from vision_config) is not counted";
         }
+        parameterNote += (parameterNote.empty() ? "" : "; ") + visionNote;
     }
     if (!parameterNote.empty())
         m.notes["parameters"] = parameterNote;
@@ -958,12 +956,11 @@ HfImport import(const json &root)
     const bool uniformMlp = std::all_of(layers.begin(), layers.end(), [&](const LayerKind &k) {
         return k.moe == layers.front().moe;
     });
-    const bool legacy =
-        uniformMlp && !mla && f != Family::GptOss && f != Family::Gemma3 &&
-        std::all_of(kinds.begin(), kinds.end(), [](const auto &entry) {
-            return entry.first.attention == AttentionKind::Full ||
-                   entry.first.attention == AttentionKind::Sliding;
-        });
+    const bool legacy = uniformMlp && !mla && f != Family::GptOss && f != Family::Gemma3 &&
+                        std::all_of(kinds.begin(), kinds.end(), [](const auto &entry) {
+                            return entry.first.attention == AttentionKind::Full ||
+                                   entry.first.attention == AttentionKind::Sliding;
+                        });
     if (experts > 0) {
         m.experts = experts;
         m.expertsPerToken = perToken;
@@ -1019,9 +1016,10 @@ HfImport import(const json &root)
              "the architecture is outside what a scenario accepts: " + failure.diagnostic.message);
     }
 
+    if (at.vision)
+        c.find({"vision_config"}); // estimated above, said in the note
     if (at.outer) {
         c.find({"text_config"});
-        c.find({"vision_config"});
         warnUnreadSizeKeys(*at.outer, "", c, family.key, out.warnings);
     }
     warnUnreadSizeKeys(*at.config, at.outer ? "/text_config" : "", c, family.key, out.warnings);

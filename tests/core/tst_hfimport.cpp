@@ -6,8 +6,10 @@
 
 #include "testsupport.h"
 
+#include "core/architecture.h"
 #include "core/calc.h"
 #include "core/hfimport.h"
+#include "core/scenarioio.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -48,6 +50,13 @@ private slots:
     void genuineConfigsGiveNoWarnings();
     void relabelledConfigsNameTheKeysTheyIgnore_data();
     void relabelledConfigsNameTheKeysTheyIgnore();
+    void currentFamilies_data();
+    void currentFamilies();
+    void layerPatterns();
+    void checkpointFormats_data();
+    void checkpointFormats();
+    void contradictoryConfigsAreRefused_data();
+    void contradictoryConfigsAreRefused();
 };
 
 void HfImport::families_data()
@@ -275,6 +284,482 @@ void HfImport::relabelledConfigsNameTheKeysTheyIgnore()
     for (const QString &path : named)
         QVERIFY2(warned.contains(path),
                  qPrintable(path + QStringLiteral(" not in ") + warned.join(QStringLiteral(", "))));
+}
+
+namespace {
+
+// Independent counts for issue #22, written from the config numbers, not from the importer.
+// One attention block: q (h x heads x hd), k and v (h x kv x hd each), o (heads x hd x h).
+double attention(double h, double heads, double kv, double hd)
+{
+    return 2 * h * heads * hd + 2 * h * kv * hd;
+}
+// A SwiGLU MLP or expert: gate, up and down, h x width each.
+double swiglu(double h, double width)
+{
+    return 3 * h * width;
+}
+// K and V per layer and token in BF16.
+double kvLayerToken(double kv, double hd)
+{
+    return 2 * kv * hd * 2;
+}
+constexpr double kTokens = 32768;
+
+} // namespace
+
+void HfImport::currentFamilies_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<double>("parameters");
+    QTest::addColumn<double>("active");
+    QTest::addColumn<double>("kvAt32k");        // bytes per sequence of 32,768 tokens, BF16 KV
+    QTest::addColumn<double>("publisherTotal"); // 0: no exact figure published
+    QTest::addColumn<double>("publisherActive");
+    // like with like: added to our total (the publisher's vision encoder) and to our active
+    // count (minus the embedding table some publishers leave out)
+    QTest::addColumn<double>("totalAdjust");
+    QTest::addColumn<double>("activeAdjust");
+
+    // Qwen3-8B: 36 layers of attention + q/k norms (2 x 128) + MLP 12,288 + 2 norms; untied
+    // 151,936 x 4,096 embeddings. Qwen's card: 8.2 B.
+    {
+        const double h = 4096, layer = attention(h, 32, 8, 128) + 256 + swiglu(h, 12288) + 2 * h;
+        const double total = 2 * 151936 * h + 36 * layer + h;
+        QTest::newRow("qwen3-8b") << "qwen3-8b.json" << total << total
+                                  << 36 * kvLayerToken(8, 128) * kTokens << 8.2e9 << 8.2e9 << 0.0
+                                  << 0.0;
+    }
+    // Qwen3-32B: 64 layers, 64 heads, 8 KV heads, MLP 25,600. Card: 32.8 B.
+    {
+        const double h = 5120, layer = attention(h, 64, 8, 128) + 256 + swiglu(h, 25600) + 2 * h;
+        const double total = 2 * 151936 * h + 64 * layer + h;
+        QTest::newRow("qwen3-32b")
+            << "qwen3-32b.json" << total << total << 64 * kvLayerToken(8, 128) * kTokens << 32.8e9
+            << 32.8e9 << 0.0 << 0.0;
+    }
+    // Qwen3-30B-A3B: 48 MoE layers of 128 experts of width 768, 8 per token, router 2,048 x 128.
+    // Card: 30.5 B total, 3.3 B activated.
+    {
+        const double h = 2048, shared = attention(h, 32, 4, 128) + 256 + 2 * h + h * 128;
+        const double ends = 2 * 151936 * h + h;
+        QTest::newRow("qwen3-30b-a3b")
+            << "qwen3-30b-a3b.json" << ends + 48 * (shared + 128 * swiglu(h, 768))
+            << ends + 48 * (shared + 8 * swiglu(h, 768)) << 48 * kvLayerToken(4, 128) * kTokens
+            << 30.5e9 << 3.3e9 << 0.0 << 0.0;
+    }
+    // Qwen3-235B-A22B: 94 layers, 64 heads, 4 KV heads, 128 experts of 1,536, 8 per token.
+    {
+        const double h = 4096, shared = attention(h, 64, 4, 128) + 256 + 2 * h + h * 128;
+        const double ends = 2 * 151936 * h + h;
+        QTest::newRow("qwen3-235b-a22b")
+            << "qwen3-235b-a22b.json" << ends + 94 * (shared + 128 * swiglu(h, 1536))
+            << ends + 94 * (shared + 8 * swiglu(h, 1536)) << 94 * kvLayerToken(4, 128) * kTokens
+            << 235e9 << 22e9 << 0.0 << 0.0;
+    }
+    // Qwen3-Next-80B-A3B: 12 gated full-attention layers (q doubled for the gate, q/k norms) and
+    // 36 Gated DeltaNet layers; every layer MoE: 512 experts of 512, 10 per token, one shared
+    // expert of 512 with a 1-output gate. DeltaNet per layer: qkvz 2,048 x 12,288, ba 2,048 x
+    // 64, conv 8,192 x 4, dt_bias and A_log 32 each, norm 128, out 4,096 x 2,048. State per layer
+    // (BF16): 32 x 128 x 128 + 3 x 8,192 elements. Card: 80 B total.
+    {
+        const double h = 2048;
+        const double full = 2 * h * 16 * 256 + 2 * h * 2 * 256 + 16 * 256 * h + 512;
+        const double delta = h * 12288 + h * 64 + 8192 * 4 + 64 + 128 + 4096 * h;
+        const double moeShared = swiglu(h, 512) + h + h * 512 + 2 * h;
+        const double ends = 2 * 151936 * h + h;
+        const double state = (32.0 * 128 * 128 + 3 * 8192) * 2;
+        QTest::newRow("qwen3-next-80b-a3b")
+            << "qwen3-next-80b-a3b.json"
+            << ends + 12 * full + 36 * delta + 48 * (moeShared + 512 * swiglu(h, 512))
+            << ends + 12 * full + 36 * delta + 48 * (moeShared + 10 * swiglu(h, 512))
+            << 12 * kvLayerToken(2, 256) * kTokens + 36 * state << 80e9 << 0.0 << 0.0 << 0.0;
+    }
+    // Gemma 3 27B (text_config; vocab 262,208 is Gemma3TextConfig's default, tied): 62 layers
+    // with 4 norms and q/k norms; every 6th global, the rest a 1,024 window. Google: 27 B.
+    {
+        const double h = 5376, layer = attention(h, 32, 16, 128) + 256 + swiglu(h, 21504) + 4 * h;
+        const double total = 262208 * h + 62 * layer + h;
+        QTest::newRow("gemma-3-27b")
+            << "gemma-3-27b-it.json" << total << total
+            << kvLayerToken(16, 128) * (10 * kTokens + 52 * 1024) << 27e9 << 27e9 << 0.0 << 0.0;
+    }
+    // Llama 4 Scout: 48 MoE layers of 16 experts of 8,192 (1 per token) + a shared expert of
+    // 8,192 + router 5,120 x 16; every 4th layer global, the others chunks of 8,192. Meta: 109 B
+    // total (with the vision encoder, about 0.81 B by its config), 17 B active.
+    {
+        const double h = 5120, common = attention(h, 40, 8, 128) + swiglu(h, 8192) + h * 16 + 2 * h;
+        const double ends = 2 * 202048 * h + h;
+        const double vision = 34 * (4 * 1408.0 * 1408 + 2 * 1408.0 * 5632);
+        QTest::newRow("llama-4-scout")
+            << "llama-4-scout-17b-16e.json" << ends + 48 * (common + 16 * swiglu(h, 8192))
+            << ends + 48 * (common + swiglu(h, 8192))
+            << kvLayerToken(8, 128) * (12 * kTokens + 36 * 8192) << 109e9 << 17e9 << vision << 0.0;
+    }
+    // gpt-oss-120b: 36 layers, attention with q/k/v/o biases and 64 sinks; 128 experts (gate_up
+    // 2,880 x 5,760 + 5,760, down 2,880 x 2,880 + 2,880), 4 per token, router with bias. OpenAI:
+    // 116.83 B total, 5.13 B active without the embedding table (-1 x 201,088 x 2,880).
+    {
+        const double h = 2880, common = attention(h, 64, 8, 64) + 4096 + 1024 + h + 64 + h * 128 +
+                                        128 + 2 * h;
+        const double expert = h * 5760 + 5760 + h * h + h;
+        const double ends = 2 * 201088 * h + h;
+        QTest::newRow("gpt-oss-120b")
+            << "gpt-oss-120b.json" << ends + 36 * (common + 128 * expert)
+            << ends + 36 * (common + 4 * expert) << kvLayerToken(8, 64) * (18 * kTokens + 18 * 128)
+            << 116.83e9 << 5.13e9 << 0.0 << -201088 * h;
+        QTest::newRow("gpt-oss-20b")
+            << "gpt-oss-20b.json" << ends + 24 * (common - h * 96 - 96 + 32 * expert)
+            << ends + 24 * (common - h * 96 - 96 + 4 * expert)
+            << kvLayerToken(8, 64) * (12 * kTokens + 12 * 128) << 20.91e9 << 3.61e9 << 0.0
+            << -201088 * h;
+    }
+    // DeepSeek-V3 (and R1, the same architecture): MLA, 3 dense layers then 58 MoE layers of 256
+    // experts of 2,048 + 1 shared, router 7,168 x 256 + 256 score biases. 671 B, 37 B activated.
+    {
+        const double h = 7168;
+        const double mla =
+            h * 1536 + 1536 + 1536 * 128 * 192 + h * 576 + 512 + 512 * 128 * 256 + 128 * 128 * h;
+        const double router = h * 256 + 256;
+        const double ends = 2 * 129280 * h + h;
+        QTest::newRow("deepseek-v3") << "deepseek-v3.json"
+                                     << ends + 3 * (mla + swiglu(h, 18432) + 2 * h) +
+                                            58 * (mla + 257 * swiglu(h, 2048) + router + 2 * h)
+                                     << ends + 3 * (mla + swiglu(h, 18432) + 2 * h) +
+                                            58 * (mla + 9 * swiglu(h, 2048) + router + 2 * h)
+                                     << 61 * 576 * 2 * kTokens << 671e9 << 37e9 << 0.0 << 0.0;
+        // Kimi K2: the same layout with 64 heads, 384 experts, 1 dense layer. Moonshot: "1 T"
+        // total (a rounded label, not compared), 32 B activated (without the 163,840 x 7,168
+        // embedding table).
+        const double mlaK2 =
+            h * 1536 + 1536 + 1536 * 64 * 192 + h * 576 + 512 + 512 * 64 * 256 + 64 * 128 * h;
+        const double endsK2 = 2 * 163840 * h + h;
+        const double routerK2 = h * 384 + 384;
+        QTest::newRow("kimi-k2") << "kimi-k2-instruct.json"
+                                 << endsK2 + (mlaK2 + swiglu(h, 18432) + 2 * h) +
+                                        60 * (mlaK2 + 385 * swiglu(h, 2048) + routerK2 + 2 * h)
+                                 << endsK2 + (mlaK2 + swiglu(h, 18432) + 2 * h) +
+                                        60 * (mlaK2 + 9 * swiglu(h, 2048) + routerK2 + 2 * h)
+                                 << 61 * 576 * 2 * kTokens << 0.0 << 32e9 << 0.0 << -163840 * h;
+    }
+    // GLM-4.5-Air: q/k/v biases (no o bias), 1 dense layer of 10,944 then 45 MoE layers of 128
+    // experts of 1,408 + 1 shared, router + 128 biases. Zhipu: 106 B total, 12 B active
+    // (without the embedding and output matrices).
+    {
+        const double h = 4096, attn = attention(h, 96, 8, 128) + 96 * 128 + 2 * 8 * 128;
+        const double ends = 2 * 151552 * h + h;
+        const double router = h * 128 + 128;
+        QTest::newRow("glm-4.5-air")
+            << "glm-4.5-air.json"
+            << ends + (attn + swiglu(h, 10944) + 2 * h) +
+                   45 * (attn + 129 * swiglu(h, 1408) + router + 2 * h)
+            << ends + (attn + swiglu(h, 10944) + 2 * h) +
+                   45 * (attn + 9 * swiglu(h, 1408) + router + 2 * h)
+            << 46 * kvLayerToken(8, 128) * kTokens << 106e9 << 12e9 << 0.0 << -2 * 151552 * h;
+    }
+    // Mistral Small 3.1 (mistral3 wrapper): 40 layers, MLP 32,768, untied 131,072 vocabulary;
+    // Mistral: 24 B with the Pixtral vision encoder (24 SwiGLU layers of 1,024 / 4,096).
+    {
+        const double h = 5120, layer = attention(h, 32, 8, 128) + swiglu(h, 32768) + 2 * h;
+        const double total = 2 * 131072 * h + 40 * layer + h;
+        const double vision = 24 * (4 * 1024.0 * 1024 + 3 * 1024.0 * 4096);
+        QTest::newRow("mistral-small-3.1")
+            << "mistral-small-3.1-24b.json" << total << total << 40 * kvLayerToken(8, 128) * kTokens
+            << 24e9 << 24e9 << vision << vision;
+    }
+    // Qwen2.5-VL-7B (text fields at the top): the Qwen2.5-7B language model with q/k/v biases;
+    // Qwen: 8.3 B with the vision encoder (32 SwiGLU layers of 1,280 / 3,420).
+    {
+        const double h = 3584,
+                     layer = attention(h, 28, 4, 128) + 3584 + 2 * 512 + swiglu(h, 18944) + 2 * h;
+        const double total = 2 * 152064 * h + 28 * layer + h;
+        const double vision = 32 * (4 * 1280.0 * 1280 + 3 * 1280.0 * 3420);
+        QTest::newRow("qwen2.5-vl-7b")
+            << "qwen2.5-vl-7b.json" << total << total << 28 * kvLayerToken(4, 128) * kTokens
+            << 8.29e9 << 8.29e9 << vision << vision;
+    }
+    // Llama 3.3 70B: the Llama 3.1 70B architecture. Meta: 70.6 B (Hugging Face card).
+    {
+        const double h = 8192, layer = attention(h, 64, 8, 128) + swiglu(h, 28672) + 2 * h;
+        const double total = 2 * 128256 * h + 80 * layer + h;
+        QTest::newRow("llama-3.3-70b")
+            << "llama-3.3-70b-instruct.json" << total << total
+            << 80 * kvLayerToken(8, 128) * kTokens << 70.6e9 << 70.6e9 << 0.0 << 0.0;
+    }
+    // Phi-4 (phi3 family): 40 layers, 40 heads, 10 KV heads, MLP 17,920. Microsoft: 14.7 B.
+    {
+        const double h = 5120, layer = attention(h, 40, 10, 128) + swiglu(h, 17920) + 2 * h;
+        const double total = 2 * 100352 * h + 40 * layer + h;
+        QTest::newRow("phi-4") << "phi-4.json" << total << total
+                               << 40 * kvLayerToken(10, 128) * kTokens << 14.7e9 << 14.7e9 << 0.0
+                               << 0.0;
+    }
+    // OLMo 2 7B: full-width q/k norms (4,096 + 4,096), post-norms only (2 x h). AI2: 7.3 B.
+    {
+        const double h = 4096, layer = attention(h, 32, 32, 128) + 8192 + swiglu(h, 11008) + 2 * h;
+        const double total = 2 * 100352 * h + 32 * layer + h;
+        QTest::newRow("olmo-2-7b")
+            << "olmo-2-1124-7b.json" << total << total << 32 * kvLayerToken(32, 128) * kTokens
+            << 7.3e9 << 7.3e9 << 0.0 << 0.0;
+    }
+    // Command R (cohere): one LayerNorm per parallel block, tied 256,000 vocabulary. 35 B.
+    {
+        const double h = 8192, layer = attention(h, 64, 64, 128) + swiglu(h, 22528) + h;
+        const double total = 256000 * h + 40 * layer + h;
+        QTest::newRow("command-r")
+            << "c4ai-command-r-v01.json" << total << total << 40 * kvLayerToken(64, 128) * kTokens
+            << 35e9 << 35e9 << 0.0 << 0.0;
+    }
+    // StarCoder2-15B: biases everywhere, plain 2-matrix MLP, LayerNorms with bias, a 4,096
+    // window on every layer, untied. Hugging Face card: 16 B.
+    {
+        const double h = 6144;
+        const double layer =
+            attention(h, 48, 4, 128) + 6144 + 2 * 512 + h + 2 * h * 24576 + 24576 + h + 4 * h;
+        const double total = 2 * 49152 * h + 40 * layer + 2 * h;
+        QTest::newRow("starcoder2-15b")
+            << "starcoder2-15b.json" << total << total << 40 * kvLayerToken(4, 128) * 4096 << 16e9
+            << 16e9 << 0.0 << 0.0;
+    }
+    // Granite 3.1 8B: llama layout, tied 49,155 vocabulary. IBM: 8.1 B.
+    {
+        const double h = 4096, layer = attention(h, 32, 8, 128) + swiglu(h, 12800) + 2 * h;
+        const double total = 49155 * h + 40 * layer + h;
+        QTest::newRow("granite-3.1-8b")
+            << "granite-3.1-8b-instruct.json" << total << total
+            << 40 * kvLayerToken(8, 128) * kTokens << 8.1e9 << 8.1e9 << 0.0 << 0.0;
+    }
+    // InternLM2.5-7B (internlm2: fused wqkv, no bias). 7.74 B.
+    {
+        const double h = 4096, layer = attention(h, 32, 8, 128) + swiglu(h, 14336) + 2 * h;
+        const double total = 2 * 92544 * h + 32 * layer + h;
+        QTest::newRow("internlm2.5-7b")
+            << "internlm2_5-7b-chat.json" << total << total << 32 * kvLayerToken(8, 128) * kTokens
+            << 0.0 << 0.0 << 0.0 << 0.0;
+    }
+    // Baichuan2-7B (W_pack, MHA, 125,696 vocabulary).
+    {
+        const double h = 4096, layer = attention(h, 32, 32, 128) + swiglu(h, 11008) + 2 * h;
+        const double total = 2 * 125696 * h + 32 * layer + h;
+        QTest::newRow("baichuan2-7b")
+            << "baichuan2-7b-base.json" << total << total << 32 * kvLayerToken(32, 128) * kTokens
+            << 0.0 << 0.0 << 0.0 << 0.0;
+    }
+    // MiniCPM-2B: tied embeddings (the family's default), 36 heads of 64. OpenBMB's "2.4 B
+    // non-embedding" is a rounded label (2.44 B here), not compared.
+    {
+        const double h = 2304, layer = attention(h, 36, 36, 64) + swiglu(h, 5760) + 2 * h;
+        const double total = 122753 * h + 40 * layer + h;
+        QTest::newRow("minicpm-2b")
+            << "minicpm-2b-sft-bf16.json" << total << total << 40 * kvLayerToken(36, 64) * kTokens
+            << 0.0 << 0.0 << 0.0 << 0.0;
+    }
+    // Minitron 8B (nemotron): squared-ReLU 2-matrix MLP, LayerNorm1P with bias (4 x h per layer,
+    // 2 x h final), 48 heads of 128 over hidden 4,096.
+    {
+        const double h = 4096, layer = attention(h, 48, 8, 128) + 2 * h * 16384 + 4 * h;
+        const double total = 2 * 256000 * h + 32 * layer + 2 * h;
+        QTest::newRow("minitron-8b")
+            << "minitron-8b-base.json" << total << total << 32 * kvLayerToken(8, 128) * kTokens
+            << 0.0 << 0.0 << 0.0 << 0.0;
+    }
+}
+
+// Issue #22's acceptance: parameters within 1 % of the publisher's count (active within 2 %
+// for MoE), and the KV of a 32,768-token sequence exact to the byte.
+void HfImport::currentFamilies()
+{
+    QFETCH(QString, file);
+    QFETCH(double, parameters);
+    QFETCH(double, active);
+    QFETCH(double, kvAt32k);
+    QFETCH(double, publisherTotal);
+    QFETCH(double, publisherActive);
+    QFETCH(double, totalAdjust);
+    QFETCH(double, activeAdjust);
+    const auto imported = importFixture(file);
+    QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
+    for (const core::Diagnostic &w : imported->warnings)
+        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    const core::ModelSpec &m = imported->model;
+    QCOMPARE(m.parameters, parameters); // exact: both count the same matrices
+    QCOMPARE(m.active(), active);
+    const bool moe = active < parameters;
+    if (publisherTotal > 0)
+        ACCEL_COMPARE_NEAR((parameters + totalAdjust) / publisherTotal, 1.0, 0.01);
+    if (publisherActive > 0)
+        ACCEL_COMPARE_NEAR((active + activeAdjust) / publisherActive, 1.0, moe ? 0.02 : 0.01);
+    core::Scenario s = core::lessonDefaultScenario();
+    s.model = m;
+    s.serving.kvFormat = core::NumericFormat::Bf16;
+    s.serving.contextTokens = kTokens;
+    s.serving.promptTokens = 1024;
+    QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence], kvAt32k);
+    // the printed model reads back as an inline model with the same numbers
+    auto again = core::readScenario("{\"model\": " + core::modelToJson(m) + "}");
+    QVERIFY2(again.ok(), again.ok() ? "" : again.error().message.c_str());
+    s.model = again->scenario.model;
+    QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence], kvAt32k);
+}
+
+void HfImport::layerPatterns()
+{
+    // gpt-oss: 18 sliding (128) + 18 full layers, MoE everywhere
+    auto oss = importFixture(QStringLiteral("gpt-oss-120b.json"));
+    QCOMPARE(oss->model.layerGroups.size(), std::size_t(2));
+    QVERIFY(oss->model.layerGroups[0].attention == core::AttentionKind::Sliding);
+    QCOMPARE(oss->model.layerGroups[0].window, 128.0);
+    QCOMPARE(oss->model.layerGroups[0].layers, 18.0);
+    // DeepSeek: 3 dense MLA layers, then 58 MoE MLA layers with one shared expert
+    auto ds = importFixture(QStringLiteral("deepseek-v3.json"));
+    QCOMPARE(ds->model.layerGroups.size(), std::size_t(2));
+    QVERIFY(ds->model.layerGroups[0].mlp == core::MlpKind::Dense);
+    QCOMPARE(ds->model.layerGroups[0].layers, 3.0);
+    QCOMPARE(ds->model.layerGroups[1].sharedExperts, 1.0);
+    QCOMPARE(ds->model.layerGroups[1].latentDim, 576.0);
+    // Llama 4 Scout: 36 chunked layers of 8,192, 12 global
+    auto scout = importFixture(QStringLiteral("llama-4-scout-17b-16e.json"));
+    QCOMPARE(scout->model.layerGroups[0].layers, 36.0);
+    QVERIFY(scout->model.layerGroups[0].attention == core::AttentionKind::Chunked);
+    QVERIFY(scout->model.notes.at("parameters").find("vision tower") != std::string::npos);
+    // Gemma 3: defaults the text_config leaves out are named as such
+    auto gemma = importFixture(QStringLiteral("gemma-3-27b-it.json"));
+    QVERIFY(gemma->model.sources.at("vocab_size").find("Gemma3TextConfig default") !=
+            std::string::npos);
+    // a multimodal wrapper names where the field sits when it is wrong
+    QJsonObject config =
+        QJsonDocument::fromJson(fixture(QStringLiteral("gemma-3-27b-it.json"))).object();
+    QJsonObject text = config.value(QStringLiteral("text_config")).toObject();
+    text.insert(QStringLiteral("num_hidden_layers"), 0);
+    config.insert(QStringLiteral("text_config"), text);
+    const QByteArray bytes = QJsonDocument(config).toJson();
+    const auto bad = core::importHuggingFaceConfig(
+        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    QVERIFY(!bad.ok());
+    QCOMPARE(QString::fromStdString(bad.error().path),
+             QStringLiteral("/text_config/num_hidden_layers"));
+}
+
+void HfImport::checkpointFormats_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("quantisation"); // merged over the fixture; empty: the file's own
+    QTest::addColumn<int>("format");
+    QTest::addColumn<double>("group");
+    QTest::newRow("gpt-oss: MXFP4 experts")
+        << "gpt-oss-120b.json" << QString() << int(core::NumericFormat::Mxfp4) << core::kUnset;
+    QTest::newRow("DeepSeek: FP8 blocks")
+        << "deepseek-v3.json" << QString() << int(core::NumericFormat::Fp8) << core::kUnset;
+    QTest::newRow("AWQ int4, groups of 128")
+        << "llama-3.1-8b.json"
+        << R"({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": true})"
+        << int(core::NumericFormat::Int4) << 128.0;
+    QTest::newRow("GPTQ int8") << "llama-3.1-8b.json"
+                               << R"({"quant_method": "gptq", "bits": 8, "group_size": -1})"
+                               << int(core::NumericFormat::Int8) << -1.0;
+    QTest::newRow("compressed-tensors NVFP4")
+        << "llama-3.1-8b.json"
+        << R"({"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized",
+               "config_groups": {"group_0": {"weights": {"num_bits": 4, "type": "float",
+               "group_size": 16}}}})"
+        << int(core::NumericFormat::Nvfp4) << core::kUnset;
+}
+
+void HfImport::checkpointFormats()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, quantisation);
+    QFETCH(int, format);
+    QFETCH(double, group);
+    QJsonObject config = QJsonDocument::fromJson(fixture(file)).object();
+    if (!quantisation.isEmpty())
+        config.insert(QStringLiteral("quantization_config"),
+                      QJsonDocument::fromJson(quantisation.toUtf8()).object());
+    const QByteArray bytes = QJsonDocument(config).toJson();
+    const auto imported = core::importHuggingFaceConfig(
+        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    QVERIFY(imported.ok());
+    QVERIFY(imported->checkpointFormat.has_value());
+    QCOMPARE(int(*imported->checkpointFormat), format);
+    if (core::isSet(group) && group > 0)
+        QCOMPARE(imported->checkpointGroupSize, group);
+    QVERIFY(imported->model.notes.count("weight_format"));
+}
+
+void HfImport::contradictoryConfigsAreRefused_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("edits");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("layer_types longer than the layers")
+        << "gpt-oss-20b.json"
+        << R"({"num_hidden_layers": 12})"
+        << "/layer_types"
+        << "lists 24 layers but num_hidden_layers is 12";
+    QTest::newRow("more experts per token than experts") << "qwen3-30b-a3b.json"
+                                                         << R"({"num_experts_per_tok": 200})"
+                                                         << "/num_experts_per_tok"
+                                                         << "more experts per token";
+    QTest::newRow("a window larger than the context") << "gpt-oss-20b.json"
+                                                      << R"({"sliding_window": 262144})"
+                                                      << "/sliding_window"
+                                                      << "larger than the model's context";
+    QTest::newRow("an unknown layer type")
+        << "gpt-oss-20b.json"
+        << R"({"layer_types": ["sliding_attention", "mamba", "full_attention", "full_attention",
+               "full_attention", "full_attention", "full_attention", "full_attention",
+               "full_attention", "full_attention", "full_attention", "full_attention",
+               "full_attention", "full_attention", "full_attention", "full_attention",
+               "full_attention", "full_attention", "full_attention", "full_attention",
+               "full_attention", "full_attention", "full_attention", "full_attention"]})"
+        << "/layer_types/1"
+        << "unknown layer type";
+    QTest::newRow("MLA without its latent") << "deepseek-v3.json"
+                                            << R"({"kv_lora_rank": null})"
+                                            << "/kv_lora_rank"
+                                            << "missing";
+    QTest::newRow("more dense layers than layers") << "deepseek-v3.json"
+                                                   << R"({"first_k_dense_replace": 70})"
+                                                   << "/first_k_dense_replace"
+                                                   << "more dense layers than layers";
+    QTest::newRow("mlp_only_layers beyond the layers") << "qwen3-30b-a3b.json"
+                                                       << R"({"mlp_only_layers": [48]})"
+                                                       << "/mlp_only_layers"
+                                                       << "layer indices";
+    QTest::newRow("a hybrid family the core cannot read yet") << "llama-3.1-8b.json"
+                                                              << R"({"model_type": "nemotron_h"})"
+                                                              << "/model_type"
+                                                              << "Mamba-2";
+    QTest::newRow("a wrapper without its text_config")
+        << "llama-3.1-8b.json"
+        << R"({"model_type": "gemma3", "num_hidden_layers": null})"
+        << "/text_config"
+        << "missing";
+    QTest::newRow("DeltaNet layers without their sizes") << "qwen3-next-80b-a3b.json"
+                                                         << R"({"linear_num_value_heads": null})"
+                                                         << "/linear_num_value_heads"
+                                                         << "missing";
+}
+
+void HfImport::contradictoryConfigsAreRefused()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, edits);
+    QFETCH(QString, path);
+    QFETCH(QString, reason);
+    QJsonObject config = QJsonDocument::fromJson(fixture(file)).object();
+    const QJsonObject changes = QJsonDocument::fromJson(edits.toUtf8()).object();
+    QVERIFY(!changes.isEmpty());
+    for (auto it = changes.begin(); it != changes.end(); ++it)
+        config.insert(it.key(), it.value());
+    const QByteArray bytes = QJsonDocument(config).toJson();
+    const auto imported = core::importHuggingFaceConfig(
+        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    QVERIFY(!imported.ok());
+    QCOMPARE(QString::fromStdString(imported.error().path), path);
+    QVERIFY2(QString::fromStdString(imported.error().message).contains(reason),
+             imported.error().message.c_str());
 }
 
 QTEST_GUILESS_MAIN(HfImport)

@@ -381,10 +381,17 @@ void Cli::importHfPrintsAnInlineModel()
     const QByteArray scenario = "{\"model\": " + run.out + "}";
     const Run evaluated = accelCalc({"evaluate", "-"}, scenario);
     QVERIFY2(evaluated.exitCode == 0, evaluated.err.constData());
-    const Run refused = accelCalc({"import-hf", fixture("hf/deepseek-v3.json")});
+    const Run refused = accelCalc({"import-hf", fixture("hf/bert-base.json")});
     QCOMPARE(refused.exitCode, 2);
     QVERIFY(refused.out.isEmpty());
-    QVERIFY2(refused.err.contains("deepseek-v3.json: /model_type: "), refused.err.constData());
+    QVERIFY2(refused.err.contains("bert-base.json: /model_type: "), refused.err.constData());
+    // issue #22: DeepSeek (MLA, FP8 checkpoint) imports, and says the checkpoint's format
+    const Run deepSeek = accelCalc({"import-hf", fixture("hf/deepseek-v3.json")});
+    QCOMPARE(deepSeek.exitCode, 0);
+    QVERIFY2(deepSeek.err.contains("note: the checkpoint is FP8"), deepSeek.err.constData());
+    const QJsonObject mla = parseObject(deepSeek.out);
+    QCOMPARE(mla.value("parameters").toDouble(), 671026419200.0);
+    QCOMPARE(mla.value("layer_groups").toArray().size(), 2);
 }
 
 // l.215-237: the device-selection checks for the support assistant.

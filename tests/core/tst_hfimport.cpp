@@ -9,6 +9,7 @@
 #include "core/architecture.h"
 #include "core/calc.h"
 #include "core/hfimport.h"
+#include "core/presets.h"
 #include "core/scenarioio.h"
 
 #include <QFile>
@@ -57,6 +58,8 @@ private slots:
     void checkpointFormats();
     void contradictoryConfigsAreRefused_data();
     void contradictoryConfigsAreRefused();
+    void recentPresetsMatchTheirConfigs_data();
+    void recentPresetsMatchTheirConfigs();
 };
 
 void HfImport::families_data()
@@ -760,6 +763,52 @@ void HfImport::contradictoryConfigsAreRefused()
     QCOMPARE(QString::fromStdString(imported.error().path), path);
     QVERIFY2(QString::fromStdString(imported.error().message).contains(reason),
              imported.error().message.c_str());
+}
+
+void HfImport::recentPresetsMatchTheirConfigs_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("file");
+    // presets/recent-models.json, made by scripts/recent_models.py from these fixtures
+    const char *rows[][2] = {{"llama-3-3-70b", "llama-3.3-70b-instruct.json"},
+                             {"llama-4-scout", "llama-4-scout-17b-16e.json"},
+                             {"qwen3-8b", "qwen3-8b.json"},
+                             {"qwen3-32b", "qwen3-32b.json"},
+                             {"qwen3-30b-a3b", "qwen3-30b-a3b.json"},
+                             {"qwen3-235b-a22b", "qwen3-235b-a22b.json"},
+                             {"gemma-3-27b", "gemma-3-27b-it.json"},
+                             {"gpt-oss-20b", "gpt-oss-20b.json"},
+                             {"gpt-oss-120b", "gpt-oss-120b.json"},
+                             {"deepseek-r1", "deepseek-v3.json"},
+                             {"mistral-small-3-1", "mistral-small-3.1-24b.json"},
+                             {"phi-4", "phi-4.json"}};
+    for (const auto &row : rows)
+        QTest::newRow(row[0]) << QString::fromLatin1(row[0]) << QString::fromLatin1(row[1]);
+}
+
+// Issue #22, point 4: each preset is its published config as imported (a regenerated file that
+// drifted from the importer fails here), with its source and the publisher's stated count.
+void HfImport::recentPresetsMatchTheirConfigs()
+{
+    QFETCH(QString, id);
+    QFETCH(QString, file);
+    const auto preset = core::modelPreset(id.toStdString());
+    QVERIFY2(preset.ok(), qPrintable(id));
+    const auto imported = importFixture(file);
+    QVERIFY(imported.ok());
+    QCOMPARE(preset->parameters, imported->model.parameters);
+    QCOMPARE(preset->active(), imported->model.active());
+    QCOMPARE(preset->layerGroups.size(), imported->model.layerGroups.size());
+    QVERIFY(preset->sources.count("*"));
+    QVERIFY(preset->sources.at("*").find("huggingface.co/") != std::string::npos);
+    QVERIFY(preset->notes.count("publisher"));
+    core::Scenario a = core::lessonDefaultScenario();
+    a.model = preset.value();
+    a.serving.contextTokens = kTokens;
+    core::Scenario b = a;
+    b.model = imported->model;
+    QCOMPARE(core::evaluate(a)[core::FigureId::KvBytesPerSequence],
+             core::evaluate(b)[core::FigureId::KvBytesPerSequence]);
 }
 
 QTEST_GUILESS_MAIN(HfImport)

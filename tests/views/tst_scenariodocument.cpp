@@ -280,11 +280,20 @@ void ScenarioDocumentTest::importModelIsOneUndoStep()
              qPrintable(error));
     QCOMPARE(doc.scenario().model.parameters, 8030261248.0);
     QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Import Model"));
-    QVERIFY(!doc.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/deepseek-v3.json"), &error));
+    QVERIFY(!doc.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/bert-base.json"), &error));
     QVERIFY2(error.contains(QStringLiteral("/model_type: ")) &&
-                 error.contains(QStringLiteral("latent")),
+                 error.contains(QStringLiteral("unknown architecture")),
              qPrintable(error));
     QCOMPARE(doc.scenario().model.parameters, 8030261248.0); // the refused import changed nothing
+    // issue #22: an FP8 checkpoint is served as FP8, in the same undo step as the model
+    QVERIFY(doc.scenario().serving.weightFormat != core::NumericFormat::Fp8);
+    QVERIFY2(doc.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/deepseek-v3.json"), &error),
+             qPrintable(error));
+    QVERIFY(doc.scenario().serving.weightFormat == core::NumericFormat::Fp8);
+    QCOMPARE(doc.scenario().model.layerGroups.size(), std::size_t(2));
+    doc.undoStack()->undo();
+    QVERIFY(doc.scenario().serving.weightFormat != core::NumericFormat::Fp8);
+    QCOMPARE(doc.scenario().model.parameters, 8030261248.0);
     doc.undoStack()->undo();
     QCOMPARE(doc.scenario().model.presetId, std::string("lesson-7b"));
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "architecture.h"
 
+#include "units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -140,6 +142,53 @@ SequenceCache sequenceCache(const ModelSpec &model, double bytesPerElement, doub
         cache.perTokenUncappedPerDevice += perToken / shards;
     }
     return cache;
+}
+
+std::vector<GroupCache> sequenceCacheByGroup(const ModelSpec &model, double bytesPerElement,
+                                             double tokens)
+{
+    std::vector<GroupCache> out;
+    for (const LayerGroup &group : layerGroupsOf(model)) {
+        const double state = isSet(group.stateBytes) ? group.layers * group.stateBytes : 0.0;
+        out.push_back(
+            {group, groupKvBytesPerToken(group, bytesPerElement) * groupHeldTokens(group, tokens) +
+                        state});
+    }
+    return out;
+}
+
+std::string describeGroup(const LayerGroup &group)
+{
+    std::string kind;
+    switch (group.attention) {
+    case AttentionKind::Full:
+        kind = "full-attention";
+        break;
+    case AttentionKind::Sliding:
+        kind = "sliding-window";
+        break;
+    case AttentionKind::Chunked:
+        kind = "chunked-attention";
+        break;
+    case AttentionKind::Latent:
+        kind = "latent (MLA)";
+        break;
+    case AttentionKind::Linear:
+        kind = "linear-attention";
+        break;
+    case AttentionKind::None:
+        kind = "attention-free";
+        break;
+    }
+    std::string text = formatNumber(group.layers, 9) + " " + kind +
+                       (group.mlp == MlpKind::Moe ? " MoE" : "") +
+                       (group.layers == 1 ? " layer" : " layers");
+    if (isSet(group.window) &&
+        (group.attention == AttentionKind::Sliding || group.attention == AttentionKind::Chunked))
+        text += " (" + formatNumber(group.window, 9) + " tokens)";
+    if (group.attention == AttentionKind::Linear)
+        text += " (fixed state)";
+    return text;
 }
 
 double longestSequenceWithin(const ModelSpec &model, double bytesPerElement, double tensorParallel,

@@ -8,6 +8,7 @@
 
 #include "scenario.h"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -48,6 +49,19 @@ struct SequenceCache
 
 SequenceCache sequenceCache(const ModelSpec &model, double bytesPerElement, double tokens,
                             double tensorParallel);
+
+/** One layer group's part of a sequence's cache, for the views that show the groups. */
+struct GroupCache
+{
+    LayerGroup group;
+    double bytes = 0; ///< KV at the tokens asked (at most the window) + fixed state, whole
+};
+std::vector<GroupCache> sequenceCacheByGroup(const ModelSpec &model, double bytesPerElement,
+                                             double tokens);
+
+/** "52 sliding-window layers (1,024 tokens)", "58 latent (MLA) MoE layers", "36 linear-attention
+ *  layers (fixed state)": what a group is, in words. */
+std::string describeGroup(const LayerGroup &group);
 
 /** The longest sequence whose per-device cache, times `sequences` and (1 + fragmentation), fits
  *  in `budgetBytes`; infinity when every group's cache is capped (windows, fixed state) and the

@@ -52,6 +52,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
@@ -74,6 +75,7 @@ private slots:
     void memoryBarsMatchTheCore();
     void oomDiagnosisShowsTheLessonsNumbers();
     void kvViewMarksTheFailingRequest();
+    void layerGroupsAreShown();
 };
 
 void MemoryViews::initTestCase()
@@ -162,6 +164,39 @@ void MemoryViews::kvViewMarksTheFailingRequest()
     view.gqaToggle()->setChecked(true);       // an overlay only: the scenario is unchanged
     QCOMPARE(doc.scenario().model.kvHeads, 8.0);
     QVERIFY(!view.csv().isEmpty());
+}
+
+// Issue #22: models whose layers differ show each group's KV beside the chart, and a training
+// bar that dwarfs the serving bars runs off the scale instead of flattening them.
+void MemoryViews::layerGroupsAreShown()
+{
+    views::ScenarioDocument doc;
+    core::Scenario s = core::lessonDefaultScenario();
+    views::KvView kv(&doc);
+    views::MemoryView memory(&doc);
+    showOffscreen(kv);
+    showOffscreen(memory);
+    QVERIFY(kv.layerGroupsLabel()->isHidden()); // the lesson's model: one full-attention group
+    QVERIFY(!memory.trainingOffScale());
+
+    s.model = core::modelPreset("gemma-3-27b").value();
+    s.device = core::devicePreset("nvidia-h200-sxm").value();
+    s.serving.contextTokens = 32768;
+    doc.applyScenario(s, QStringLiteral("Gemma 3"));
+    doc.flush();
+    const QString text = kv.layerGroupsLabel()->text();
+    QVERIFY2(!kv.layerGroupsLabel()->isHidden(), qPrintable(text));
+    // 52 x 8,192 B x 1,024 tokens = 0.4362 GB; 10 x 8,192 B x 32,768 = 2.684 GB
+    QVERIFY2(text.contains(QStringLiteral("52 sliding-window layers (1,024 tokens): 0.4362 GB")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("10 full-attention layers: 2.684 GB")), qPrintable(text));
+
+    s.model = core::modelPreset("deepseek-r1").value();
+    s.serving.tensorParallel = 8;
+    doc.applyScenario(s, QStringLiteral("DeepSeek"));
+    doc.flush();
+    QVERIFY(memory.trainingOffScale()); // 11 TB of training state against 141 GB devices
+    QVERIFY(memory.headroomTexts().first().contains(QStringLiteral("off the scale")));
 }
 
 QTEST_MAIN(MemoryViews)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kvview.h"
 
+#include "layergroups.h"
+
 #include "views/document/scenariodocument.h"
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/figurelabel.h"
@@ -16,6 +18,7 @@
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QVBoxLayout>
@@ -100,9 +103,13 @@ KvView::KvView(ScenarioDocument *document, QWidget *parent)
     bottom->addLayout(readout);
     bottom->addStretch(1);
     bottom->addWidget(m_withoutGqa);
+    m_groups = new QLabel(this);
+    m_groups->setObjectName(QStringLiteral("layerGroups"));
+    m_groups->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(view, 1);
+    layout->addWidget(m_groups);
     layout->addLayout(bottom);
 }
 
@@ -199,6 +206,9 @@ void KvView::refresh()
 
     m_maxSequences->update(doc);
     m_maxContext->update(doc);
+    const QString groups = layerGroupSummary(s, units);
+    m_groups->setText(groups);
+    m_groups->setVisible(!groups.isEmpty());
     m_labels->reposition();
 }
 

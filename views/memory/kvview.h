@@ -13,6 +13,7 @@
 
 class QChart;
 class QCheckBox;
+class QLabel;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
@@ -37,6 +38,7 @@ public:
     double firstFailingDrawn() const { return m_firstFailing; }
     double admissionLimitDrawn() const { return m_admission; }
     QCheckBox *gqaToggle() const { return m_withoutGqa; }
+    QLabel *layerGroupsLabel() const { return m_groups; }
 
 protected:
     void refresh() override;
@@ -55,6 +57,7 @@ private:
     QCheckBox *m_withoutGqa;
     FigureLabel *m_maxSequences;
     FigureLabel *m_maxContext;
+    QLabel *m_groups; ///< the KV of each layer group, for models whose layers differ
     double m_firstFailing = 0;
     double m_admission = 0;
     bool m_updating = false;

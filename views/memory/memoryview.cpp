@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "memoryview.h"
 
+#include "layergroups.h"
+
 #include "views/document/scenariodocument.h"
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
@@ -25,6 +27,7 @@
 #include <QLineSeries>
 #include <QSpinBox>
 #include <QStackedBarSeries>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <cmath>
@@ -196,9 +199,15 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
         this->document()->applyScenario(s, tr("Change Recompute"));
     });
 
+    m_groups = new QLabel(this);
+    m_groups->setObjectName(QStringLiteral("layerGroups"));
+    m_groups->setWordWrap(true);
+    auto *chartColumn = new QVBoxLayout;
+    chartColumn->addWidget(view, 1);
+    chartColumn->addWidget(m_groups);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(view, 1);
+    layout->addLayout(chartColumn, 1);
     layout->addWidget(editor);
 }
 
@@ -261,6 +270,9 @@ void MemoryView::refresh()
         doc.units() == core::MemoryUnits::GiB ? QStringLiteral("GiB") : QStringLiteral("GB");
     m_drawn = bars();
     m_capacityBytes = e[FigureId::CapacityBytes];
+    const QString groups = layerGroupSummary(s, doc.units());
+    m_groups->setText(groups);
+    m_groups->setVisible(!groups.isEmpty());
 
     QStringList categories;
     for (const Bar &bar : m_drawn)
@@ -289,10 +301,18 @@ void MemoryView::refresh()
             }
         }
     }
-    double top = m_capacityBytes;
-    for (const Bar &bar : m_drawn)
-        top = std::max(top, bar.total);
+    // The serving bars carry the argument; a training bar many times taller (a 671 B model's
+    // 11 TB of training state on one device) would flatten them, so it runs off the scale
+    // and says so.
+    double servingTop = m_capacityBytes;
+    for (int i = 1; i < m_drawn.size(); ++i)
+        servingTop = std::max(servingTop, m_drawn[i].total);
+    const bool trainingOffScale = !m_drawn.isEmpty() && m_drawn[0].total > 4 * servingTop;
+    double top = trainingOffScale ? servingTop * 1.3 : servingTop;
+    if (!trainingOffScale && !m_drawn.isEmpty())
+        top = std::max(top, m_drawn[0].total);
     const double yMax = std::ceil(top * 1.18 / unit / 10.0) * 10.0;
+    m_trainingOffScale = trainingOffScale;
     m_y->setRange(0, yMax);
     m_y->applyNiceNumbers();
     m_y->setTitleText(tr("Device memory (%1)").arg(unitName));
@@ -312,7 +332,8 @@ void MemoryView::refresh()
     const double halfBar = m_series->barWidth() / 2;
     for (int i = 0; i < m_drawn.size(); ++i) // labels keep off the bars and the capacity line
         m_labels->addObstacle(QPointF(i - halfBar, 0),
-                              QPointF(i + halfBar, m_drawn[i].total / unit), m_capacity);
+                              QPointF(i + halfBar, std::min(m_drawn[i].total / unit, yMax)),
+                              m_capacity);
     m_labels->addObstacle(QPointF(-0.5, m_capacityBytes / unit - yMax * 0.004),
                           QPointF(n - 0.5, m_capacityBytes / unit + yMax * 0.004), m_capacity);
     for (int i = 0; i < m_drawn.size(); ++i) {
@@ -323,7 +344,9 @@ void MemoryView::refresh()
                    : s.serving.weightFormat;
         double base = 0;
         for (const auto &segment : bar.segments) {
-            if (segment.second / unit >= yMax * 0.025) {
+            // the part of the segment inside the axis (all of it unless the bar is off the scale)
+            const double shown = std::max(0.0, std::min(base + segment.second, yMax * unit) - base);
+            if (shown / unit >= yMax * 0.025) {
                 const QString name = tr(segment.first.toUtf8().constData());
                 const QString value =
                     QString::fromStdString(core::formatBytes(segment.second, doc.units()));
@@ -334,7 +357,7 @@ void MemoryView::refresh()
                     badgeText = badge(FigureId::KvBytesTotal, format);
                 // beside the bar, in the segment's colour family: readable whatever the fill
                 m_labels->add(tr("%1 %2").arg(name, value) + badgeText,
-                              QPointF(i + halfBar, (base + segment.second / 2) / unit), m_capacity,
+                              QPointF(i + halfBar, (base + shown / 2) / unit), m_capacity,
                               style::currentDevice(), QPointF(4, -8), false);
                 // in a narrow column (presenter size, both units) the value goes under the name
                 QString narrowValue = value;
@@ -359,10 +382,14 @@ void MemoryView::refresh()
             text += tr("\nstate %1 (lesson: 112 GB, l.63)")
                         .arg(QString::fromStdString(
                             core::formatBytes(e[FigureId::TrainingStateBytes], doc.units())));
+        const bool offScale = trainingBar && trainingOffScale;
+        if (offScale)
+            text = tr("%1\n(the bar runs off the scale)").arg(text);
         m_headroomTexts << text;
-        m_labels->add(text, QPointF(i, bar.total / unit), m_capacity,
-                      headroom >= 0 ? style::currentDevice() : style::warning(), QPointF(0, -44),
-                      true, ChartLabels::Align::Centre);
+        m_labels->add(text,
+                      QPointF(offScale ? i + 0.5 : i, std::min(bar.total / unit, yMax * 0.97)),
+                      m_capacity, headroom >= 0 ? style::currentDevice() : style::warning(),
+                      QPointF(0, -44), true, ChartLabels::Align::Centre);
     }
     m_labels->add(
         tr("%1: %2").arg(QString::fromStdString(s.device.name),

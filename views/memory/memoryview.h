@@ -30,6 +30,9 @@ class MemoryView : public View
     Q_OBJECT
 
 public:
+    /** True when the training bar is many times the serving bars and runs off the scale. */
+    bool trainingOffScale() const { return m_trainingOffScale; }
+
     explicit MemoryView(ScenarioDocument *document, QWidget *parent = nullptr);
     ~MemoryView() override;
 
@@ -66,6 +69,8 @@ private:
     std::unique_ptr<ChartLabels> m_labels;
     QComboBox *m_recipe;
     QLabel *m_recipeNote;
+    QLabel *m_groups; ///< the KV of each layer group, for models whose layers differ
+    bool m_trainingOffScale = false;
     QSpinBox *m_zeroStage;
     QSpinBox *m_dpDegree;
     QSpinBox *m_microBatch;

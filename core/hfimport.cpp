@@ -44,6 +44,7 @@ enum class Family {
     Baichuan,
     MiniCpm,
     Nemotron,
+    MiniMaxM2,
 };
 
 struct FamilyInfo
@@ -85,6 +86,11 @@ constexpr FamilyInfo kFamilies[] = {
     {Family::Baichuan, "baichuan", true, false},
     {Family::MiniCpm, "minicpm", true, true},
     {Family::Nemotron, "nemotron", false, false},
+    {Family::MiniMaxM2, "minimax_m2", true, false},
+    // Qwen3.5 and 3.6: the Qwen3-Next layout (Gated DeltaNet : gated attention, 3 : 1), dense or
+    // MoE
+    {Family::Qwen3Next, "qwen3_5_text", true, false},
+    {Family::Qwen3Next, "qwen3_5_moe_text", true, false},
     // the text models inside multimodal wrappers, under the names newer files give them
     {Family::Qwen2, "qwen2_5_vl_text", true, false},
     {Family::Qwen2, "qwen2_vl_text", true, false},
@@ -100,9 +106,11 @@ struct Wrapper
     const char *textType;
 };
 constexpr Wrapper kWrappers[] = {
-    {"gemma3", "gemma3_text"},     {"llama4", "llama4_text"}, {"mistral3", "mistral"},
-    {"qwen2_5_vl", "qwen2"},       {"qwen2_vl", "qwen2"},     {"qwen3_vl", "qwen3"},
+    {"gemma3", "gemma3_text"},     {"llama4", "llama4_text"},
+    {"mistral3", "mistral"},       {"qwen2_5_vl", "qwen2"},
+    {"qwen2_vl", "qwen2"},         {"qwen3_vl", "qwen3"},
     {"qwen3_vl_moe", "qwen3_moe"}, {"llava", "llama"},
+    {"qwen3_5", "qwen3_5_text"},   {"qwen3_5_moe", "qwen3_5_moe_text"},
 };
 
 /** Families the core cannot express yet: refused with the reason, never approximated. */
@@ -591,20 +599,31 @@ HfImport import(const json &root)
     case Family::Mixtral:
     case Family::GptOss:
     case Family::Llama4:
+    case Family::MiniMaxM2:
         experts = c.count({"num_local_experts", "num_experts"}, true, m, "experts");
         perToken = size({"num_experts_per_tok", "experts_per_token"}, true, "experts_per_token");
         expertWidth = size({"intermediate_size"}, true, "intermediate_size");
-        routerBias = f == Family::GptOss;
+        routerBias =
+            f == Family::GptOss || (f == Family::MiniMaxM2 && c.flag("use_routing_bias", false));
         if (f == Family::Llama4) {
             shared = 1;
             sharedWidth = expertWidth;
         }
         if (f == Family::GptOss)
             c.find({"experts_per_token", "num_experts_per_tok"}); // both names are written
+        if (f == Family::MiniMaxM2) {
+            sharedWidth = c.countOrZero("shared_intermediate_size", 0);
+            shared = sharedWidth > 0 ? 1 : 0;
+        }
         break;
     case Family::Qwen3Moe:
     case Family::Qwen3Next:
-        experts = c.count({"num_experts"}, true, m, "experts");
+        // Qwen3.5's dense models share the Qwen3-Next layout without experts
+        experts = c.count({"num_experts"}, f == Family::Qwen3Moe, m, "experts");
+        if (!isSet(experts)) {
+            experts = 0;
+            break;
+        }
         perToken = c.count({"num_experts_per_tok"}, true, m, "experts_per_token");
         expertWidth = c.count({"moe_intermediate_size"}, true, m, nullptr);
         sharedWidth = c.countOrZero("shared_expert_intermediate_size", 0);
@@ -633,7 +652,7 @@ HfImport import(const json &root)
     double denseWidth = kUnset;
     if (f == Family::Llama4)
         denseWidth = size({"intermediate_size_mlp"}, false, nullptr);
-    else if (f != Family::Mixtral && f != Family::GptOss)
+    else if (f != Family::Mixtral && f != Family::GptOss && f != Family::MiniMaxM2)
         denseWidth = c.count({"intermediate_size", "n_inner", "ffn_hidden_size"}, false, m,
                              experts > 0 ? nullptr : "intermediate_size");
     if (!isSet(denseWidth) && experts == 0) {
@@ -697,6 +716,16 @@ HfImport import(const json &root)
     if (types && static_cast<double>(types->size()) != L)
         fail(c.pathOf("layer_types"), "lists " + std::to_string(types->size()) +
                                           " layers but num_hidden_layers is " + formatNumber(L, 9));
+    if (f == Family::MiniMaxM2) {
+        if (const json *list = c.list("attn_type_list")) {
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                if ((*list)[i] != 1)
+                    fail(c.pathOf("attn_type_list") + "/" + std::to_string(i),
+                         "a lightning (linear) attention layer: MiniMax's hybrid layout is not "
+                         "read for minimax_m2; only full softmax attention (1) is");
+            }
+        }
+    }
     double chunk = kUnset;
     std::vector<double> noRope;
     if (f == Family::Llama4) {
@@ -808,8 +837,14 @@ HfImport import(const json &root)
     const bool qkNorm = f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Qwen3Next ||
                         f == Family::Gemma3 ||
                         (f == Family::Glm4Moe && c.flag("use_qk_norm", false));
+    // MiniMax-M2's "per_layer" q/k norms, like OLMo 2's, span every head
     const bool wideQkNorm =
-        f == Family::Olmo2 || (f == Family::Cohere && c.flag("use_qk_norm", false));
+        f == Family::Olmo2 ||
+        ((f == Family::Cohere || f == Family::MiniMaxM2) && c.flag("use_qk_norm", false));
+    if (f == Family::MiniMaxM2) // betas that scale residuals: no weights
+        for (const char *beta : {"layernorm_full_attention_beta", "layernorm_linear_attention_beta",
+                                 "layernorm_mlp_beta"})
+            c.find({beta});
 
     double softmaxAttention = h * qWidth * (gatedAttention ? 2 : 1) + 2 * h * kvWidth + qWidth * h;
     if (f == Family::Qwen2)

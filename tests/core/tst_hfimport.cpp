@@ -378,6 +378,34 @@ void HfImport::currentFamilies_data()
             << ends + 12 * full + 36 * delta + 48 * (moeShared + 10 * swiglu(h, 512))
             << 12 * kvLayerToken(2, 256) * kTokens + 36 * state << 80e9 << 0.0 << 0.0 << 0.0;
     }
+    // Qwen3.5-35B-A3B: the Qwen3-Next layout with 40 layers (10 gated full, 30 DeltaNet), 256
+    // experts of 512 (8 per token) + a shared expert, vocabulary 248,320. Qwen: "35 B" with its
+    // vision encoder (a label, not compared).
+    {
+        const double h = 2048;
+        const double full = 2 * h * 16 * 256 + 2 * h * 2 * 256 + 16 * 256 * h + 512;
+        const double delta = h * 12288 + h * 64 + 8192 * 4 + 64 + 128 + 4096 * h;
+        const double moeShared = swiglu(h, 512) + h + h * 256 + 2 * h;
+        const double ends = 2 * 248320 * h + h;
+        const double state = (32.0 * 128 * 128 + 3 * 8192) * 2;
+        QTest::newRow("qwen3.5-35b-a3b")
+            << "qwen3.5-35b-a3b.json"
+            << ends + 10 * full + 30 * delta + 40 * (moeShared + 256 * swiglu(h, 512))
+            << ends + 10 * full + 30 * delta + 40 * (moeShared + 8 * swiglu(h, 512))
+            << 10 * kvLayerToken(2, 256) * kTokens + 30 * state << 0.0 << 0.0 << 0.0 << 0.0;
+    }
+    // MiniMax-M2: 62 layers, 48 heads and 8 KV heads of 128 over hidden 3,072, full-width q/k
+    // norms (6,144 + 1,024), 256 experts of 1,536 (8 per token), a router with 256 biases.
+    // MiniMax: 230 B total, 10 B active (without the embedding and output matrices).
+    {
+        const double h = 3072,
+                     common = attention(h, 48, 8, 128) + 6144 + 1024 + h * 256 + 256 + 2 * h;
+        const double ends = 2 * 200064 * h + h;
+        QTest::newRow("minimax-m2")
+            << "minimax-m2.json" << ends + 62 * (common + 256 * swiglu(h, 1536))
+            << ends + 62 * (common + 8 * swiglu(h, 1536)) << 62 * kvLayerToken(8, 128) * kTokens
+            << 230e9 << 10e9 << 0.0 << -2 * 200064 * h;
+    }
     // Gemma 3 27B (text_config; vocab 262,208 is Gemma3TextConfig's default, tied): 62 layers
     // with 4 norms and q/k norms; every 6th global, the rest a 1,024 window. Google: 27 B.
     {
@@ -629,6 +657,28 @@ void HfImport::layerPatterns()
     auto gemma = importFixture(QStringLiteral("gemma-3-27b-it.json"));
     QVERIFY(gemma->model.sources.at("vocab_size").find("Gemma3TextConfig default") !=
             std::string::npos);
+    // Qwen3-VL: the Qwen3 text model nested in text_config, its vision tower named, not counted
+    QJsonObject vl{
+        {QStringLiteral("model_type"), QStringLiteral("qwen3_vl")},
+        {QStringLiteral("text_config"),
+         QJsonDocument::fromJson(fixture(QStringLiteral("qwen3-8b.json"))).object()},
+        {QStringLiteral("vision_config"),
+         QJsonObject{{QStringLiteral("depth"), 27},
+                     {QStringLiteral("hidden_size"), 1152},
+                     {QStringLiteral("intermediate_size"), 4304},
+                     {QStringLiteral("hidden_act"), QStringLiteral("gelu_pytorch_tanh")}}}};
+    QJsonObject vlText = vl.value(QStringLiteral("text_config")).toObject();
+    vlText.insert(QStringLiteral("model_type"), QStringLiteral("qwen3_vl_text"));
+    vl.insert(QStringLiteral("text_config"), vlText);
+    const QByteArray vlBytes = QJsonDocument(vl).toJson();
+    const auto qwenVl = core::importHuggingFaceConfig(
+        std::string_view(vlBytes.constData(), std::size_t(vlBytes.size())));
+    QVERIFY2(qwenVl.ok(), qwenVl.ok() ? "" : qwenVl.error().message.c_str());
+    QCOMPARE(qwenVl->model.parameters,
+             importFixture(QStringLiteral("qwen3-8b.json"))->model.parameters);
+    // 27 x (4 x 1,152^2 + 2 x 1,152 x 4,304): the SigLIP-style tower, about 0.41 B
+    QCOMPARE(qwenVl->visionParameters, 27 * (4 * 1152.0 * 1152 + 2 * 1152.0 * 4304));
+    QVERIFY(qwenVl->warnings.empty());
     // a multimodal wrapper names where the field sits when it is wrong
     QJsonObject config =
         QJsonDocument::fromJson(fixture(QStringLiteral("gemma-3-27b-it.json"))).object();

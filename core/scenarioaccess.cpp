@@ -55,6 +55,15 @@ Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value
     if (path == "serving.overhead_gb" && value > scenario.device.capacityGb())
         return Result<bool>::failure(std::string(path),
                                      "the overhead cannot exceed the device memory");
+    // A model given as layer groups holds its layer count, windows and latent in the groups;
+    // a top-level edit would contradict them and the saved file would not read back.
+    if (!scenario.model.layerGroups.empty() &&
+        (path == "model.layers" || path == "model.sliding_window" ||
+         path == "model.sliding_window_layers" || path == "model.kv_latent_dim"))
+        return Result<bool>::failure(std::string(path),
+                                     "this model is described layer group by layer group "
+                                     "(model.layer_groups): change the groups in the scenario "
+                                     "file, or import the model's config.json again");
     if (path == "serving.tensor_parallel" || path == "serving.pipeline_parallel") {
         Scenario trial = scenario;
         *fieldAt(trial, path) = value;

@@ -7,6 +7,7 @@
 
 #include "core/architecture.h"
 #include "core/evaluation.h"
+#include "core/scenarioaccess.h"
 #include "core/scenarioio.h"
 #include "testsupport.h"
 
@@ -108,6 +109,7 @@ private slots:
     void legacyFieldsAreTheOneGroupCase();
     void badGroupsAreRefused_data();
     void badGroupsAreRefused();
+    void editsCannotContradictTheGroups();
 };
 
 void Architecture::kvPerSequenceSumsTheGroups_data()
@@ -300,6 +302,24 @@ void Architecture::badGroupsAreRefused()
     QCOMPARE(QString::fromStdString(loaded.error().path), path);
     QVERIFY2(QString::fromStdString(loaded.error().message).contains(reason),
              loaded.error().message.c_str());
+}
+
+// An edit in the app (or --set) that would contradict the groups is refused, so a saved file
+// always reads back.
+void Architecture::editsCannotContradictTheGroups()
+{
+    core::Scenario s = testsupport::loadScenario(scenarioWith(kGptOssFields, kGptOssGroups));
+    for (const char *path : {"model.layers", "model.sliding_window", "model.sliding_window_layers",
+                             "model.kv_latent_dim"}) {
+        const auto set = core::setNumberAt(s, path, 30);
+        QVERIFY2(!set, path);
+        QVERIFY(set.error().message.find("layer group") != std::string::npos);
+    }
+    QVERIFY(core::setNumberAt(s, "model.kv_heads", 4).ok()); // the groups take the model's
+    QCOMPARE(core::evaluate(s)[FigureId::KvBytesPerSequence],
+             (18.0 * 32768 + 18.0 * 128) * 2 * 4 * 64 * 2);
+    const auto again = core::readScenario(core::writeScenario(s));
+    QVERIFY2(again, again ? "" : again.error().message.c_str());
 }
 
 QTEST_APPLESS_MAIN(Architecture)

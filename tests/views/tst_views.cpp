@@ -374,11 +374,23 @@ void ViewsTest::chartLabelsNeverOverlap_data()
     QTest::addColumn<QString>("viewName");
     QTest::addColumn<QSize>("size");
     QTest::addColumn<bool>("presenter");
+    QTest::addColumn<QString>("scenario"); // empty: the lesson's oom-14th-request
     for (const char *name : {"roofline", "throughput", "memory", "kv"}) { // the charts
         QTest::addRow("%s 1280x800", name)
-            << QString::fromLatin1(name) << QSize(1280, 800) << false;
+            << QString::fromLatin1(name) << QSize(1280, 800) << false << QString();
         QTest::addRow("%s presenter 1920x1080", name)
-            << QString::fromLatin1(name) << QSize(1920, 1080) << true;
+            << QString::fromLatin1(name) << QSize(1920, 1080) << true << QString();
+    }
+    // issue #22: a 671 B model's training bar runs off the scale; its labels still keep apart
+    const QString deepSeek = QStringLiteral(
+        R"({"model": "deepseek-r1", "device": "nvidia-h200-sxm",
+            "serving": {"weight_format": "fp8", "context_tokens": 32768, "batch": 8,
+                        "concurrent_sequences": 8, "tensor_parallel": 8}})");
+    for (const char *name : {"memory", "kv"}) {
+        QTest::addRow("%s deepseek-r1 1280x800", name)
+            << QString::fromLatin1(name) << QSize(1280, 800) << false << deepSeek;
+        QTest::addRow("%s deepseek-r1 presenter", name)
+            << QString::fromLatin1(name) << QSize(1920, 1080) << true << deepSeek;
     }
 }
 
@@ -387,11 +399,14 @@ void ViewsTest::chartLabelsNeverOverlap()
     QFETCH(QString, viewName);
     QFETCH(QSize, size);
     QFETCH(bool, presenter);
+    QFETCH(QString, scenario);
     const viewtestsupport::PresenterScale scale(presenter);
     {
         views::ScenarioDocument doc;
-        doc.reset(
-            core::readScenario(*core::scenarioPresetText("oom-14th-request")).value().scenario);
+        const std::string text = scenario.isEmpty()
+                                     ? std::string(*core::scenarioPresetText("oom-14th-request"))
+                                     : scenario.toStdString();
+        doc.reset(core::readScenario(text).value().scenario);
         doc.setUnits(core::MemoryUnits::Both);
         doc.flush();
         std::unique_ptr<views::View> view(views::findView(viewName)->create(&doc, nullptr));

@@ -301,13 +301,13 @@ void MemoryView::refresh()
             }
         }
     }
-    // The serving bars carry the argument; a training bar many times taller (a 671 B model's
-    // 11 TB of training state on one device) would flatten them, so it runs off the scale
-    // and says so.
+    // The serving bars carry the argument; a training bar twenty times taller (a 671 B model's
+    // 11 TB of training state against 141 GB devices) would flatten them, so it runs off the
+    // scale and says so. The lesson's 216 GB against 24 GB stays whole: it is the lesson's point.
     double servingTop = m_capacityBytes;
     for (int i = 1; i < m_drawn.size(); ++i)
         servingTop = std::max(servingTop, m_drawn[i].total);
-    const bool trainingOffScale = !m_drawn.isEmpty() && m_drawn[0].total > 4 * servingTop;
+    const bool trainingOffScale = !m_drawn.isEmpty() && m_drawn[0].total > 20 * servingTop;
     double top = trainingOffScale ? servingTop * 1.3 : servingTop;
     if (!trainingOffScale && !m_drawn.isEmpty())
         top = std::max(top, m_drawn[0].total);
@@ -346,7 +346,8 @@ void MemoryView::refresh()
         for (const auto &segment : bar.segments) {
             // the part of the segment inside the axis (all of it unless the bar is off the scale)
             const double shown = std::max(0.0, std::min(base + segment.second, yMax * unit) - base);
-            if (shown / unit >= yMax * 0.025) {
+            const bool clipped = shown < segment.second; // its label would meet the bar's note
+            if (!clipped && shown / unit >= yMax * 0.025) {
                 const QString name = tr(segment.first.toUtf8().constData());
                 const QString value =
                     QString::fromStdString(core::formatBytes(segment.second, doc.units()));

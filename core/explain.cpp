@@ -401,10 +401,20 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                                 "computed: tensor parallel (at most the KV heads; 1 for an MLA "
                                 "latent) x pipeline stages"});
         }
-        if (isSet(s.model.slidingWindow) || !s.model.layerGroups.empty())
+        if (isSet(s.model.slidingWindow) || !s.model.layerGroups.empty()) {
+            // the per-token division above holds only while every layer grows with the context
+            x.formula = "max context = the longest context c for which resident sequences x KV "
+                        "per sequence at c" +
+                        std::string(split ? " x (1 + fragmentation) / devices" : "") +
+                        " fits in capacity - weights - overhead (windowed and chunked layers "
+                        "hold at most their window, linear layers a fixed state)";
+            x.substituted = "= the longest c with " + b.fig(F::ResidentSequences) +
+                            " x KV(c) <= " + b.fig(F::KvBudgetBytes) + ": " +
+                            b.fig(F::MaxContextTokens);
             x.note = "A sliding window or an attention chunk caps those layers' KV, and a fixed "
                      "state does not grow: only the full-attention (and latent) layers grow with "
                      "the context, and the maximum is where their growth meets the budget.";
+        }
         break;
     }
     case F::Devices:

@@ -134,6 +134,15 @@ void Architecture::kvPerSequenceSumsTheGroups_data()
     QTest::newRow("qwen3-next-80b")
         << kQwenNextFields << kQwenNextGroups << 12.0 * 2048 * 32768 + 36.0 * 1097728
         << 36.0 * 1097728 << 12.0 * 2048;
+    // Groups with their own KV heads and head_dim (Gemma 4-style: 54 local layers with 8 KV
+    // heads of 256, 8 global ones with 2 of 512): 54 x 2 x 8 x 256 x 2 B x 1,024 + 8 x 2 x 2 x
+    // 512 x 2 B x 32,768 = 452,984,832 + 1,073,741,824 B
+    QTest::newRow("per-group heads")
+        << kGemmaFields << QStringLiteral(R"([{"layers": 54, "attention": "sliding", "window": 1024,
+                               "kv_heads": 8, "head_dim": 256},
+                              {"layers": 8, "attention": "full", "kv_heads": 2, "head_dim": 512}])")
+        << 54.0 * 2 * 8 * 256 * 2 * 1024 + 8.0 * 2 * 2 * 512 * 2 * 32768 << 0.0
+        << 54.0 * 2 * 8 * 256 * 2 + 8.0 * 2 * 2 * 512 * 2;
     // 12 x 4,096 x 32,768 + 36 x 4,096 x 8,192 = 2,818,572,288 B
     QTest::newRow("llama-4-scout")
         << kScoutFields << kScoutGroups << 12.0 * 4096 * 32768 + 36.0 * 4096 * 8192 << 0.0

@@ -47,14 +47,13 @@ struct Segment
 // One colour per concept, the same in every view.
 QList<Segment> segmentKinds() // not cached: the greys follow the theme
 {
-    const QList<Segment> kinds = {
+    return {
         {"Weights", style::weights()},          {"Gradients", style::kSkyBlue},
         {"FP32 master copy", style::kYellow},   {"Optimiser moments", style::kVermillion},
         {"Activations", style::kGreen},         {"KV cache", style::kvCache()},
         {"Runtime context", style::overhead()}, {"Workspace", style::grey(150)},
         {"Fragmentation", style::grey(90)},
     };
-    return kinds;
 }
 
 QString fromView(std::string_view text)
@@ -281,23 +280,23 @@ void MemoryView::refresh()
         m_categories->clear();
         m_categories->append(categories);
     }
-    for (int k = 0; k < m_sets.size(); ++k) {
+    for (QBarSet *set : std::as_const(m_sets)) {
         QList<qreal> values;
         for (const Bar &bar : m_drawn) {
             double value = 0;
             for (const auto &segment : bar.segments) {
-                if (tr(segment.first.toUtf8().constData()) == m_sets[k]->label())
+                if (tr(segment.first.toUtf8().constData()) == set->label())
                     value = segment.second;
             }
             values << value / unit;
         }
-        if (m_sets[k]->count() != values.size()) {
-            m_sets[k]->remove(0, m_sets[k]->count());
-            m_sets[k]->append(values);
+        if (set->count() != values.size()) {
+            set->remove(0, set->count());
+            set->append(values);
         } else {
             for (int i = 0; i < values.size(); ++i) {
-                if (m_sets[k]->at(i) != values[i])
-                    m_sets[k]->replace(i, values[i]);
+                if (set->at(i) != values[i])
+                    set->replace(i, values[i]);
             }
         }
     }

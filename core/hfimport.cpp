@@ -128,6 +128,10 @@ constexpr Refusal kRefusals[] = {
               "its hybrid pattern yet"},
     {"minicpm3", "MiniCPM3 uses multi-head latent attention with its own key names, which this "
                  "import does not read yet"},
+    {"gemma4_text", "Gemma 4's global layers have their own KV heads and head size (the core's "
+                    "layer groups hold that), but its shared-KV layers, K-equals-V global "
+                    "attention and per-layer input embeddings are not read yet, so the KV and "
+                    "parameter counts would be guesses"},
 };
 
 /** Reads config fields under any of their names, recording which name was used. A multimodal

@@ -784,6 +784,11 @@ void HfImport::contradictoryConfigsAreRefused_data()
                                                               << R"({"model_type": "nemotron_h"})"
                                                               << "/model_type"
                                                               << "Mamba-2";
+    QTest::newRow("Gemma 4: refused with the reason, not approximated")
+        << "llama-3.1-8b.json"
+        << R"({"model_type": "gemma4_text"})"
+        << "/model_type"
+        << "shared-KV layers";
     QTest::newRow("a wrapper without its text_config")
         << "llama-3.1-8b.json"
         << R"({"model_type": "gemma3", "num_hidden_layers": null})"

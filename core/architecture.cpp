@@ -81,6 +81,8 @@ std::string_view attentionKindKey(AttentionKind kind)
         return "latent";
     case AttentionKind::Linear:
         return "linear";
+    case AttentionKind::Shared:
+        return "shared";
     case AttentionKind::None:
         return "none";
     }
@@ -175,6 +177,9 @@ std::string describeGroup(const LayerGroup &group)
         break;
     case AttentionKind::Linear:
         kind = "linear-attention";
+        break;
+    case AttentionKind::Shared:
+        kind = "KV-sharing";
         break;
     case AttentionKind::None:
         kind = "attention-free";

@@ -45,6 +45,7 @@ enum class Family {
     MiniCpm,
     Nemotron,
     MiniMaxM2,
+    Gemma4,
 };
 
 struct FamilyInfo
@@ -87,6 +88,7 @@ constexpr FamilyInfo kFamilies[] = {
     {Family::MiniCpm, "minicpm", true, true},
     {Family::Nemotron, "nemotron", false, false},
     {Family::MiniMaxM2, "minimax_m2", true, false},
+    {Family::Gemma4, "gemma4_text", true, true},
     // Qwen3.5 and 3.6: the Qwen3-Next layout (Gated DeltaNet : gated attention, 3 : 1), dense or
     // MoE
     {Family::Qwen3Next, "qwen3_5_text", true, false},
@@ -111,6 +113,7 @@ constexpr Wrapper kWrappers[] = {
     {"qwen2_vl", "qwen2"},         {"qwen3_vl", "qwen3"},
     {"qwen3_vl_moe", "qwen3_moe"}, {"llava", "llama"},
     {"qwen3_5", "qwen3_5_text"},   {"qwen3_5_moe", "qwen3_5_moe_text"},
+    {"gemma4", "gemma4_text"},
 };
 
 /** Families the core cannot express yet: refused with the reason, never approximated. */
@@ -128,10 +131,6 @@ constexpr Refusal kRefusals[] = {
               "its hybrid pattern yet"},
     {"minicpm3", "MiniCPM3 uses multi-head latent attention with its own key names, which this "
                  "import does not read yet"},
-    {"gemma4_text", "Gemma 4's global layers have their own KV heads and head size (the core's "
-                    "layer groups hold that), but its shared-KV layers, K-equals-V global "
-                    "attention and per-layer input embeddings are not read yet, so the KV and "
-                    "parameter counts would be guesses"},
 };
 
 /** Reads config fields under any of their names, recording which name was used. A multimodal
@@ -390,6 +389,17 @@ constexpr FamilyDefault kDefaults[] = {
     {Family::Gemma3, "num_hidden_layers", 26, "Gemma3TextConfig default"},
     {Family::Gemma3, "sliding_window", 4096, "Gemma3TextConfig default"},
     {Family::Gemma3, "max_position_embeddings", 131072, "Gemma3TextConfig default"},
+    // transformers Gemma4TextConfig
+    {Family::Gemma4, "vocab_size", 262144, "Gemma4TextConfig default"},
+    {Family::Gemma4, "num_attention_heads", 8, "Gemma4TextConfig default"},
+    {Family::Gemma4, "num_key_value_heads", 4, "Gemma4TextConfig default"},
+    {Family::Gemma4, "head_dim", 256, "Gemma4TextConfig default"},
+    {Family::Gemma4, "hidden_size", 2304, "Gemma4TextConfig default"},
+    {Family::Gemma4, "intermediate_size", 9216, "Gemma4TextConfig default"},
+    {Family::Gemma4, "num_hidden_layers", 30, "Gemma4TextConfig default"},
+    {Family::Gemma4, "sliding_window", 512, "Gemma4TextConfig default"},
+    {Family::Gemma4, "max_position_embeddings", 131072, "Gemma4TextConfig default"},
+    {Family::Gemma4, "global_head_dim", 512, "Gemma4TextConfig default"},
     // transformers Llama4TextConfig
     {Family::Llama4, "attention_chunk_size", 8192, "Llama4TextConfig default"},
     {Family::Llama4, "interleave_moe_layer_step", 1, "Llama4TextConfig default"},
@@ -412,11 +422,19 @@ struct LayerKind
     AttentionKind attention = AttentionKind::Full;
     double window = kUnset;
     bool moe = false;
+    // Gemma 4: global layers have their own KV heads and head size; KV-sharing layers (attention
+    // Shared) keep the type they share, and may have a double-wide MLP
+    double kvHeads = kUnset;
+    double headDim = kUnset;
+    bool global = false;
+    double mlpScale = 1;
 
     bool operator==(const LayerKind &other) const
     {
-        return attention == other.attention && moe == other.moe &&
-               (window == other.window || (!isSet(window) && !isSet(other.window)));
+        const auto same = [](double a, double b) { return a == b || (!isSet(a) && !isSet(b)); };
+        return attention == other.attention && moe == other.moe && same(window, other.window) &&
+               same(kvHeads, other.kvHeads) && same(headDim, other.headDim) &&
+               global == other.global && mlpScale == other.mlpScale;
     }
 };
 
@@ -634,6 +652,14 @@ HfImport import(const json &root)
         shared = sharedWidth > 0 ? 1 : 0;
         sharedGate = shared > 0; // Qwen's shared expert has a one-output gate
         break;
+    case Family::Gemma4:
+        // 26B-A4B: every layer adds a routed MoE block beside its dense MLP
+        if (!c.flag("enable_moe_block", false))
+            break;
+        experts = c.count({"num_experts"}, true, m, "experts");
+        perToken = c.count({"top_k_experts"}, true, m, "experts_per_token");
+        expertWidth = c.count({"moe_intermediate_size"}, true, m, nullptr);
+        break;
     case Family::DeepSeek:
     case Family::Glm4Moe:
         experts = c.count({"n_routed_experts"}, true, m, "experts");
@@ -703,8 +729,8 @@ HfImport import(const json &root)
     double window = kUnset;
     const bool readsWindow = f == Family::Mistral || f == Family::Mixtral || f == Family::Qwen2 ||
                              f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Gemma2 ||
-                             f == Family::Gemma3 || f == Family::GptOss || f == Family::Cohere2 ||
-                             f == Family::StarCoder2;
+                             f == Family::Gemma3 || f == Family::Gemma4 || f == Family::GptOss ||
+                             f == Family::Cohere2 || f == Family::StarCoder2;
     if (readsWindow)
         window = size({"sliding_window"}, false, "sliding_window");
     else if (f == Family::Phi3)
@@ -713,9 +739,10 @@ HfImport import(const json &root)
     const bool qwenWindowOn = qwenWindow && c.flag("use_sliding_window", false);
     const double maxWindowLayers =
         qwenWindow ? c.countOrZero("max_window_layers", 0) : 0; // read: Qwen's window switch
-    const bool readsLayerTypes =
-        f == Family::GptOss || f == Family::Gemma2 || f == Family::Gemma3 || f == Family::Cohere2 ||
-        f == Family::Qwen2 || f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Qwen3Next;
+    const bool readsLayerTypes = f == Family::GptOss || f == Family::Gemma2 ||
+                                 f == Family::Gemma3 || f == Family::Gemma4 ||
+                                 f == Family::Cohere2 || f == Family::Qwen2 || f == Family::Qwen3 ||
+                                 f == Family::Qwen3Moe || f == Family::Qwen3Next;
     const json *types = readsLayerTypes ? c.list("layer_types") : nullptr;
     if (types && static_cast<double>(types->size()) != L)
         fail(c.pathOf("layer_types"), "lists " + std::to_string(types->size()) +
@@ -746,7 +773,8 @@ HfImport import(const json &root)
             }
         }
     }
-    const double pattern = f == Family::Gemma3      ? c.countOrZero("sliding_window_pattern", 6)
+    const double pattern = (f == Family::Gemma3 || f == Family::Gemma4)
+                               ? c.countOrZero("sliding_window_pattern", 6)
                            : f == Family::Cohere2   ? c.countOrZero("sliding_window_pattern", 4)
                            : f == Family::Llama4    ? c.countOrZero("no_rope_layer_interval", 4)
                            : f == Family::Qwen3Next ? c.countOrZero("full_attention_interval", 4)
@@ -768,7 +796,8 @@ HfImport import(const json &root)
                      "unknown layer type " + type.dump().substr(0, 40));
         } else if (f == Family::Gemma2 || f == Family::GptOss) {
             k.attention = i % 2 == 0 ? AttentionKind::Sliding : AttentionKind::Full;
-        } else if ((f == Family::Gemma3 || f == Family::Cohere2) && pattern > 0) {
+        } else if ((f == Family::Gemma3 || f == Family::Gemma4 || f == Family::Cohere2) &&
+                   pattern > 0) {
             k.attention =
                 std::fmod(index + 1, pattern) != 0.0 ? AttentionKind::Sliding : AttentionKind::Full;
         } else if (f == Family::Qwen3Next && pattern > 0) {
@@ -806,6 +835,45 @@ HfImport import(const json &root)
         fail(c.pathOf("sliding_window"), "a window of " + formatNumber(window, 9) +
                                              " tokens is larger than the model's context (" +
                                              formatNumber(m.maxContext, 9) + ")");
+
+    // Gemma 4: the last layer is always global; global layers have their own head size and (with
+    // K = V) their own KV heads; the last num_kv_shared_layers reuse earlier layers' KV.
+    double plePerLayer = 0, pleModel = 0;
+    const bool kEqualsV = f == Family::Gemma4 && c.flag("attention_k_eq_v", false);
+    if (f == Family::Gemma4) {
+        layers.back().attention = AttentionKind::Full;
+        layers.back().window = kUnset;
+        const double globalHeadDim = size({"global_head_dim"}, false, nullptr);
+        const double globalKvHeads = c.count({"num_global_key_value_heads"}, false, m, nullptr);
+        const double sharedLayers = c.countOrZero("num_kv_shared_layers", 0);
+        const bool doubleWide = c.flag("use_double_wide_mlp", false);
+        if (sharedLayers >= L)
+            fail(c.pathOf("num_kv_shared_layers"), "every layer would share another's KV");
+        if (isSet(globalKvHeads) && globalKvHeads > H)
+            fail(c.pathOf("num_global_key_value_heads"), "more KV heads than attention heads");
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            LayerKind &k = layers[i];
+            k.global = k.attention == AttentionKind::Full;
+            if (k.global) {
+                k.headDim = globalHeadDim;
+                if (kEqualsV && isSet(globalKvHeads))
+                    k.kvHeads = globalKvHeads;
+            }
+            if (static_cast<double>(i) >= L - sharedLayers) {
+                k.attention = AttentionKind::Shared; // attends with an earlier layer's cache
+                k.window = kUnset;
+                k.mlpScale = doubleWide ? 2 : 1;
+            }
+        }
+        // per-layer input embeddings (E2B, E4B): a table of layers x width per token, its
+        // projection from the hidden state, and a gate and projection in every layer
+        const double pleWidth = c.countOrZero("hidden_size_per_layer_input", 256);
+        if (pleWidth > 0) {
+            const double pleVocab = c.countOrZero("vocab_size_per_layer_input", 262144);
+            pleModel = pleVocab * L * pleWidth + h * L * pleWidth + pleWidth;
+            plePerLayer = 2 * h * pleWidth + h;
+        }
+    }
 
     // Linear attention (Qwen3-Next's Gated DeltaNet): a fixed state per sequence and layer.
     double linearParameters = 0, stateBytes = 0;
@@ -879,12 +947,16 @@ HfImport import(const json &root)
     double expert = 3 * h * expertWidth;
     if (f == Family::GptOss)
         expert += 2 * expertWidth + h; // gate_up and down biases
-    const double router = h * experts + (routerBias ? experts : 0);
-    const double sharedMlp = shared * 3 * h * sharedWidth + (sharedGate ? h : 0);
+    double router = h * experts + (routerBias ? experts : 0);
+    double sharedMlp = shared * 3 * h * sharedWidth + (sharedGate ? h : 0);
+    if (f == Family::Gemma4 && experts > 0) {
+        router += h + experts;        // the router's input scale and per-expert scale
+        sharedMlp = denseMlp + 3 * h; // the dense MLP beside the experts, and three more norms
+    }
 
     double norms = 2 * h; // RMSNorm weights before attention and before the MLP
     double finalNorm = h;
-    if (f == Family::Gemma2 || f == Family::Gemma3 || f == Family::Gpt2 ||
+    if (f == Family::Gemma2 || f == Family::Gemma3 || f == Family::Gemma4 || f == Family::Gpt2 ||
         f == Family::StarCoder2 || f == Family::Nemotron)
         norms = 4 * h; // pre- and post- norms around both blocks, or LayerNorms with bias
     if (f == Family::Cohere || f == Family::Cohere2)
@@ -906,21 +978,34 @@ HfImport import(const json &root)
         embeddings += m.maxContext * h; // learned position embeddings
     }
 
-    double total = embeddings + finalNorm;
+    // Gemma 4's attention differs by layer: q and o at the layer's head size, q/k norms, k (and
+    // v unless K = V on global layers) only where the layer keeps its own KV
+    const auto gemma4Attention = [&](const LayerKind &k) {
+        const double dim = isSet(k.headDim) ? k.headDim : hd;
+        const double kv = isSet(k.kvHeads) ? k.kvHeads : m.kvHeads;
+        const bool ownKv = k.attention != AttentionKind::Shared;
+        const double kvProjections = ownKv ? (kEqualsV && k.global ? 1 : 2) : 0;
+        double p = 2 * h * H * dim + dim + (ownKv ? h * kv * dim * kvProjections + dim : 0);
+        if (attentionBias)
+            p += H * dim + kv * dim * kvProjections + h;
+        return p;
+    };
+    double total = embeddings + finalNorm + pleModel;
     double active = total;
     double expertParameters = 0;
     for (const LayerKind &k : layers) {
-        const double attention =
-            k.attention == AttentionKind::Linear ? linearParameters : softmaxAttention;
-        total += attention + norms;
-        active += attention + norms;
+        const double attention = k.attention == AttentionKind::Linear ? linearParameters
+                                 : f == Family::Gemma4                ? gemma4Attention(k)
+                                                                      : softmaxAttention;
+        total += attention + norms + plePerLayer;
+        active += attention + norms + plePerLayer;
         if (k.moe) {
             total += experts * expert + sharedMlp + router;
             active += perToken * expert + sharedMlp + router;
             expertParameters += experts * expert;
         } else {
-            total += denseMlp;
-            active += denseMlp;
+            total += denseMlp * k.mlpScale;
+            active += denseMlp * k.mlpScale;
         }
     }
     m.parameters = total;
@@ -996,6 +1081,7 @@ HfImport import(const json &root)
         return k.moe == layers.front().moe;
     });
     const bool legacy = uniformMlp && !mla && f != Family::GptOss && f != Family::Gemma3 &&
+                        f != Family::Gemma4 &&
                         std::all_of(kinds.begin(), kinds.end(), [](const auto &entry) {
                             return entry.first.attention == AttentionKind::Full ||
                                    entry.first.attention == AttentionKind::Sliding;
@@ -1025,6 +1111,10 @@ HfImport import(const json &root)
             g.layers = count;
             g.attention = k.attention;
             g.window = k.window;
+            if (isSet(k.kvHeads) && k.kvHeads != m.kvHeads)
+                g.kvHeads = k.kvHeads;
+            if (isSet(k.headDim) && k.headDim != m.headDim)
+                g.headDim = k.headDim;
             if (k.attention == AttentionKind::Latent)
                 g.latentDim = kvLora + ropeDim;
             if (k.attention == AttentionKind::Linear)
@@ -1037,7 +1127,7 @@ HfImport import(const json &root)
                 if (shared > 0)
                     g.sharedExperts = shared;
             } else {
-                g.intermediateSize = denseWidth;
+                g.intermediateSize = denseWidth * k.mlpScale;
             }
             m.layerGroups.push_back(g);
         }

@@ -520,6 +520,7 @@ std::vector<LayerGroup> readLayerGroups(const json &list, const std::string &poi
                                  {"chunked", AttentionKind::Chunked},
                                  {"latent", AttentionKind::Latent},
                                  {"linear", AttentionKind::Linear},
+                                 {"shared", AttentionKind::Shared},
                                  {"none", AttentionKind::None}});
         const bool windowed =
             g.attention == AttentionKind::Sliding || g.attention == AttentionKind::Chunked;

@@ -23,7 +23,9 @@ inline bool isSet(double value)
     return !std::isnan(value);
 }
 
-enum class AttentionKind { Full, Sliding, Chunked, Latent, Linear, None };
+/// Shared: the layer attends with the KV an earlier layer cached (Gemma 4's KV-sharing layers)
+/// and holds none of its own; None: no attention at all.
+enum class AttentionKind { Full, Sliding, Chunked, Latent, Linear, Shared, None };
 enum class MlpKind { Dense, Moe, None };
 
 /** Consecutive-or-not layers that share an attention kind and an MLP kind. Gemma 3 is 10 groups'

@@ -406,6 +406,38 @@ void HfImport::currentFamilies_data()
             << ends + 62 * (common + 8 * swiglu(h, 1536)) << 62 * kvLayerToken(8, 128) * kTokens
             << 230e9 << 10e9 << 0.0 << -2 * 200064 * h;
     }
+    // Gemma 4 31B (gemma4 wrapper): 50 local layers (16 KV heads of 256, window 1,024) and 10
+    // global ones with K = V: q and o at head size 512, one k projection for 4 KV heads of 512,
+    // q/k norms at the layer's head size, 4 norms, MLP 21,504; tied 262,144 vocabulary. Google:
+    // 31 B with the vision encoder (about 0.41 B by its config).
+    {
+        const double h = 5376;
+        const double local = 2 * h * 32 * 256 + 2 * h * 16 * 256 + 512;
+        const double global = 2 * h * 32 * 512 + h * 4 * 512 + 1024;
+        const double rest = swiglu(h, 21504) + 4 * h;
+        const double total = 262144 * h + 50 * (local + rest) + 10 * (global + rest) + h;
+        const double vision = 27 * (4 * 1152.0 * 1152 + 2 * 1152.0 * 4304);
+        QTest::newRow("gemma-4-31b")
+            << "gemma-4-31b-it.json" << total << total
+            << 50 * kvLayerToken(16, 256) * 1024 + 10 * kvLayerToken(4, 512) * kTokens << 31e9
+            << 31e9 << vision << vision;
+    }
+    // Gemma 4 26B-A4B: 30 layers (25 local with 8 KV heads, 5 global with 2 of 512), each with
+    // a dense MLP of 2,112 beside 128 experts of 704 (8 per token), a router (2,816 x 128 + a
+    // scale per input and per expert) and 3 more norms. Google: 25.2 B total, 3.8 B active.
+    {
+        const double h = 2816;
+        const double local = 2 * h * 16 * 256 + 2 * h * 8 * 256 + 512;
+        const double global = 2 * h * 16 * 512 + h * 2 * 512 + 1024;
+        const double common = swiglu(h, 2112) + 7 * h + h * 128 + h + 128;
+        const double ends = 262144 * h + h;
+        QTest::newRow("gemma-4-26b-a4b")
+            << "gemma-4-26b-a4b-it.json"
+            << ends + 25 * local + 5 * global + 30 * (common + 128 * swiglu(h, 704))
+            << ends + 25 * local + 5 * global + 30 * (common + 8 * swiglu(h, 704))
+            << 25 * kvLayerToken(8, 256) * 1024 + 5 * kvLayerToken(2, 512) * kTokens << 25.2e9
+            << 3.8e9 << 0.0 << 0.0;
+    }
     // Gemma 3 27B (text_config; vocab 262,208 is Gemma3TextConfig's default, tied): 62 layers
     // with 4 norms and q/k norms; every 6th global, the rest a 1,024 window. Google: 27 B.
     {
@@ -679,6 +711,36 @@ void HfImport::layerPatterns()
     // 27 x (4 x 1,152^2 + 2 x 1,152 x 4,304): the SigLIP-style tower, about 0.41 B
     QCOMPARE(qwenVl->visionParameters, 27 * (4 * 1152.0 * 1152 + 2 * 1152.0 * 4304));
     QVERIFY(qwenVl->warnings.empty());
+    // Gemma 4 with KV sharing (as E2B and E4B have): the last 20 of 60 layers attend with
+    // earlier layers' KV and cache none; 34 local and 6 global layers keep their own:
+    // 34 x 16,384 B x 1,024 + 6 x 8,192 B x 32,768
+    {
+        QJsonObject g4 =
+            QJsonDocument::fromJson(fixture(QStringLiteral("gemma-4-31b-it.json"))).object();
+        QJsonObject t = g4.value(QStringLiteral("text_config")).toObject();
+        t.insert(QStringLiteral("num_kv_shared_layers"), 20);
+        g4.insert(QStringLiteral("text_config"), t);
+        const QByteArray g4Bytes = QJsonDocument(g4).toJson();
+        const auto shared = core::importHuggingFaceConfig(
+            std::string_view(g4Bytes.constData(), std::size_t(g4Bytes.size())));
+        QVERIFY2(shared.ok(), shared.ok() ? "" : shared.error().message.c_str());
+        double sharedLayers = 0;
+        for (const core::LayerGroup &g : shared->model.layerGroups)
+            if (g.attention == core::AttentionKind::Shared)
+                sharedLayers += g.layers;
+        QCOMPARE(sharedLayers, 20.0);
+        core::Scenario s = core::lessonDefaultScenario();
+        s.model = shared->model;
+        s.serving.contextTokens = kTokens;
+        QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence],
+                 34.0 * 16384 * 1024 + 6.0 * 8192 * 32768);
+        // the shared layers have no k and v projections: 16 local x (k + v + k_norm) and 4
+        // global x (k + k_norm) fewer parameters
+        const double h = 5376;
+        QCOMPARE(importFixture(QStringLiteral("gemma-4-31b-it.json"))->model.parameters -
+                     shared->model.parameters,
+                 16 * (2 * h * 16 * 256 + 256) + 4 * (h * 4 * 512 + 512));
+    }
     // a multimodal wrapper names where the field sits when it is wrong
     QJsonObject config =
         QJsonDocument::fromJson(fixture(QStringLiteral("gemma-3-27b-it.json"))).object();
@@ -784,11 +846,11 @@ void HfImport::contradictoryConfigsAreRefused_data()
                                                               << R"({"model_type": "nemotron_h"})"
                                                               << "/model_type"
                                                               << "Mamba-2";
-    QTest::newRow("Gemma 4: refused with the reason, not approximated")
+    QTest::newRow("Gemma 4: every layer sharing KV")
         << "llama-3.1-8b.json"
-        << R"({"model_type": "gemma4_text"})"
-        << "/model_type"
-        << "shared-KV layers";
+        << R"({"model_type": "gemma4_text", "num_kv_shared_layers": 32})"
+        << "/num_kv_shared_layers"
+        << "every layer would share";
     QTest::newRow("a wrapper without its text_config")
         << "llama-3.1-8b.json"
         << R"({"model_type": "gemma3", "num_hidden_layers": null})"

@@ -32,6 +32,12 @@ MODELS = [
      "huggingface.co/google/gemma-3-27b-it config.json (text_config; vocab_size is "
      "Gemma3TextConfig's default)",
      "Google: 27 B (the language model; about 0.4 B more with the SigLIP vision encoder)"),
+    ("gemma-4-31b", "Gemma 4 31B", "gemma-4-31b-it.json",
+     "huggingface.co/google/gemma-4-31b-it config.json (text_config)",
+     "Google: 31 B including the vision encoder (about 0.4 B by its config)"),
+    ("gemma-4-26b-a4b", "Gemma 4 26B-A4B (MoE)", "gemma-4-26b-a4b-it.json",
+     "huggingface.co/google/gemma-4-26b-a4b-it config.json (text_config)",
+     "Google: 25.2 B total, 3.8 B active"),
     ("gpt-oss-20b", "gpt-oss 20B", "gpt-oss-20b.json",
      "huggingface.co/openai/gpt-oss-20b config.json",
      "OpenAI model card: 20.91 B total, 3.61 B active (active without the embedding table)"),

@@ -894,6 +894,8 @@ void HfImport::recentPresetsMatchTheirConfigs_data()
                              {"qwen3-30b-a3b", "qwen3-30b-a3b.json"},
                              {"qwen3-235b-a22b", "qwen3-235b-a22b.json"},
                              {"gemma-3-27b", "gemma-3-27b-it.json"},
+                             {"gemma-4-31b", "gemma-4-31b-it.json"},
+                             {"gemma-4-26b-a4b", "gemma-4-26b-a4b-it.json"},
                              {"gpt-oss-20b", "gpt-oss-20b.json"},
                              {"gpt-oss-120b", "gpt-oss-120b.json"},
                              {"deepseek-r1", "deepseek-v3.json"},

@@ -491,6 +491,22 @@ void HfImport::currentFamilies_data()
                                      << ends + 3 * (mla + swiglu(h, 18432) + 2 * h) +
                                             58 * (mla + 9 * swiglu(h, 2048) + router + 2 * h)
                                      << 61 * 576 * 2 * kTokens << 671e9 << 37e9 << 0.0 << 0.0;
+        // DeepSeek-V2-Lite: MLA without a q compression (q_lora_rank null: q is h x 16 x 192),
+        // 1 dense layer then 26 MoE layers of 64 experts of 1,408 (6 per token) + 2 shared, a
+        // router without biases (greedy routing). DeepSeek: 15.7 B total; its "2.4 B activated"
+        // is rounded (2.45 B here without the embedding table) and not compared.
+        {
+            const double hl = 2048;
+            const double mlaLite = hl * 16 * 192 + hl * 576 + 512 + 512 * 16 * 256 + 16 * 128 * hl;
+            const double endsLite = 2 * 102400 * hl + hl;
+            QTest::newRow("deepseek-v2-lite")
+                << "deepseek-v2-lite.json"
+                << endsLite + (mlaLite + swiglu(hl, 10944) + 2 * hl) +
+                       26 * (mlaLite + 66 * swiglu(hl, 1408) + hl * 64 + 2 * hl)
+                << endsLite + (mlaLite + swiglu(hl, 10944) + 2 * hl) +
+                       26 * (mlaLite + 8 * swiglu(hl, 1408) + hl * 64 + 2 * hl)
+                << 27 * 576 * 2 * kTokens << 15.7e9 << 0.0 << 0.0 << 0.0;
+        }
         // Kimi K2: the same layout with 64 heads, 384 experts, 1 dense layer. Moonshot: "1 T"
         // total (a rounded label, not compared), 32 B activated (without the 163,840 x 7,168
         // embedding table).

@@ -24,6 +24,7 @@
 #include "views/export/slide.h"
 #include "views/io/atomicwriter.h"
 #include "views/io/filereader.h"
+#include "views/tour/tour.h"
 #include "views/viewregistry.h"
 #include "views/widgets/appearance.h"
 #include "views/widgets/offscreen.h"
@@ -191,6 +192,14 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
         options.tour = parser.value(QStringLiteral("tour")).toInt(&ok);
         if (!ok || options.tour < 1)
             return fail(QStringLiteral("tour"));
+        // a step past the last one used to show the last step without a word (issue #23)
+        const auto steps = views::tourSteps().size();
+        if (options.tour > steps) {
+            error = QStringLiteral("--tour: the tour has steps 1 to %1 (got %2)")
+                        .arg(steps)
+                        .arg(options.tour);
+            return false;
+        }
     }
     options.output = parser.value(QStringLiteral("output"));
     options.overrides = parser.values(QStringLiteral("set"));

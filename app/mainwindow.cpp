@@ -576,6 +576,8 @@ void MainWindow::startTour(int step)
 {
     m_tourDock->show();
     m_tour->goTo(step);
+    // the keys go to the view under discussion, not to a field (issue #23)
+    m_tabs->setFocus(Qt::OtherFocusReason);
     if (m_presenter)
         layOutPresenter();
 }
@@ -628,7 +630,21 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
                          qobject_cast<QTextEdit *>(focus) ||
                          qobject_cast<QAbstractSlider *>(focus) || qobject_cast<QComboBox *>(focus);
     const bool touring = m_tourDock->isVisible();
+    // While the tour is open R and B are the class's keys whatever has the focus (a picker's
+    // filter, the tour's number box, a slider: "Lesson 7B (illustrative)r" is what a class
+    // saw, issue #23); only a free-text field outside the pickers keeps its letters.
+    auto *line = qobject_cast<QLineEdit *>(focus);
+    const bool freeText =
+        (line && !qobject_cast<QComboBox *>(line->parentWidget()) && !m_tour->isAncestorOf(line)) ||
+        qobject_cast<QTextEdit *>(focus);
+    const bool tourKey = touring && !freeText && key->modifiers() == Qt::NoModifier;
     switch (key->key()) {
+    case Qt::Key_R:
+        if (tourKey) {
+            m_tour->reveal();
+            return true;
+        }
+        break;
     case Qt::Key_PageDown:
         if (touring) {
             m_tour->next();
@@ -672,7 +688,7 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
         }
         break;
     case Qt::Key_B:
-        if (!editing && key->modifiers() == Qt::NoModifier) {
+        if ((!editing || tourKey) && key->modifiers() == Qt::NoModifier) {
             setBlanked(true);
             return true;
         }

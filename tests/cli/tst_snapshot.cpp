@@ -196,6 +196,9 @@ void Snapshot::badInput_data()
     QTest::newRow("bad scenario value")
         << QStringList{"--snapshot", "roofline", "-o", "/tmp/x.png", "--set", "serving.batch=0"}
         << "/serving/batch: ";
+    QTest::newRow("a tour step past the last") // issue #23: it showed the last step silently
+        << QStringList{"--snapshot", "window", "-o", "/tmp/x.png", "--tour", "17"}
+        << "--tour: the tour has steps 1 to ";
     QTest::newRow("report without -o") << QStringList{"--report"} << "needs -o FILE.pdf";
     QTest::newRow("report to a .txt")
         << QStringList{"--report", "-o", "/tmp/x.txt"} << "needs -o FILE.pdf or FILE.html";

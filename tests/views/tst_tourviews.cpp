@@ -52,6 +52,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
@@ -89,6 +90,11 @@ void TourViews::tourVisitsEveryStepWithTheLessonsNumbers()
     views::TourPanel *tour = window.tourPanel();
     const QList<views::TourStep> &steps = views::tourSteps();
     QVERIFY(steps.size() >= 15);
+    // issue #23: a lesson step in a fresh window is not unsaved work ("untitled*" on the projector)
+    window.startTour(0);
+    QCoreApplication::processEvents();
+    QVERIFY(!window.isWindowModified());
+    QVERIFY(!window.document()->isModified());
     for (int i = 0; i < steps.size(); ++i) {
         window.startTour(i);
         QCoreApplication::processEvents();
@@ -121,6 +127,30 @@ void TourViews::tourVisitsEveryStepWithTheLessonsNumbers()
     // try it: 27 sequences with 1-byte weights (l.260)
     QVERIFY(!tour->answer(QStringLiteral("13")));
     QVERIFY(tour->answer(QStringLiteral("27")));
+    // issue #23: R and B are the class's keys whatever has the focus; the Model picker, which
+    // had the focus at start, used to receive them ("Lesson 7B (illustrative)r")
+    {
+        int predicting = -1;
+        for (int i = 0; i < steps.size() && predicting < 0; ++i)
+            if (steps[i].predict)
+                predicting = i;
+        QVERIFY(predicting >= 0);
+        window.startTour(predicting);
+        QCoreApplication::processEvents();
+        QVERIFY(!qobject_cast<QLineEdit *>(QApplication::focusWidget())); // focus on the view
+        QComboBox *picker = window.findChild<views::ScenarioPanel *>()->modelPicker();
+        picker->lineEdit()->setFocus();
+        const QString before = picker->currentText();
+        QVERIFY(!tour->revealed());
+        QTest::keyClick(picker->lineEdit(), Qt::Key_R);
+        QVERIFY(tour->revealed());
+        QCOMPARE(picker->currentText(), before);
+        QTest::keyClick(picker->lineEdit(), Qt::Key_B);
+        QVERIFY(window.blanked());
+        QTest::keyClick(picker->lineEdit(), Qt::Key_Space);
+        QVERIFY(!window.blanked());
+        QCOMPARE(picker->currentText(), before);
+    }
     // a presentation clicker: PageUp / PageDown step, B blanks, any key comes back
     window.startTour(2);
     window.tabs()->setFocus();

@@ -316,10 +316,13 @@ void CostView::refresh()
         const bool fromTraffic = e[F::CostTokensFromTraffic] != 0.0;
         const double perReplica = e[F::Devices]; // TP x PP, the core's figure
         auto usd = [](double v) { return fromStd(core::formatUsd(v)).toHtmlEscaped(); };
-        html += tr("<p><b>The fleet:</b> %1 devices = %2 replica(s)%3 at $%4 per device-hour: "
+        html += tr("<p><b>The fleet:</b> %1 devices = %2%3 at $%4 per device-hour: "
                    "%5 an hour, <b>%6 a month</b>, %7 a year. %8 it serves %9 million tokens a "
                    "month: %10 per million, so tokens x price = the month.%11</p>")
-                    .arg(style::number(e[F::CostDevices], 9), style::number(e[F::CostReplicas], 9),
+                    .arg(style::number(e[F::CostDevices], 9),
+                         e[F::CostReplicas] == 1
+                             ? tr("1 replica")
+                             : tr("%1 replicas").arg(style::number(e[F::CostReplicas], 9)),
                          perReplica > 1 ? tr(" of %1 devices").arg(style::number(perReplica, 9))
                                         : QString(),
                          style::number(s.cost.pricePerHourUsd, 4), usd(e[F::CostFleetUsdPerHour]),

@@ -166,7 +166,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     m_bound = new FigureLabel(FigureId::DecodeMemoryToComputeRatio, readout);
     form->addRow(tr("Bound"), m_bound);
     m_ridgeDistance = new FigureLabel(FigureId::DecodeRidgeDistance, readout);
-    form->addRow(tr("Ridge"), m_ridgeDistance);
+    form->addRow(tr("Operating point"), m_ridgeDistance); // "32.7x left of the ridge"
     m_fraction = new FigureLabel(FigureId::DecodeFractionOfPeak, readout);
     form->addRow(tr("Peak used"), m_fraction);
     addReadoutRow(form, tr("Ridge point"), FigureId::Ridge);

@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTextBrowser>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -102,8 +103,13 @@ void TourPanel::restoreLessonValues()
     core::Scenario scenario;
     if (!tourScenario(step, scenario))
         return;
+    // A lesson step in an untitled, untouched window is not unsaved work: no "untitled*" on the
+    // projector and no "save changes?" when the class ends (issue #23).
+    const bool untouched = m_document->filePath().isEmpty() && !m_document->isModified();
     m_document->applyScenario(scenario, tr("Tour: %1").arg(step.title));
     m_document->flush();
+    if (untouched)
+        m_document->undoStack()->setClean();
     refresh();
 }
 

@@ -252,7 +252,8 @@ void ChecksView::refresh()
             c.devicesPerReplica() > 1
                 ? tr("%1 x %2").arg(style::number(c.replicas, 9),
                                     fromStd(core::shapeLabel(c.tensorParallel, c.pipelineParallel)))
-                : tr("%n replica(s)", nullptr, int(c.replicas)),
+                : (c.replicas == 1 ? tr("1 replica")
+                                   : tr("%1 replicas").arg(style::number(c.replicas, 9))),
             c.devicesPerReplica(),
             fromStd(core::fleetLabel(c)),
             {}};

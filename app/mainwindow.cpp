@@ -773,6 +773,12 @@ views::View *MainWindow::currentView() const
         if (page && page->isAncestorOf(view) && view->hasFocus())
             return view;
     }
+    // on a tab of inner tabs the one on show, not the first (F5 switched the Inside tab back to
+    // its first view, issue #23)
+    for (views::View *view : m_views) {
+        if (page && page->isAncestorOf(view) && view->isVisible())
+            return view;
+    }
     for (views::View *view : m_views) {
         if (page && page->isAncestorOf(view))
             return view;

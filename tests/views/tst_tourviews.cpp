@@ -151,6 +151,18 @@ void TourViews::tourVisitsEveryStepWithTheLessonsNumbers()
         QVERIFY(!window.blanked());
         QCOMPARE(picker->currentText(), before);
     }
+    // issue #23: F5 (presenter mode rebuilds the views at the new size) keeps the view on show,
+    // also the second view of a tab of inner tabs
+    window.showView(QStringLiteral("hierarchy"));
+    QCoreApplication::processEvents();
+    QVERIFY(window.view(QStringLiteral("hierarchy"))->isVisible());
+    window.setPresenterMode(true);
+    QCoreApplication::processEvents();
+    QVERIFY(window.view(QStringLiteral("hierarchy"))->isVisible());
+    QVERIFY(!window.view(QStringLiteral("anatomy"))->isVisible());
+    window.setPresenterMode(false);
+    QCoreApplication::processEvents();
+    QVERIFY(window.view(QStringLiteral("hierarchy"))->isVisible());
     // a presentation clicker: PageUp / PageDown step, B blanks, any key comes back
     window.startTour(2);
     window.tabs()->setFocus();

@@ -578,9 +578,12 @@ int main(int argc, char **argv)
                 return kBadInput; // the message names the id, the path and what is wrong
             window.document()->reset(scenario);
         }
-        window.show();
+        // full screen from the first map: switched a moment after a normal show, openbox kept
+        // a 1481x800 window (issue #23)
         if (options.presenter)
-            window.setPresenterMode(true);
+            window.setPresenterMode(true); // shows the window full screen
+        else
+            window.show();
         window.offerRecovery();
         if (options.tour > 0)
             window.startTour(options.tour - 1);

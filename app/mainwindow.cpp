@@ -307,7 +307,19 @@ void MainWindow::showEvent(QShowEvent *event)
     m_screenFollowed = true;
     // moved to the projector: presenter mode as it was last time on that screen
     connect(windowHandle(), &QWindow::screenChanged, this, &MainWindow::followScreen);
-    followScreen(screen());
+    // --presenter (or F5 before the first show) wins over the screen's memory: it used to be
+    // switched off again here whenever this screen remembered "off" (issue #23)
+    if (m_presenter && screen()) {
+        QSettings().setValue(QStringLiteral("presenter/screens/") + screen()->name(), true);
+        // a full-screen state set before the window was mapped is dropped by some window
+        // managers (openbox): ask again once it is on the screen
+        QTimer::singleShot(0, this, [this] {
+            if (m_presenter && !isFullScreen())
+                showFullScreen();
+        });
+    } else {
+        followScreen(screen());
+    }
 }
 
 void MainWindow::buildTab(int index)

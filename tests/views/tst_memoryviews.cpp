@@ -130,6 +130,11 @@ void MemoryViews::oomDiagnosisShowsTheLessonsNumbers()
          {"7.5 GB for the KV cache", "13.97", "13 sequences fit", "14th request fails",
           "Use 1-byte weights (INT8 or FP8): 27 sequences", "could never have been served"})
         QVERIFY2(shown.contains(QLatin1String(expected)), expected);
+    // issue #23: a 24 GB device never "reports 33.68 GB in use"; it is what it would need
+    QVERIFY2(!shown.contains(QStringLiteral("reports in use")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("would have to hold: 33.68 GB")) &&
+                 shown.contains(QStringLiteral("more than its 24 GB")),
+             qPrintable(shown));
     doc.setWeightFormat(core::NumericFormat::Int8);
     doc.flush();
     shown = view.text();

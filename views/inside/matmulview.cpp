@@ -136,14 +136,17 @@ void MatmulView::refresh()
                      style::number(one.tile, 9), style::number(one.kSteps, 9));
     html += tr("<table cellspacing=\"0\" cellpadding=\"3\"><tr><th></th><th>FLOP</th><th>bytes "
                "from HBM</th><th>FLOP per byte</th></tr>"
-               "<tr><td>one token (1 row)</td>%1</tr><tr><td>the batch (%2 rows)</td>%3</tr>"
+               "<tr><td>one token (1 row)</td>%1</tr><tr><td>the batch (%2)</td>%3</tr>"
                "</table>")
-                .arg(column(one), style::number(batch.m, 9), column(batch));
+                .arg(column(one),
+                     batch.m == 1 ? tr("1 row") : tr("%1 rows").arg(style::number(batch.m, 9)),
+                     column(batch));
     html += tr("<p>With one row every weight byte fetched from HBM feeds about one "
                "multiply-add: the reuse is almost absent and the matrix units wait for bytes. "
-               "With %1 rows each byte feeds %2 FLOP (l.27). Move the batch slider to see "
+               "With %1 each byte feeds %2 FLOP (l.27). Move the batch slider to see "
                "it.</p>")
-                .arg(style::number(batch.m, 9), style::number(batch.reusePerByte, 3));
+                .arg(batch.m == 1 ? tr("1 row") : tr("%1 rows").arg(style::number(batch.m, 9)),
+                     style::number(batch.reusePerByte, 3));
     m_counters->setHtml(html);
 }
 

@@ -231,7 +231,10 @@ void RaceCanvas::paintEvent(QPaintEvent *)
                        : tr("no comparison: a time beyond a number"));
     };
     const double sectionHeight = line * 9.5;
-    lanes(margin, tr("One layer's matrix multiplication, %1 rows").arg(style::number(m_batch, 9)),
+    lanes(margin,
+          m_batch == 1
+              ? tr("One layer's matrix multiplication, 1 row")
+              : tr("One layer's matrix multiplication, %1 rows").arg(style::number(m_batch, 9)),
           m_race.cpu.matmulSeconds, m_race.accelerator.matmulSeconds,
           m_race.cpu.matmulFlopsPerSecond, m_race.accelerator.matmulFlopsPerSecond,
           m_race.cpu.matmulBound, m_race.accelerator.matmulBound, m_race.matmulSpeedup);

@@ -70,10 +70,18 @@ void OomView::refresh()
                "the framework's allocator statistics)</li>"
                "<li>memory the framework has reserved: <b>%2</b> (+ workspace and fragmentation; "
                "the allocator's reserved figure)</li>"
-               "<li>memory the device reports in use: <b>%3</b> (+ the runtime's own context; an "
-               "nvidia-smi-style device query)</li></ul>")
+               "<li>%3</li></ul>")
                 .arg(bytes(d.tensorBytes, units), bytes(d.reservedBytes, units),
-                     bytes(d.deviceBytes, units));
+                     // a device cannot report more than it has: past its capacity the figure
+                     // is what it would need ("a 24 GB device reports 33.68 GB", issue #23)
+                     d.deviceBytes > d.capacityBytes
+                         ? tr("memory the device would have to hold: <b>%1</b> (+ the runtime's "
+                              "own context), more than its %2: the allocation fails before an "
+                              "nvidia-smi-style query could show it")
+                               .arg(bytes(d.deviceBytes, units), bytes(d.capacityBytes, units))
+                         : tr("memory the device reports in use: <b>%1</b> (+ the runtime's own "
+                              "context; an nvidia-smi-style device query)")
+                               .arg(bytes(d.deviceBytes, units)));
     // every term per device: with tensor parallelism each holds its share of the weights and
     // of each sequence's KV
     const QString perDevice =

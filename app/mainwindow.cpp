@@ -536,8 +536,24 @@ void MainWindow::createActions()
 
     QToolBar *bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
-    bar->addAction(undo);
-    bar->addAction(redo);
+    // On the toolbar (a projector shows it) Undo and Redo keep short names; what they would
+    // undo ("Undo Tour: The roofline") is their tooltip (issue #23).
+    QUndoStack *stack = m_document->undoStack();
+    for (const bool isUndo : {true, false}) {
+        QAction *button = bar->addAction(isUndo ? tr("Undo") : tr("Redo"));
+        button->setObjectName(isUndo ? QStringLiteral("toolbarUndo")
+                                     : QStringLiteral("toolbarRedo"));
+        button->setEnabled(isUndo ? stack->canUndo() : stack->canRedo());
+        connect(button, &QAction::triggered, stack, isUndo ? &QUndoStack::undo : &QUndoStack::redo);
+        connect(stack, isUndo ? &QUndoStack::canUndoChanged : &QUndoStack::canRedoChanged, button,
+                &QAction::setEnabled);
+        connect(stack, isUndo ? &QUndoStack::undoTextChanged : &QUndoStack::redoTextChanged, button,
+                [button, isUndo](const QString &text) {
+                    button->setToolTip(text.isEmpty()
+                                           ? QString()
+                                           : (isUndo ? tr("Undo %1") : tr("Redo %1")).arg(text));
+                });
+    }
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Memory units "), this));
     m_units->addItem(tr("GB"), int(core::MemoryUnits::GB));

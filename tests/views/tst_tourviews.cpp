@@ -42,6 +42,7 @@
 #include "views/wizard/selectionwizard.h"
 
 #include <QAbstractSpinBox>
+#include <QAction>
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -95,6 +96,13 @@ void TourViews::tourVisitsEveryStepWithTheLessonsNumbers()
     QCoreApplication::processEvents();
     QVERIFY(!window.isWindowModified());
     QVERIFY(!window.document()->isModified());
+    // the toolbar says "Undo", not "Undo Tour: ..." on the projector; the tooltip says what
+    auto *undo = window.findChild<QAction *>(QStringLiteral("toolbarUndo"));
+    QVERIFY(undo);
+    QCOMPARE(undo->text(), QStringLiteral("Undo"));
+    QVERIFY(undo->isEnabled());
+    QVERIFY2(undo->toolTip().startsWith(QStringLiteral("Undo Tour: ")),
+             qPrintable(undo->toolTip()));
     for (int i = 0; i < steps.size(); ++i) {
         window.startTour(i);
         QCoreApplication::processEvents();

@@ -163,6 +163,12 @@ void MemoryViews::kvViewMarksTheFailingRequest()
     showOffscreen(view);
     QCOMPARE(view.firstFailingDrawn(), 14.0);
     QCOMPARE(view.admissionLimitDrawn(), 11.0);
+    // issue #23: the scenario's own concurrency is marked, on the line, and the axis is round
+    QCOMPARE(view.configuredDrawn().x(), doc.evaluation()[core::FigureId::ResidentSequences]);
+    QVERIFY(view.configuredDrawn().y() > 0);
+    const double end = view.xAxisMaximum();
+    QVERIFY2(end >= 14 && (std::fmod(end, 5) == 0 || std::fmod(end, 2) == 0),
+             qPrintable(QString::number(end)));
     QVERIFY(doc.setNumber(QStringLiteral("serving.context_tokens"), 2048));
     doc.flush();
     QCOMPARE(view.firstFailingDrawn(), 28.0); // floor(7.5e9 / 268,435,456) = 27 fit

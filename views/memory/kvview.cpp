@@ -47,6 +47,7 @@ KvView::KvView(ScenarioDocument *document, QWidget *parent)
     , m_capacity(new QLineSeries)
     , m_admissionLine(new QLineSeries)
     , m_failing(new QScatterSeries)
+    , m_configured(new QScatterSeries)
     , m_withoutGqa(new QCheckBox(
           tr("Show without grouped-query attention (KV heads = attention heads)"), this))
 {
@@ -69,8 +70,11 @@ KvView::KvView(ScenarioDocument *document, QWidget *parent)
     m_admissionLine->setPen(QPen(style::kGreen, 2 * sc, Qt::DashDotLine));
     m_failing->setColor(style::warning());
     m_failing->setMarkerSize(14 * sc);
+    m_configured->setColor(style::currentDevice());
+    m_configured->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_configured->setMarkerSize(11 * sc);
     for (QAbstractSeries *series : std::initializer_list<QAbstractSeries *>{
-             m_floor, m_capacity, m_admissionLine, m_other, m_used, m_failing}) {
+             m_floor, m_capacity, m_admissionLine, m_other, m_used, m_configured, m_failing}) {
         m_chart->addSeries(series);
         series->attachAxis(m_x);
         series->attachAxis(m_y);
@@ -129,7 +133,10 @@ void KvView::refresh()
     const double configured = e[FigureId::ResidentSequences];
     m_firstFailing = maximum + 1;
     m_admission = e[FigureId::AdmissionLimit];
-    const double xMax = std::max({8.0, std::ceil(std::max(configured, m_firstFailing) * 1.25)});
+    // a round axis (0, 10, 20, 30, 40, not 0, 11, 23, 34, 45): the lines run to its end
+    m_x->setRange(0, std::max({8.0, std::ceil(std::max(configured, m_firstFailing) * 1.25)}));
+    m_x->applyNiceNumbers();
+    const double xMax = m_x->max();
     const double capacity = e[FigureId::CapacityBytes];
 
     auto line = [&](const core::Scenario &scenario) {
@@ -155,7 +162,6 @@ void KvView::refresh()
         std::max({capacity, core::servingBytesAt(s, xMax), core::servingBytesAt(shown, xMax)}) /
         unit;
     yTop = std::min(yTop, capacity / unit * 3);
-    m_x->setRange(0, xMax);
     m_y->setRange(0, yTop * 1.08);
     m_y->applyNiceNumbers();
     m_y->setLabelFormat(QStringLiteral("%.0f"));
@@ -164,6 +170,9 @@ void KvView::refresh()
     const double failingY = core::servingBytesAt(s, m_firstFailing) / unit;
     replaceIfChanged(m_failing, {QPointF(m_firstFailing, failingY)});
     replaceIfChanged(m_admissionLine, {QPointF(m_admission, 0), QPointF(m_admission, m_y->max())});
+    // the scenario's own concurrency (the lesson's 32 sequences), where the reader starts
+    const double configuredY = core::servingBytesAt(s, configured) / unit;
+    replaceIfChanged(m_configured, {QPointF(configured, configuredY)});
 
     m_labels->clear();
     // labels keep off the capacity line (a thin band around it)
@@ -199,6 +208,12 @@ void KvView::refresh()
     m_labels->add(
         tr("the %1 request fails (%2 fit)").arg(ordinal(m_firstFailing), number(maximum, 9)),
         QPointF(m_firstFailing, failingY), m_failing, style::warning(), QPointF(12, 8), true);
+    m_labels->add(
+        tr("%1 configured: %2")
+            .arg(configured == 1 ? tr("1 sequence") : tr("%1 sequences").arg(number(configured, 9)),
+                 QString::fromStdString(core::formatBytes(configuredY * unit, units))),
+        QPointF(configured, configuredY), m_configured, style::currentDevice(), QPointF(-12, 10),
+        false, ChartLabels::Align::End);
     m_labels->add(tr("guarded limit %1 (%2 % margin)")
                       .arg(number(m_admission, 9), number(s.serving.admissionMargin * 100, 3)),
                   QPointF(m_admission, m_y->max()), m_admissionLine, style::kGreen, QPointF(-8, 6),
@@ -210,6 +225,16 @@ void KvView::refresh()
     m_groups->setText(groups);
     m_groups->setVisible(!groups.isEmpty());
     m_labels->reposition();
+}
+
+double KvView::xAxisMaximum() const
+{
+    return m_x->max();
+}
+
+QPointF KvView::configuredDrawn() const
+{
+    return m_configured->count() > 0 ? m_configured->at(0) : QPointF();
 }
 
 QString KvView::csv() const

@@ -9,6 +9,8 @@
 
 #include "views/widgets/view.h"
 
+#include <QPointF>
+
 #include <memory>
 
 class QChart;
@@ -37,6 +39,9 @@ public:
 
     double firstFailingDrawn() const { return m_firstFailing; }
     double admissionLimitDrawn() const { return m_admission; }
+    /** The axis's end (a round number) and the configured sequences' marker. */
+    double xAxisMaximum() const;
+    QPointF configuredDrawn() const;
     QCheckBox *gqaToggle() const { return m_withoutGqa; }
     QLabel *layerGroupsLabel() const { return m_groups; }
 
@@ -53,6 +58,7 @@ private:
     QLineSeries *m_capacity;
     QLineSeries *m_admissionLine;
     QScatterSeries *m_failing;
+    QScatterSeries *m_configured; ///< the scenario's resident sequences on the line
     std::unique_ptr<ChartLabels> m_labels;
     QCheckBox *m_withoutGqa;
     FigureLabel *m_maxSequences;

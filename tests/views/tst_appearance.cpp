@@ -14,6 +14,7 @@
 
 #include "core/scenario.h"
 
+#include "views/widgets/scenariopanel.h"
 #include <QAction>
 #include <QApplication>
 #include <QImage>
@@ -21,6 +22,7 @@
 #include <QPainter>
 #include <QScreen>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
@@ -73,6 +75,7 @@ private slots:
     void presenterModeIsRememberedPerScreen();
     void themeSettingPersists();
     void arrowKeysMoveTheBatch();
+    void highContrastOutlinesEveryControl();
 
 private:
     QFont m_baseFont;
@@ -288,6 +291,35 @@ void AppearanceTest::arrowKeysMoveTheBatch()
     QTest::keyClick(window.tabs(), Qt::Key_Down);
     window.document()->flush();
     QCOMPARE(window.document()->scenario().serving.batch, before);
+}
+
+// Issue #23: in dark and high-contrast presenter mode Fusion drew input frames, slider grooves and
+// check boxes in shades of the black window: invisible. They get outlines in the text colour,
+// without losing the presenter font; the ordinary themes keep the platform's look.
+void AppearanceTest::highContrastOutlinesEveryControl()
+{
+    views::applyAppearance({Theme::Dark, false, false});
+    QVERIFY(qApp->styleSheet().isEmpty());
+    views::applyAppearance({Theme::Dark, true, true});
+    const QString sheet = qApp->styleSheet();
+    for (const char *rule :
+         {"QAbstractSpinBox", "QSlider::groove:horizontal", "QCheckBox::indicator"})
+        QVERIFY2(sheet.contains(QLatin1String(rule)), rule);
+    QVERIFY(sheet.contains(QStringLiteral("border: 1px solid #ffffff"))); // white on black
+    QSpinBox spin;
+    spin.show();
+    QCOMPARE(spin.font().pointSizeF(), QApplication::font().pointSizeF()); // the presenter size
+    views::applyAppearance({});
+    QVERIFY(qApp->styleSheet().isEmpty());
+    // and the projector reads "1 device", not "1 devices"
+    views::ScenarioDocument doc;
+    views::ScenarioPanel panel(&doc);
+    auto *tp = qobject_cast<QSpinBox *>(panel.editor(QStringLiteral("serving.tensor_parallel")));
+    QVERIFY(tp);
+    tp->setValue(2);
+    QCOMPARE(tp->text(), QStringLiteral("2 devices"));
+    tp->setValue(1);
+    QCOMPARE(tp->text(), QStringLiteral("1 device"));
 }
 
 QTEST_MAIN(AppearanceTest)

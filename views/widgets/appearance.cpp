@@ -106,6 +106,30 @@ QPalette darkPalette(bool highContrast)
     return p;
 }
 
+namespace {
+
+/** Outlines for the controls a high-contrast palette would otherwise hide (issue #23). */
+QString controlOutlines(const QPalette &p)
+{
+    const QString text = p.color(QPalette::WindowText).name();
+    const QString base = p.color(QPalette::Base).name();
+    const QString accent = p.color(QPalette::Highlight).name();
+    const QString groove = p.color(QPalette::PlaceholderText).name();
+    return QStringLiteral(
+               "QAbstractSpinBox, QComboBox, QLineEdit { border: 1px solid %1; "
+               "border-radius: 2px; background: %2; padding: 1px 3px; }"
+               "QSlider::groove:horizontal { height: 4px; background: %4; border: 1px solid %1; }"
+               "QSlider::sub-page:horizontal { background: %3; border: 1px solid %1; }"
+               "QSlider::handle:horizontal { width: 12px; margin: -6px 0; background: %3; "
+               "border: 1px solid %1; border-radius: 2px; }"
+               "QCheckBox::indicator, QRadioButton::indicator { width: 13px; height: 13px; "
+               "border: 1px solid %1; background: %2; }"
+               "QCheckBox::indicator:checked, QRadioButton::indicator:checked { background: %3; }")
+        .arg(text, base, accent, groove);
+}
+
+} // namespace
+
 void applyAppearance(const Appearance &appearance)
 {
     const Captured &base = captured();
@@ -141,6 +165,12 @@ void applyAppearance(const Appearance &appearance)
     // Qt delivers the change to existing widgets later; views built next must inherit it now
     QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationFontChange);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationPaletteChange);
+    // Fusion draws input frames, slider grooves and check boxes in shades of the window colour:
+    // on a black (or white) high-contrast window they vanish. Draw them in the text colour
+    // (after the font: a sheet set first re-polished every widget at the old size).
+    const QString sheet = appearance.highContrast ? controlOutlines(palette) : QString();
+    if (qApp->styleSheet() != sheet)
+        qApp->setStyleSheet(sheet);
     g_current = appearance;
 }
 

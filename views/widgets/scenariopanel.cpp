@@ -15,6 +15,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -160,6 +161,14 @@ QAbstractSpinBox *ScenarioPanel::addNumber(QFormLayout *form, const QString &pat
         spin->setGroupSeparatorShown(true);
         if (!unit.isEmpty())
             spin->setSuffix(QLatin1Char(' ') + unit);
+        // a count noun in the singular at 1 ("1 device", not "1 devices"; issue #23)
+        static const QRegularExpression countNoun(QStringLiteral("^[a-z]{2,}s$"));
+        if (countNoun.match(unit).hasMatch()) {
+            const QString singular = unit.chopped(1);
+            connect(spin, &QSpinBox::valueChanged, spin, [spin, unit, singular](int value) {
+                spin->setSuffix(QLatin1Char(' ') + (value == 1 ? singular : unit));
+            });
+        }
         connect(spin, &QSpinBox::editingFinished, this, [this, spin, path] {
             if (m_updating)
                 return;

@@ -65,7 +65,6 @@
 #include <QTest>
 #include <QUndoStack>
 
-using core::FigureId;
 
 using viewtestsupport::showOffscreen;
 

@@ -25,6 +25,7 @@
 #include "views/io/atomicwriter.h"
 #include "views/io/filereader.h"
 #include "views/tour/tour.h"
+#include "views/tour/tourpanel.h"
 #include "views/viewregistry.h"
 #include "views/widgets/appearance.h"
 #include "views/widgets/offscreen.h"
@@ -68,7 +69,8 @@ struct Options
     QString compare; ///< scenario B for the compare view, or device:ID, model:ID, weights:FORMAT
     bool report = false;
     bool handout = false;
-    int tour = 0; ///< 1-based; 0: no tour
+    int tour = 0;        ///< 1-based; 0: no tour
+    bool reveal = false; ///< the tour step after Reveal (a predict step hides its number before)
     QString output;
     QString scenario;
     QStringList overrides;
@@ -91,7 +93,8 @@ constexpr const char *kUsage =
     "                 [--theme system|light|dark] [--high-contrast]\n"
     "  accel-explorer --snapshot VIEW|window|list -o FILE.png|svg|pdf [SCENARIO]\n"
     "                 [--set PATH=VALUE]... [--size WxH] [--presenter] [--theme ...]\n"
-    "                 [--high-contrast] [--units GB|GiB|both] [--step N] [--tour STEP]\n"
+    "                 [--high-contrast] [--units GB|GiB|both] [--step N]\n"
+    "                 [--tour STEP [--reveal]]\n"
     "                 [--compare SCENARIO|device:ID|model:ID|weights:FORMAT]\n"
     "  accel-explorer --slide VIEW -o FILE.png|svg|pdf [SCENARIO] [--title TEXT]\n"
     "  accel-explorer --report -o FILE.pdf|html [SCENARIO] [--units GB|GiB|both]\n"
@@ -148,7 +151,7 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     for (const ValueOption &option : valueOptions)
         parser.addOption(QCommandLineOption(option.names, {}, option.valueName));
-    for (const char *flag : {"report", "handout", "presenter", "high-contrast"})
+    for (const char *flag : {"report", "handout", "presenter", "high-contrast", "reveal"})
         parser.addOption(QCommandLineOption(QString::fromLatin1(flag)));
     if (!parser.parse(arguments)) {
         if (!parser.unknownOptionNames().isEmpty()) {
@@ -226,6 +229,11 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
             return fail(QStringLiteral("theme"));
     }
     options.highContrast = parser.isSet(QStringLiteral("high-contrast"));
+    options.reveal = parser.isSet(QStringLiteral("reveal"));
+    if (options.reveal && options.tour == 0) {
+        error = QStringLiteral("--reveal needs --tour STEP");
+        return false;
+    }
     if (parser.isSet(QStringLiteral("units"))) {
         options.units = parser.value(QStringLiteral("units"));
         if (options.units != QStringLiteral("GB") && options.units != QStringLiteral("GiB") &&
@@ -369,8 +377,11 @@ int windowSnapshot(const Options &options, const core::Scenario &scenario)
         window.setWindowState(Qt::WindowNoState); // the size asked for, not the offscreen screen's
     }
     window.resize(options.size);
-    if (options.tour > 0)
+    if (options.tour > 0) {
         window.startTour(options.tour - 1);
+        if (options.reveal)
+            window.tourPanel()->reveal();
+    }
     QApplication::processEvents();
     window.document()->flush();
     views::settleOffscreen();

@@ -50,6 +50,7 @@ private slots:
     void listsTheViews();
     void helpAndVersionNeedNoDisplay();
     void aWindowWithNoDisplaySaysWhatToDo();
+    void revealShowsWhatTheStepHid();
     void rendersEveryView_data();
     void rendersEveryView();
     void badInput_data();
@@ -100,6 +101,26 @@ void Snapshot::aWindowWithNoDisplaySaysWhatToDo()
     QVERIFY(!run.err.contains("plugin"));
 }
 
+// Issue #23, item 8: a predict step renders before and after Reveal, for handouts and slides
+// made from the tour; the two pictures differ (the number is shown only after).
+void Snapshot::revealShowsWhatTheStepHid()
+{
+    QTemporaryDir dir;
+    QImage pictures[2];
+    for (const bool reveal : {false, true}) {
+        const QString path =
+            dir.filePath(reveal ? QStringLiteral("after.png") : QStringLiteral("before.png"));
+        QStringList arguments{"--snapshot", "window", "-o", path, "--tour", "6"};
+        if (reveal)
+            arguments << QStringLiteral("--reveal");
+        const Run run = explorer(arguments);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        pictures[reveal ? 1 : 0] = QImage(path);
+    }
+    QCOMPARE(pictures[0].size(), pictures[1].size());
+    QVERIFY(pictures[0] != pictures[1]);
+}
+
 void Snapshot::rendersEveryView_data()
 {
     QTest::addColumn<QString>("view");
@@ -128,6 +149,9 @@ void Snapshot::rendersEveryView_data()
     QTest::newRow("the whole window in presenter mode on a tour step")
         << "window"
         << "png" << QStringList{"--presenter", "--size", "1920x1080", "--tour", "6"};
+    QTest::newRow("a predict step after Reveal") // issue #23, item 8
+        << "window"
+        << "png" << QStringList{"--presenter", "--size", "1920x1080", "--tour", "6", "--reveal"};
     QTest::newRow("roofline of another scenario with --set")
         << "roofline"
         << "png" << QStringList{"support-assistant", "--set", "serving.batch=64"};
@@ -199,6 +223,9 @@ void Snapshot::badInput_data()
     QTest::newRow("a tour step past the last") // issue #23: it showed the last step silently
         << QStringList{"--snapshot", "window", "-o", "/tmp/x.png", "--tour", "17"}
         << "--tour: the tour has steps 1 to ";
+    QTest::newRow("--reveal without a tour step")
+        << QStringList{"--snapshot", "window", "-o", "/tmp/x.png", "--reveal"}
+        << "--reveal needs --tour STEP";
     QTest::newRow("report without -o") << QStringList{"--report"} << "needs -o FILE.pdf";
     QTest::newRow("report to a .txt")
         << QStringList{"--report", "-o", "/tmp/x.txt"} << "needs -o FILE.pdf or FILE.html";

@@ -65,7 +65,6 @@
 #include <QTest>
 #include <QUndoStack>
 
-
 using viewtestsupport::showOffscreen;
 
 class TourViews : public QObject

@@ -356,8 +356,7 @@ void Snapshot::writesTheReport()
     }
     const QString html = QString::fromUtf8(data);
     for (const char *expected :
-         {"Use Lesson accelerator, 48 GB (hypothetical) with BF16 weights: 2 devices = 2 "
-          "replicas.",
+         {"48 GB (hypothetical) with BF16 weights: 2 devices = 2 replicas.",
           "Cost: $5,840.00 a month ($70,080.00 a year) for all 2 devices", "The six checks",
           "short by 8.729 GB", "Assumptions", "Formulas, with the numbers",
           "= 14 GB + 40 x 0.3932 GB = 29.73 GB", "preset data of"})

@@ -17,7 +17,9 @@
 #include "views/widgets/scenariopanel.h"
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QImage>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QPainter>
 #include <QScreen>
@@ -320,6 +322,12 @@ void AppearanceTest::highContrastOutlinesEveryControl()
     QCOMPARE(tp->text(), QStringLiteral("2 devices"));
     tp->setValue(1);
     QCOMPARE(tp->text(), QStringLiteral("1 device"));
+    // a long preset name is shown from its start ("tor, 80 GB (hypothetical)" was its end)
+    panel.resize(260, 600);
+    panel.show();
+    QCoreApplication::processEvents();
+    QCOMPARE(panel.devicePicker()->lineEdit()->cursorPosition(), 0);
+    QCOMPARE(panel.modelPicker()->lineEdit()->cursorPosition(), 0);
 }
 
 QTEST_MAIN(AppearanceTest)

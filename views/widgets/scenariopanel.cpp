@@ -243,18 +243,17 @@ void ScenarioPanel::refresh()
         }
         combo->setCurrentIndex(inlineIndex);
     };
+    // the start of a long name is the telling part: "Lesson accelerator, 80 G...", never
+    // "tor, 80 GB (hypothetical)" (the first preset was shown from its end; issue #23)
     auto showStart = [](QComboBox *combo) {
-        if (combo->lineEdit())
-            combo->lineEdit()->setCursorPosition(0); // the start of a long name is the telling part
+        if (combo->lineEdit() && !combo->lineEdit()->hasFocus() &&
+            combo->lineEdit()->cursorPosition() != 0)
+            combo->lineEdit()->setCursorPosition(0);
     };
-    const int modelIndex = m_model->currentIndex();
-    const int deviceIndex = m_device->currentIndex();
     select(m_model, s.model.presetId, s.model.name);
     select(m_device, s.device.presetId, s.device.name);
-    if (m_model->currentIndex() != modelIndex)
-        showStart(m_model);
-    if (m_device->currentIndex() != deviceIndex)
-        showStart(m_device);
+    showStart(m_model);
+    showStart(m_device);
     m_weightFormat->setCurrentIndex(m_weightFormat->findData(int(s.serving.weightFormat)));
     m_kvFormat->setCurrentIndex(m_kvFormat->findData(int(s.serving.kvFormat)));
     for (auto it = m_editors.begin(); it != m_editors.end(); ++it) {

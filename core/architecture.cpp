@@ -24,6 +24,12 @@ bool capped(const LayerGroup &group)
            isSet(group.window);
 }
 
+/** A group's fixed recurrent state per sequence (all its layers); 0 without one. */
+double groupStateBytes(const LayerGroup &group)
+{
+    return isSet(group.stateBytes) ? group.layers * group.stateBytes : 0.0;
+}
+
 } // namespace
 
 std::vector<LayerGroup> layerGroupsOf(const ModelSpec &model)
@@ -135,7 +141,7 @@ SequenceCache sequenceCache(const ModelSpec &model, double bytesPerElement, doub
     for (const LayerGroup &group : layerGroupsOf(model)) {
         const double shards = groupKvShards(group, tensorParallel);
         const double perToken = groupKvBytesPerToken(group, bytesPerElement);
-        const double state = isSet(group.stateBytes) ? group.layers * group.stateBytes : 0.0;
+        const double state = groupStateBytes(group);
         const double bytes = perToken * groupHeldTokens(group, tokens) + state;
         cache.bytes += bytes;
         cache.stateBytes += state;
@@ -151,10 +157,9 @@ std::vector<GroupCache> sequenceCacheByGroup(const ModelSpec &model, double byte
 {
     std::vector<GroupCache> out;
     for (const LayerGroup &group : layerGroupsOf(model)) {
-        const double state = isSet(group.stateBytes) ? group.layers * group.stateBytes : 0.0;
         out.push_back(
             {group, groupKvBytesPerToken(group, bytesPerElement) * groupHeldTokens(group, tokens) +
-                        state});
+                        groupStateBytes(group)});
     }
     return out;
 }
@@ -207,8 +212,7 @@ double longestSequenceWithin(const ModelSpec &model, double bytesPerElement, dou
     std::vector<double> windows;
     for (const LayerGroup &group : groups) {
         const double shards = groupKvShards(group, tensorParallel);
-        if (isSet(group.stateBytes))
-            state += group.layers * group.stateBytes / shards;
+        state += groupStateBytes(group) / shards;
         if (capped(group) && groupKvBytesPerToken(group, bytesPerElement) > 0.0)
             windows.push_back(group.window);
     }

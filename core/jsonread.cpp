@@ -566,23 +566,19 @@ json layerGroupsToJson(const std::vector<LayerGroup> &groups)
         json item = json::object();
         item["layers"] = numberJson(g.layers);
         item["attention"] = std::string(attentionKindKey(g.attention));
-        const std::pair<const char *, double> numbers[] = {{"window", g.window},
-                                                           {"kv_heads", g.kvHeads},
-                                                           {"head_dim", g.headDim},
-                                                           {"latent_dim", g.latentDim},
-                                                           {"state_bytes", g.stateBytes}};
-        for (const auto &[key, value] : numbers) {
-            if (isSet(value))
-                item[key] = numberJson(value);
-        }
         item["mlp"] = std::string(mlpKindKey(g.mlp));
-        const std::pair<const char *, double> mlpNumbers[] = {
+        const std::pair<const char *, double> numbers[] = {
+            {"window", g.window},
+            {"kv_heads", g.kvHeads},
+            {"head_dim", g.headDim},
+            {"latent_dim", g.latentDim},
+            {"state_bytes", g.stateBytes},
             {"intermediate_size", g.intermediateSize},
             {"experts", g.experts},
             {"experts_per_token", g.expertsPerToken},
             {"shared_experts", g.sharedExperts},
             {"expert_intermediate_size", g.expertIntermediateSize}};
-        for (const auto &[key, value] : mlpNumbers) {
+        for (const auto &[key, value] : numbers) {
             if (isSet(value))
                 item[key] = numberJson(value);
         }

@@ -34,6 +34,24 @@ core::Result<core::HfImport> importFixture(const QString &name)
         std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
 
+/** A config as JSON text through the importer. */
+core::Result<core::HfImport> importObject(const QJsonObject &config)
+{
+    const QByteArray bytes = QJsonDocument(config).toJson();
+    return core::importHuggingFaceConfig(
+        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+}
+
+/** The fixture with `edits` (a JSON object) merged over its top level; false if no edits. */
+bool withEdits(const QString &file, const QString &edits, QJsonObject &config)
+{
+    config = QJsonDocument::fromJson(fixture(file)).object();
+    const QJsonObject changes = QJsonDocument::fromJson(edits.toUtf8()).object();
+    for (auto it = changes.begin(); it != changes.end(); ++it)
+        config.insert(it.key(), it.value());
+    return !changes.isEmpty();
+}
+
 } // namespace
 
 class HfImport : public QObject
@@ -269,14 +287,9 @@ void HfImport::relabelledConfigsNameTheKeysTheyIgnore()
     QFETCH(QString, file);
     QFETCH(QString, edits);
     QFETCH(QStringList, named);
-    QJsonObject config = QJsonDocument::fromJson(fixture(file)).object();
-    const QJsonObject changes = QJsonDocument::fromJson(edits.toUtf8()).object();
-    QVERIFY(!changes.isEmpty());
-    for (auto it = changes.begin(); it != changes.end(); ++it)
-        config.insert(it.key(), it.value());
-    const QByteArray bytes = QJsonDocument(config).toJson();
-    const auto imported = core::importHuggingFaceConfig(
-        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    QJsonObject config;
+    QVERIFY(withEdits(file, edits, config));
+    const auto imported = importObject(config);
     QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
     QStringList warned;
     for (const core::Diagnostic &w : imported->warnings) {
@@ -718,9 +731,7 @@ void HfImport::layerPatterns()
     QJsonObject vlText = vl.value(QStringLiteral("text_config")).toObject();
     vlText.insert(QStringLiteral("model_type"), QStringLiteral("qwen3_vl_text"));
     vl.insert(QStringLiteral("text_config"), vlText);
-    const QByteArray vlBytes = QJsonDocument(vl).toJson();
-    const auto qwenVl = core::importHuggingFaceConfig(
-        std::string_view(vlBytes.constData(), std::size_t(vlBytes.size())));
+    const auto qwenVl = importObject(vl);
     QVERIFY2(qwenVl.ok(), qwenVl.ok() ? "" : qwenVl.error().message.c_str());
     QCOMPARE(qwenVl->model.parameters,
              importFixture(QStringLiteral("qwen3-8b.json"))->model.parameters);
@@ -736,9 +747,7 @@ void HfImport::layerPatterns()
         QJsonObject t = g4.value(QStringLiteral("text_config")).toObject();
         t.insert(QStringLiteral("num_kv_shared_layers"), 20);
         g4.insert(QStringLiteral("text_config"), t);
-        const QByteArray g4Bytes = QJsonDocument(g4).toJson();
-        const auto shared = core::importHuggingFaceConfig(
-            std::string_view(g4Bytes.constData(), std::size_t(g4Bytes.size())));
+        const auto shared = importObject(g4);
         QVERIFY2(shared.ok(), shared.ok() ? "" : shared.error().message.c_str());
         double sharedLayers = 0;
         for (const core::LayerGroup &g : shared->model.layerGroups)
@@ -763,9 +772,7 @@ void HfImport::layerPatterns()
     QJsonObject text = config.value(QStringLiteral("text_config")).toObject();
     text.insert(QStringLiteral("num_hidden_layers"), 0);
     config.insert(QStringLiteral("text_config"), text);
-    const QByteArray bytes = QJsonDocument(config).toJson();
-    const auto bad = core::importHuggingFaceConfig(
-        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    const auto bad = importObject(config);
     QVERIFY(!bad.ok());
     QCOMPARE(QString::fromStdString(bad.error().path),
              QStringLiteral("/text_config/num_hidden_layers"));
@@ -806,9 +813,7 @@ void HfImport::checkpointFormats()
     if (!quantisation.isEmpty())
         config.insert(QStringLiteral("quantization_config"),
                       QJsonDocument::fromJson(quantisation.toUtf8()).object());
-    const QByteArray bytes = QJsonDocument(config).toJson();
-    const auto imported = core::importHuggingFaceConfig(
-        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    const auto imported = importObject(config);
     QVERIFY(imported.ok());
     QVERIFY(imported->checkpointFormat.has_value());
     QCOMPARE(int(*imported->checkpointFormat), format);
@@ -884,14 +889,9 @@ void HfImport::contradictoryConfigsAreRefused()
     QFETCH(QString, edits);
     QFETCH(QString, path);
     QFETCH(QString, reason);
-    QJsonObject config = QJsonDocument::fromJson(fixture(file)).object();
-    const QJsonObject changes = QJsonDocument::fromJson(edits.toUtf8()).object();
-    QVERIFY(!changes.isEmpty());
-    for (auto it = changes.begin(); it != changes.end(); ++it)
-        config.insert(it.key(), it.value());
-    const QByteArray bytes = QJsonDocument(config).toJson();
-    const auto imported = core::importHuggingFaceConfig(
-        std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    QJsonObject config;
+    QVERIFY(withEdits(file, edits, config));
+    const auto imported = importObject(config);
     QVERIFY(!imported.ok());
     QCOMPARE(QString::fromStdString(imported.error().path), path);
     QVERIFY2(QString::fromStdString(imported.error().message).contains(reason),

@@ -318,6 +318,7 @@ void AppearanceTest::highContrastOutlinesEveryControl()
     views::ScenarioPanel panel(&doc);
     auto *tp = qobject_cast<QSpinBox *>(panel.editor(QStringLiteral("serving.tensor_parallel")));
     QVERIFY(tp);
+    QCOMPARE(tp->text(), QStringLiteral("1 device")); // at launch, before any change
     tp->setValue(2);
     QCOMPARE(tp->text(), QStringLiteral("2 devices"));
     tp->setValue(1);

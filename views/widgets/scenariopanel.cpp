@@ -165,9 +165,11 @@ QAbstractSpinBox *ScenarioPanel::addNumber(QFormLayout *form, const QString &pat
         static const QRegularExpression countNoun(QStringLiteral("^[a-z]{2,}s$"));
         if (countNoun.match(unit).hasMatch()) {
             const QString singular = unit.chopped(1);
-            connect(spin, &QSpinBox::valueChanged, spin, [spin, unit, singular](int value) {
+            const auto suffix = [spin, unit, singular](int value) {
                 spin->setSuffix(QLatin1Char(' ') + (value == 1 ? singular : unit));
-            });
+            };
+            connect(spin, &QSpinBox::valueChanged, spin, suffix);
+            suffix(spin->value()); // the first value emits no change ("1 devices" at launch)
         }
         connect(spin, &QSpinBox::editingFinished, this, [this, spin, path] {
             if (m_updating)

@@ -300,13 +300,14 @@ void MemoryView::refresh()
             }
         }
     }
-    // The serving bars carry the argument; a training bar twenty times taller (a 671 B model's
-    // 11 TB of training state against 141 GB devices) would flatten them, so it runs off the
-    // scale and says so. The lesson's 216 GB against 24 GB stays whole: it is the lesson's point.
+    // The serving bars carry the argument; a training bar ten times taller (gpt-oss-120b: 15x; a
+    // 671 B model's 11 TB of training state against 141 GB devices) would flatten them, so it runs
+    // off the scale and says so. The lesson's 216 GB against 24 GB stays whole: it is the lesson's
+    // point.
     double servingTop = m_capacityBytes;
     for (int i = 1; i < m_drawn.size(); ++i)
         servingTop = std::max(servingTop, m_drawn[i].total);
-    const bool trainingOffScale = !m_drawn.isEmpty() && m_drawn[0].total > 20 * servingTop;
+    const bool trainingOffScale = !m_drawn.isEmpty() && m_drawn[0].total > 10 * servingTop;
     double top = trainingOffScale ? servingTop * 1.3 : servingTop;
     if (!trainingOffScale && !m_drawn.isEmpty())
         top = std::max(top, m_drawn[0].total);

@@ -30,7 +30,7 @@ class MemoryView : public View
     Q_OBJECT
 
 public:
-    /** True when the training bar is over 20x the serving bars and runs off the scale. */
+    /** True when the training bar is over 10x the serving bars and runs off the scale. */
     bool trainingOffScale() const { return m_trainingOffScale; }
 
     explicit MemoryView(ScenarioDocument *document, QWidget *parent = nullptr);

@@ -8,7 +8,9 @@
 #include "views/export/report.h"
 #include "views/export/slide.h"
 #include "views/io/dataexport.h"
+#include "views/memory/memoryview.h"
 #include "views/roofline/rooflineview.h"
+#include "views/tour/tour.h"
 #include "views/tour/tourpanel.h"
 #include "views/viewregistry.h"
 #include "views/widgets/batchcontrol.h"
@@ -143,9 +145,21 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_tourDock);
     m_tourDock->hide();
     connect(m_tour, &views::TourPanel::showView, this, [this](const QString &name, int figure) {
+        m_callout->hide();
         showView(name);
+        // the lesson's training memory is 16 bytes a parameter: activations one toggle away
+        if (auto *memory = qobject_cast<views::MemoryView *>(view(name)))
+            memory->setActivationsShown(false);
         m_explanation->showFigure(core::FigureId(figure));
     });
+    // Reveal: the number large over the view, for the back row; a click puts it away
+    m_callout = new QLabel(this);
+    m_callout->setObjectName(QStringLiteral("revealCallout"));
+    m_callout->setAlignment(Qt::AlignCenter);
+    m_callout->hide();
+    m_callout->installEventFilter(this);
+    connect(m_tour, &views::TourPanel::answerRevealed, this,
+            [this](const QString &label, const QString &value) { showCallout(label, value); });
     m_blank = new QWidget(this);
     m_blank->setObjectName(QStringLiteral("blankScreen"));
     m_blank->setStyleSheet(QStringLiteral("background: black"));
@@ -474,9 +488,11 @@ void MainWindow::createActions()
     }
 
     QAction *tour = view->addAction(tr("Lesson &Tour"), this, [this] {
-        if (m_tourDock->isVisible())
+        if (m_tourDock->isVisible()) {
+            m_tour->stop(); // nothing stays hidden once the tour is closed
+            m_callout->hide();
             m_tourDock->hide();
-        else
+        } else
             startTour(m_tour->step());
     });
     tour->setShortcut(QKeySequence(Qt::Key_F2));
@@ -640,8 +656,58 @@ bool MainWindow::blanked() const
     return m_blank->isVisible();
 }
 
+void MainWindow::showCallout(const QString &label, const QString &value)
+{
+    // the value as large as the back row needs, its name above it at half that
+    const QRect area(m_tabs->mapTo(this, QPoint(0, 0)), m_tabs->size());
+    int valuePixels = std::max(32, height() / 12);
+    QFont probe = m_callout->font();
+    probe.setBold(true);
+    probe.setPixelSize(valuePixels);
+    const int valueWidth = QFontMetrics(probe).horizontalAdvance(value);
+    if (valueWidth > area.width() * 8 / 10) // never clipped: smaller on a narrow view
+        valuePixels = std::max(12, valuePixels * area.width() * 8 / 10 / valueWidth);
+    m_calloutPlain = tr("%1\n%2").arg(label, value);
+    m_callout->setTextFormat(Qt::RichText);
+    m_callout->setText(QStringLiteral("<div style=\"font-size:%1px\">%2</div>"
+                                      "<div style=\"font-size:%3px; font-weight:bold\">%4</div>")
+                           .arg(valuePixels / 2)
+                           .arg(label.toHtmlEscaped())
+                           .arg(valuePixels)
+                           .arg(value.toHtmlEscaped()));
+    const QColor accent = views::style::kBlue;
+    m_callout->setStyleSheet(
+        QStringLiteral("QLabel#revealCallout { background: %1; color: %2; border: 3px solid %3; "
+                       "border-radius: 12px; padding: 16px 32px; }")
+            .arg(palette().color(QPalette::Base).name(), palette().color(QPalette::Text).name(),
+                 accent.name()));
+    // over the view under discussion, in its upper middle
+    m_callout->adjustSize();
+    m_callout->move(area.center().x() - m_callout->width() / 2, area.top() + area.height() / 6);
+    m_callout->raise();
+    m_callout->show();
+}
+
+bool MainWindow::calloutShown() const
+{
+    return m_callout->isVisible();
+}
+
+QString MainWindow::calloutText() const
+{
+    return m_callout->isVisible() ? m_calloutPlain : QString();
+}
+
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_callout && event->type() == QEvent::MouseButtonPress) {
+        m_callout->hide();
+        return true;
+    }
+    if (watched == m_tourDock && event->type() == QEvent::Close) {
+        m_tour->stop(); // closed with its own button: nothing stays hidden
+        m_callout->hide();
+    }
     // only this window's keys (not a dialog's); offscreen tests are never "active"
     const bool ours = isActiveWindow() || testAttribute(Qt::WA_DontShowOnScreen);
     if (event->type() != QEvent::KeyPress || !ours)
@@ -842,10 +908,17 @@ void MainWindow::updateStatus()
     }
     m_speedStatus->setText(
         tr("%1 tokens/s total, %2 per sequence")
-            .arg(fromStd(core::formatNumber(e[FigureId::DecodeTokensPerSecond], 3)),
-                 fromStd(core::formatNumber(e[FigureId::DecodeTokensPerSecondPerSequence], 3))));
-    const bool belowPacing = e[FigureId::DecodeTokensPerSecondPerSequence] <
-                             m_document->scenario().serving.pacingTargetTokensPerSecond;
+            .arg(m_document->unlessConcealed(
+                     FigureId::DecodeTokensPerSecond,
+                     fromStd(core::formatNumber(e[FigureId::DecodeTokensPerSecond], 3))),
+                 m_document->unlessConcealed(
+                     FigureId::DecodeTokensPerSecondPerSequence,
+                     fromStd(
+                         core::formatNumber(e[FigureId::DecodeTokensPerSecondPerSequence], 3)))));
+    // the pacing warning would say which side of the target the hidden number lies
+    const bool belowPacing = !m_document->isConcealed(FigureId::DecodeTokensPerSecondPerSequence) &&
+                             e[FigureId::DecodeTokensPerSecondPerSequence] <
+                                 m_document->scenario().serving.pacingTargetTokensPerSecond;
     m_speedStatus->setStyleSheet(
         belowPacing ? QStringLiteral("color: %1").arg(views::style::warning().name()) : QString());
     if (belowPacing)
@@ -860,7 +933,11 @@ void MainWindow::updateTitle()
     const QString file = m_document->filePath().isEmpty()
                              ? tr("untitled")
                              : QFileInfo(m_document->filePath()).fileName();
-    const QString name = fromStd(m_document->scenario().name);
+    QString name = fromStd(m_document->scenario().name);
+    // a lesson scenario's name can hold the answer ("OOM at the 14th request"): while the class
+    // predicts, the title is the step's (issue #23)
+    if (m_document->concealsAny() && m_tourDock->isVisible())
+        name = views::tourSteps()[m_tour->step()].title;
     setWindowTitle(QStringLiteral("%1%2[*]").arg(
         name.isEmpty() ? QString() : name + QStringLiteral(" - "), file));
     setWindowModified(m_document->isModified());

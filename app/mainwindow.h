@@ -80,6 +80,9 @@ public:
     /** B: blanks the screen (a presenter's pause), any key brings it back. */
     void setBlanked(bool blanked);
     bool blanked() const;
+    /** The number Reveal shows large over the view, while it is shown (empty otherwise). */
+    QString calloutText() const;
+    bool calloutShown() const;
 
     /** Presenter mode: full screen, menu hidden, fonts and lines 1.6x, high contrast, the
      *  explanation panel enlarged. Remembered for the screen the window is on. */
@@ -118,6 +121,7 @@ private:
     void rebuildViews();
     void applyAppearance();
     void followScreen(QScreen *screen);
+    void showCallout(const QString &label, const QString &value);
     void layOutPresenter();
     void showAbout();
     /** The user's presets changed: the pickers list them again. */
@@ -142,6 +146,8 @@ private:
     views::TourPanel *m_tour = nullptr;
     QDockWidget *m_tourDock = nullptr;
     QWidget *m_blank = nullptr;
+    QLabel *m_callout = nullptr;
+    QString m_calloutPlain; ///< the callout's text without its markup
     views::ScenarioPanel *m_panel;
     views::ExplanationPanel *m_explanation;
     QTabWidget *m_tabs;

@@ -41,6 +41,9 @@
 #include "views/wizard/decisionview.h"
 #include "views/wizard/selectionwizard.h"
 
+#include <QAbstractAxis>
+#include <QAbstractButton>
+#include <QAbstractSeries>
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
@@ -52,20 +55,80 @@
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextEdit>
 #include <QUndoStack>
 
 using viewtestsupport::showOffscreen;
+
+namespace {
+
+// Every text a class can read in the window: the title, labels, buttons, fields, text panels,
+// table cells, the status bar, and the charts' titles, legends and direct labels.
+QStringList visibleTexts(QMainWindow &window)
+{
+    QStringList texts{window.windowTitle()};
+    const auto shown = [&window](const QWidget *w) { return w->isVisibleTo(&window); };
+    for (auto *w : window.findChildren<QLabel *>())
+        if (shown(w))
+            texts << w->text();
+    for (auto *w : window.findChildren<QAbstractButton *>())
+        if (shown(w))
+            texts << w->text();
+    for (auto *w : window.findChildren<QLineEdit *>())
+        if (shown(w))
+            texts << w->text();
+    for (auto *w : window.findChildren<QComboBox *>())
+        if (shown(w))
+            texts << w->currentText();
+    for (auto *w : window.findChildren<QTextEdit *>())
+        if (shown(w))
+            texts << w->toPlainText();
+    for (auto *w : window.findChildren<QTableWidget *>())
+        if (shown(w))
+            for (int r = 0; r < w->rowCount(); ++r)
+                for (int c = 0; c < w->columnCount(); ++c)
+                    if (w->item(r, c))
+                        texts << w->item(r, c)->text();
+    for (auto *w : window.findChildren<QStatusBar *>())
+        if (shown(w))
+            texts << w->currentMessage();
+    for (auto *w : window.findChildren<QChartView *>()) {
+        if (!shown(w))
+            continue;
+        texts << w->chart()->title();
+        for (QAbstractSeries *series : w->chart()->series())
+            texts << series->name();
+        for (QAbstractAxis *axis : w->chart()->axes())
+            texts << axis->titleText();
+        for (QGraphicsItem *item : w->scene()->items()) {
+            if (!item->isVisible())
+                continue;
+            if (auto *t = dynamic_cast<QGraphicsSimpleTextItem *>(item))
+                texts << t->text();
+            else if (auto *t = dynamic_cast<QGraphicsTextItem *>(item))
+                texts << t->toPlainText();
+        }
+    }
+    texts.removeAll(QString());
+    return texts;
+}
+
+} // namespace
 
 class TourViews : public QObject
 {
@@ -74,6 +137,8 @@ class TourViews : public QObject
 private slots:
     void initTestCase();
     void tourVisitsEveryStepWithTheLessonsNumbers();
+    void hiddenNumberAppearsNowhereUntilReveal_data();
+    void hiddenNumberAppearsNowhereUntilReveal();
 };
 
 void TourViews::initTestCase()
@@ -191,6 +256,89 @@ void TourViews::tourVisitsEveryStepWithTheLessonsNumbers()
     QVERIFY(window.blanked());
     QTest::keyClick(window.tabs(), Qt::Key_Space);
     QVERIFY(!window.blanked());
+}
+
+void TourViews::hiddenNumberAppearsNowhereUntilReveal_data()
+{
+    QTest::addColumn<QString>("title");
+    QTest::addColumn<QStringList>("leaks"); // forms of the answer, and what gives it away
+    QTest::addColumn<QString>("revealed");  // in the callout after Reveal
+    // the lesson's numbers (lesson l.121, 63, 93, 123, 163, 182, 255)
+    QTest::newRow("tokens/s at batch 1")
+        << QStringLiteral("Two bottlenecks")
+        << QStringList{QStringLiteral("68.8"), QStringLiteral("68.79"), QStringLiteral("14.54 ms"),
+                       QStringLiteral("14.5 ms")}
+        << QStringLiteral("68.79");
+    QTest::newRow("training state")
+        << QStringLiteral("Weights and training memory")
+        << QStringList{QStringLiteral("112 GB"), QStringLiteral("216")} << QStringLiteral("112 GB");
+    QTest::newRow("ridge") << QStringLiteral("The roofline and the toy decode estimate")
+                           << QStringList{QStringLiteral("200 FLOP/B"), QStringLiteral("ridge 200"),
+                                          QStringLiteral("x left of the ridge")}
+                           << QStringLiteral("200 FLOP/B");
+    QTest::newRow("batch 32") << QStringLiteral("Batching")
+                              << QStringList{QStringLiteral("1,026"), QStringLiteral("32.1 per"),
+                                             QStringLiteral("32.07"), QStringLiteral("31.18 ms")}
+                              << QStringLiteral("1,026");
+    QTest::newRow("gradient sync")
+        << QStringLiteral("Interconnect")
+        << QStringList{QStringLiteral("245 ms"), QStringLiteral("0.245"), QStringLiteral("1.96 s"),
+                       QStringLiteral("quarter of a second")}
+        << QStringLiteral("245 ms");
+    QTest::newRow("cost per million")
+        << QStringLiteral("Cost per token")
+        << QStringList{QStringLiteral("3.97"), QStringLiteral("5,840")} << QStringLiteral("$3.97");
+    QTest::newRow("sequences that fit")
+        << QStringLiteral("Diagnosing an out-of-memory failure")
+        << QStringList{QStringLiteral("13 sequences"), QStringLiteral("13.97"),
+                       QStringLiteral("14th"), QStringLiteral("11 sequences"),
+                       QStringLiteral("27 sequences")}
+        << QStringLiteral("13");
+}
+
+// issue #23: a step that asks the class to predict shows its number nowhere (chart labels and
+// markers, side panels, explanation, status bar, step text, window title) until Reveal, which
+// shows it large over the view.
+void TourViews::hiddenNumberAppearsNowhereUntilReveal()
+{
+    QFETCH(QString, title);
+    QFETCH(QStringList, leaks);
+    QFETCH(QString, revealed);
+    const QList<views::TourStep> &steps = views::tourSteps();
+    int index = -1;
+    for (int i = 0; i < steps.size(); ++i)
+        if (steps[i].title == title)
+            index = i;
+    QVERIFY2(index >= 0, qPrintable(title));
+    QVERIFY(steps[index].predict);
+    MainWindow window;
+    showOffscreen(window);
+    window.startTour(index);
+    QCoreApplication::processEvents();
+    window.document()->flush();
+    for (views::View *shown : window.findChildren<views::View *>())
+        if (shown->isVisible())
+            shown->ensureCurrent();
+    const QStringList before = visibleTexts(window);
+    for (const QString &leak : leaks)
+        for (const QString &text : before)
+            QVERIFY2(!text.contains(leak),
+                     qPrintable(QStringLiteral("'%1' shows before Reveal in: %2").arg(leak, text)));
+    QVERIFY(!window.calloutShown());
+    window.tourPanel()->reveal();
+    QCoreApplication::processEvents();
+    QVERIFY(window.calloutShown());
+    QVERIFY2(window.calloutText().contains(revealed), qPrintable(window.calloutText()));
+    // and the views show it again
+    for (views::View *shown : window.findChildren<views::View *>())
+        if (shown->isVisible())
+            shown->ensureCurrent();
+    QVERIFY(visibleTexts(window).join(QLatin1Char('\n')).contains(revealed));
+    QVERIFY(!window.document()->concealsAny());
+    // the next step puts the callout away
+    window.tourPanel()->next();
+    QCoreApplication::processEvents();
+    QVERIFY(!window.calloutShown());
 }
 
 QTEST_MAIN(TourViews)

@@ -211,10 +211,14 @@ void CostView::refresh()
     double low = 1e30;
     double high = 0;
     bool leftOff = false; // a cost beyond what a chart draws (a valid but extreme scenario)
+    // while a class predicts the cost, this device's curve, its mark and the fleet's month (the
+    // cost is month / tokens) wait for Reveal; the axis still spans them (issue #23)
+    const bool concealed = document()->isConcealed(core::FigureId::CostUsdPerMillionTokens);
     m_labels->clear();
     for (int i = 0; i < m_curves.size(); ++i) {
         QList<QPointF> points;
         const bool shown = i < curves.size();
+        const bool hidden = concealed && i == 0;
         if (shown && !core::isSet(curves[i].price)) // never another device's price
             setPlainName(m_curves[i], tr("%1: price needed").arg(curves[i].name));
         else if (shown && curves[i].perHour > 0) {
@@ -225,7 +229,8 @@ void CostView::refresh()
                     leftOff = true;
                     continue;
                 }
-                points << QPointF(u, usd);
+                if (!hidden)
+                    points << QPointF(u, usd);
                 low = std::min(low, usd);
                 high = std::max(high, usd);
             }
@@ -238,7 +243,8 @@ void CostView::refresh()
                     : tr("%1, $%2/h").arg(curves[i].name, style::number(curves[i].price, 3)));
         }
         replaceIfChanged(m_curves[i], points);
-        m_curves[i]->setVisible(shown && (!points.isEmpty() || !core::isSet(curves[i].price)));
+        m_curves[i]->setVisible(shown && !hidden &&
+                                (!points.isEmpty() || !core::isSet(curves[i].price)));
     }
     // the hosted API as USD per million generated tokens, where prices are set
     QList<QPointF> api;
@@ -260,7 +266,7 @@ void CostView::refresh()
     QList<QPointF> marks;
     const double u = e[core::FigureId::CostUtilisation] * 100; // the traffic's, when given
     const double now = e[core::FigureId::CostUsdPerMillionTokens];
-    if (drawable(now, true)) {
+    if (drawable(now, true) && !concealed) {
         marks << QPointF(u, now);
         m_labels->add(tr("$%1 at %2 %").arg(style::number(now, 3), style::number(u, 3)),
                       QPointF(u, now), m_marks, style::kBlue.darker(120), QPointF(8, -24), true);
@@ -289,7 +295,8 @@ void CostView::refresh()
                  "per busy hour%4.</p>")
                   .arg(style::number(u, 3),
                        // the core's own formatting: style::number rounds 1e306 to "0"
-                       fromStd(core::formatQuantity(now, core::Quantity::Usd)),
+                       concealed ? QStringLiteral("?")
+                                 : fromStd(core::formatQuantity(now, core::Quantity::Usd)),
                        fromStd(core::formatQuantity(e[core::FigureId::CostTokensPerHour],
                                                     core::Quantity::Tokens)),
                        s.cost.throttleFactor < 1 ? tr(" after a %1 throttle derate")
@@ -312,7 +319,9 @@ void CostView::refresh()
                 .arg(QStringLiteral("10<sup>15</sup>"));
     // The fleet, from the one cost model: what a finance reader checks line by line.
     using F = core::FigureId;
-    if (std::isfinite(now) && e.available(F::CostFleetUsdPerMonth)) {
+    if (concealed) {
+        html += tr("<p><b>The fleet:</b> its month and its tokens come with Reveal.</p>");
+    } else if (std::isfinite(now) && e.available(F::CostFleetUsdPerMonth)) {
         const bool fromTraffic = e[F::CostTokensFromTraffic] != 0.0;
         const double perReplica = e[F::Devices]; // TP x PP, the core's figure
         auto usd = [](double v) { return fromStd(core::formatUsd(v)).toHtmlEscaped(); };

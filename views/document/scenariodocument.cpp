@@ -193,6 +193,19 @@ void ScenarioDocument::setUnits(core::MemoryUnits units)
     schedule(Units);
 }
 
+void ScenarioDocument::setConcealed(const QList<core::FigureId> &figures)
+{
+    if (figures == m_concealed)
+        return;
+    m_concealed = figures;
+    schedule(Concealed);
+}
+
+QString ScenarioDocument::unlessConcealed(core::FigureId id, const QString &text) const
+{
+    return isConcealed(id) ? QStringLiteral("?") : text;
+}
+
 bool ScenarioDocument::setNumber(const QString &path, double value, QString *error)
 {
     const std::string key = path.toStdString();

@@ -11,6 +11,7 @@
 #include "core/units.h"
 
 #include <QFlags>
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -34,10 +35,11 @@ class ScenarioDocument : public QObject
 
 public:
     enum Change : unsigned {
-        Inputs = 0x1,  ///< the scenario changed
-        Results = 0x2, ///< the evaluation changed
-        Units = 0x4,   ///< GB / GiB / both display changed
-        File = 0x8,    ///< file name or saved state changed
+        Inputs = 0x1,     ///< the scenario changed
+        Results = 0x2,    ///< the evaluation changed
+        Units = 0x4,      ///< GB / GiB / both display changed
+        File = 0x8,       ///< file name or saved state changed
+        Concealed = 0x10, ///< the figures hidden from a class changed
     };
     Q_DECLARE_FLAGS(Changes, Change)
 
@@ -74,6 +76,15 @@ public:
 
     core::MemoryUnits units() const { return m_units; }
     void setUnits(core::MemoryUnits units);
+
+    /** The figures a class is asked to predict (a tour step before Reveal), with those that
+     *  would give them away: every view shows "?" for them. Presentation state, not part of the
+     *  scenario and not undoable. */
+    void setConcealed(const QList<core::FigureId> &figures);
+    bool isConcealed(core::FigureId id) const { return m_concealed.contains(id); }
+    bool concealsAny() const { return !m_concealed.isEmpty(); }
+    /** `text`, or "?" while `id` is concealed. */
+    QString unlessConcealed(core::FigureId id, const QString &text) const;
 
     /** Edits one numeric input ("serving.batch"). Refused with the reason when out of range. */
     bool setNumber(const QString &path, double value, QString *error = nullptr);
@@ -115,6 +126,7 @@ private:
     mutable core::Evaluation m_evaluation;
     mutable bool m_evaluationStale = true;
     core::MemoryUnits m_units = core::MemoryUnits::GB;
+    QList<core::FigureId> m_concealed;
     QUndoStack *m_undoStack = nullptr;
     QTimer m_coalesce;
     Changes m_pending;

@@ -18,6 +18,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -83,6 +84,7 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     , m_microBatch(new QSpinBox(this))
     , m_sequenceLength(new QSpinBox(this))
     , m_recompute(new QComboBox(this))
+    , m_activations(new QCheckBox(tr("Show activations"), this))
 {
     setObjectName(QStringLiteral("memoryView"));
     m_chart->setAnimationOptions(QChart::NoAnimation);
@@ -168,6 +170,12 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     form->addRow(tr("Micro-batch"), m_microBatch);
     form->addRow(tr("Sequence length"), m_sequenceLength);
     form->addRow(tr("Recompute"), m_recompute);
+    m_activations->setChecked(true);
+    m_activations->setToolTip(tr("The activations of the micro-batch and sequence above, on the "
+                                 "training bar; the lesson's 16 bytes per parameter leave them "
+                                 "out"));
+    form->addRow(m_activations);
+    connect(m_activations, &QCheckBox::toggled, this, [this] { refresh(); });
     editor->setFixedWidth(int(330 * style::scale()));
 
     connect(m_recipe, &QComboBox::activated, this, [this](int index) {
@@ -230,9 +238,15 @@ QList<MemoryView::Bar> MemoryView::bars() const
         {QStringLiteral("Gradients"), e[FigureId::TrainingGradsBytesPerDevice]},
         {QStringLiteral("FP32 master copy"), e[FigureId::TrainingMasterBytesPerDevice]},
         {QStringLiteral("Optimiser moments"), e[FigureId::TrainingOptimizerBytesPerDevice]},
-        {QStringLiteral("Activations"), e.available(FigureId::TrainingActivationBytes)
-                                            ? e[FigureId::TrainingActivationBytes]
-                                            : 0.0}};
+        {QStringLiteral("Activations"),
+         e.available(FigureId::TrainingActivationBytes) && m_activations->isChecked()
+             ? e[FigureId::TrainingActivationBytes]
+             : 0.0}};
+    // while a class predicts the training state the bar waits for Reveal (issue #23)
+    if (document()->isConcealed(FigureId::TrainingStateBytes)) {
+        for (auto &segment : training.segments)
+            segment.second = 0;
+    }
     bars << training;
 
     auto servingBar = [&](const core::Scenario &scenario, const core::Evaluation &ev) {
@@ -370,6 +384,10 @@ void MemoryView::refresh()
             }
             base += segment.second;
         }
+        if (trainingBar && doc.isConcealed(FigureId::TrainingStateBytes)) {
+            m_headroomTexts << QString();
+            continue; // no "in all" over a bar the class has yet to predict
+        }
         const double headroom = m_capacityBytes - bar.total;
         QString text =
             headroom >= 0
@@ -415,6 +433,16 @@ void MemoryView::refresh()
     m_recompute->setCurrentIndex(int(s.training.recompute));
     m_updating = false;
     m_labels->reposition();
+}
+
+void MemoryView::setActivationsShown(bool shown)
+{
+    m_activations->setChecked(shown);
+}
+
+bool MemoryView::activationsShown() const
+{
+    return m_activations->isChecked();
 }
 
 QList<double> MemoryView::segment(const QString &name) const

@@ -14,6 +14,7 @@
 class QBarCategoryAxis;
 class QBarSet;
 class QChart;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineSeries;
@@ -46,6 +47,10 @@ public:
     QStringList categories() const;
     double capacityDrawn() const; ///< bytes
     QStringList headroomTexts() const;
+    /** Draws the training activations on the training bar (on by default). The lesson's 16 bytes
+     *  per parameter leave them out, so its tour step turns them off: one toggle away. */
+    void setActivationsShown(bool shown);
+    bool activationsShown() const;
 
 protected:
     void refresh() override;
@@ -76,6 +81,7 @@ private:
     QSpinBox *m_microBatch;
     QSpinBox *m_sequenceLength;
     QComboBox *m_recompute;
+    QCheckBox *m_activations;
     QList<Bar> m_drawn;
     double m_capacityBytes = 0;
     QStringList m_headroomTexts;

@@ -99,6 +99,19 @@ void OomView::refresh()
                        d.devices > 1 ? tr(", split %1 ways").arg(n(d.devices)) : QString())
             : tr("%1 per %2-token sequence")
                   .arg(bytes(d.kvBytesPerSequencePerDevice, units), n(s.serving.contextTokens));
+    // while a class predicts how many fit, the diagnosis stops at the question (issue #23)
+    if (doc.isConcealed(core::FigureId::MaxConcurrentSequences)) {
+        html +=
+            tr("<p><b>3. Account for every term%1.</b> %2 of memory - %3 of weights - %4 of "
+               "runtime context and workspace leaves <b>%5 for the KV cache</b>, at %6: "
+               "<b>how many sequences fit, and which request is the first to fail?</b></p>"
+               "<p>Predict it, then Reveal: the rest of the diagnosis, the levers and their "
+               "prices, follows the answer.</p>")
+                .arg(perDevice, bytes(d.capacityBytes, units), bytes(d.weightsBytes, units),
+                     bytes(d.overheadBytes, units), bytes(d.freeForKvBytes, units), perSequence);
+        m_browser->setHtml(style::themed(html));
+        return;
+    }
     html += tr("<p><b>3. Account for every term%1.</b> %2 of memory - %3 of weights - %4 of "
                "runtime context and workspace leaves <b>%5 for the KV cache</b>. At %6 that is "
                "%7, so <b>%8 sequences</b> fit and the <b style=\"color:%9\">%10 request "

@@ -338,9 +338,14 @@ void RooflineView::refresh()
                   QPointF(xLow * 3, core::rooflineAttainable(peak, bandwidth, xLow * 3) / kTera),
                   m_roofs.front(), style::currentDevice(), QPointF(14, 6));
 
-    replaceIfChanged(m_ridge, {QPointF(ridge, peak / kTera)});
-    m_labels->add(tr("ridge %1 FLOP/B").arg(number(ridge)), QPointF(ridge, peak / kTera), m_ridge,
-                  style::currentDevice(), QPointF(8, 6));
+    // while a class predicts the ridge, its marker and number stay off the chart (issue #23)
+    if (doc.isConcealed(FigureId::Ridge)) {
+        m_ridge->clear();
+    } else {
+        replaceIfChanged(m_ridge, {QPointF(ridge, peak / kTera)});
+        m_labels->add(tr("ridge %1 FLOP/B").arg(number(ridge)), QPointF(ridge, peak / kTera),
+                      m_ridge, style::currentDevice(), QPointF(8, 6));
+    }
 
     QList<QPointF> trailPoints;
     for (const core::BatchPoint &p : trail)
@@ -379,10 +384,12 @@ void RooflineView::refresh()
                                  compare[FigureId::DecodeAttainableFlops] / kTera);
         replaceIfChanged(m_comparePoint, {otherPoint});
         auto device = core::devicePreset(m_compareId.toStdString());
-        m_labels->add(tr("%1: %2 tokens/s")
-                          .arg(QString::fromStdString(device->name),
-                               number(compare[FigureId::DecodeTokensPerSecond])),
-                      otherPoint, m_comparePoint, style::comparisonDevice(), QPointF(10, 8), true);
+        m_labels->add(
+            tr("%1: %2 tokens/s")
+                .arg(QString::fromStdString(device->name),
+                     doc.unlessConcealed(FigureId::DecodeTokensPerSecond,
+                                         number(compare[FigureId::DecodeTokensPerSecond]))),
+            otherPoint, m_comparePoint, style::comparisonDevice(), QPointF(10, 8), true);
     } else {
         m_compareRoof->clear();
         m_comparePoint->clear();

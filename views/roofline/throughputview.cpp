@@ -120,12 +120,19 @@ void ThroughputView::refresh()
     batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
     const auto points = core::sweepBatch(scenario, batches);
 
+    // While the class predicts the throughput at this batch the curves stop short of it: the
+    // trend is there to extrapolate, the answer is not (issue #23).
+    const bool concealed = doc.isConcealed(FigureId::DecodeTokensPerSecond) ||
+                           doc.isConcealed(FigureId::DecodeTokensPerSecondPerSequence);
     QList<QPointF> total, totalBeyond, perSequence, perSequenceBeyond;
     double yMin = 1e300, yMax = 0, pMin = 1e300, pMax = 0;
     for (const core::BatchPoint &p : points) {
-        (p.fits ? total : totalBeyond) << QPointF(p.batch, p.tokensPerSecond);
-        (p.fits ? perSequence : perSequenceBeyond)
-            << QPointF(p.batch, p.tokensPerSecondPerSequence);
+        const bool drawn = !concealed || p.batch < scenario.serving.batch;
+        if (drawn) {
+            (p.fits ? total : totalBeyond) << QPointF(p.batch, p.tokensPerSecond);
+            (p.fits ? perSequence : perSequenceBeyond)
+                << QPointF(p.batch, p.tokensPerSecondPerSequence);
+        }
         yMin = std::min(yMin, p.tokensPerSecond);
         yMax = std::max(yMax, p.tokensPerSecond);
         pMin = std::min(pMin, p.tokensPerSecondPerSequence);
@@ -159,11 +166,13 @@ void ThroughputView::refresh()
     m_labels->clear();
     // Direct labels near batch 2: below-right of the rising total, above the falling per-sequence.
     const core::BatchPoint &early = points[std::min<std::size_t>(1, points.size() - 1)];
-    m_labels->add(tr("tokens/s, all sequences"), QPointF(early.batch, early.tokensPerSecond),
-                  m_total, style::kBlue, QPointF(14, 6), true);
-    m_labels->add(tr("tokens/s per sequence"),
-                  QPointF(early.batch, early.tokensPerSecondPerSequence), m_perSequence,
-                  style::kOrange, QPointF(0, -28), true);
+    if (!concealed || total.size() > 1) { // not beside a curve hidden from a class
+        m_labels->add(tr("tokens/s, all sequences"), QPointF(early.batch, early.tokensPerSecond),
+                      m_total, style::kBlue, QPointF(14, 6), true);
+        m_labels->add(tr("tokens/s per sequence"),
+                      QPointF(early.batch, early.tokensPerSecondPerSequence), m_perSequence,
+                      style::kOrange, QPointF(0, -28), true);
+    }
     m_labels->add(tr("pacing target %1 tokens/s").arg(number(pacing)), QPointF(kMaxBatch, pacing),
                   m_pacing, style::kOrange, QPointF(-8, 4), false, ChartLabels::Align::End);
 
@@ -185,13 +194,17 @@ void ThroughputView::refresh()
     }
 
     const QPointF current(scenario.serving.batch, e[FigureId::DecodeTokensPerSecond]);
-    replaceIfChanged(m_current, {current});
-    m_current->setColor(e.fits() ? style::kBlue : style::warning());
-    m_labels->add(tr("batch %1: %2 tokens/s, %3 per sequence")
-                      .arg(number(current.x(), 7), number(current.y()),
-                           number(e[FigureId::DecodeTokensPerSecondPerSequence])),
-                  current, m_current, e.fits() ? style::kBlue : style::warning(), QPointF(10, 10),
-                  true);
+    if (concealed) {
+        m_current->clear();
+    } else {
+        replaceIfChanged(m_current, {current});
+        m_current->setColor(e.fits() ? style::kBlue : style::warning());
+        m_labels->add(tr("batch %1: %2 tokens/s, %3 per sequence")
+                          .arg(number(current.x(), 7), number(current.y()),
+                               number(e[FigureId::DecodeTokensPerSecondPerSequence])),
+                      current, m_current, e.fits() ? style::kBlue : style::warning(),
+                      QPointF(10, 10), true);
+    }
     m_labels->reposition();
 }
 

@@ -174,7 +174,14 @@ void InterconnectView::refresh()
     for (NumberEditor *editor : std::as_const(m_editors))
         editor->sync(s);
     using F = core::FigureId;
-    m_bar->setTimes(e[F::InterconnectBandwidthSeconds], e[F::InterconnectLatencySeconds]);
+    // while a class predicts the sync time, every time that gives it away is "?" (issue #23)
+    const bool concealed = document()->isConcealed(F::InterconnectIntraNodeSeconds) ||
+                           document()->isConcealed(F::InterconnectSeconds);
+    const auto seconds = [concealed](double value) {
+        return concealed ? QStringLiteral("?") : fromStd(core::formatSeconds(value));
+    };
+    m_bar->setTimes(e[F::InterconnectBandwidthSeconds], e[F::InterconnectLatencySeconds],
+                    concealed);
     const bool inside = s.interconnect.devices <= s.interconnect.devicesPerNode;
     m_summary->setHtml(
         tr("<h3>Ring all-reduce</h3><p>Each of %1 devices sends and receives 2 (N-1)/N of the "
@@ -191,9 +198,23 @@ void InterconnectView::refresh()
                      : QString(),
                  inside ? tr("intra-node") : tr("network"),
                  fromStd(core::formatBandwidth(e[F::InterconnectLinkBandwidth])),
-                 fromStd(core::formatSeconds(e[F::InterconnectBandwidthSeconds])),
+                 seconds(e[F::InterconnectBandwidthSeconds]),
                  fromStd(core::formatSeconds(e[F::InterconnectLatencySeconds])))
-            .arg(fromStd(core::formatSeconds(e[F::InterconnectSeconds]))));
+            .arg(seconds(e[F::InterconnectSeconds])));
+    // one node against several: the same bytes over the node's link and over the network
+    // (the lesson's 0.245 s against 1.96 s, l.161-164)
+    const double intra = e[F::InterconnectIntraNodeSeconds];
+    const double inter = e[F::InterconnectInterNodeSeconds];
+    if (std::isfinite(intra) && std::isfinite(inter) && intra > 0)
+        m_summary->append(
+            tr("<p><b>One node against several:</b> the same %1 per device takes <b>%2</b> over "
+               "the %3 link inside a node and <b>%4</b> over the %5 network between nodes, %6x "
+               "longer.</p>")
+                .arg(fromStd(core::formatBytes(e[F::InterconnectBytesPerStep])), seconds(intra),
+                     fromStd(core::formatBandwidth(s.interconnect.intraLinkGbPerSecond * 1e9)),
+                     seconds(inter),
+                     fromStd(core::formatBandwidth(s.interconnect.interLinkGbPerSecond * 1e9)),
+                     concealed ? QStringLiteral("?") : style::number(inter / intra, 3)));
     const std::vector<double> counts = {2, 4, 8, 16, 32, 64};
     QList<QPointF> efficiency;
     QList<QPointF> speedup;
@@ -241,10 +262,11 @@ QSize StackedTimeBar::sizeHint() const
     return {400, int(fontMetrics().height() * 4.2)};
 }
 
-void StackedTimeBar::setTimes(double bandwidthSeconds, double latencySeconds)
+void StackedTimeBar::setTimes(double bandwidthSeconds, double latencySeconds, bool concealed)
 {
     m_bandwidth = bandwidthSeconds;
     m_latency = latencySeconds;
+    m_concealed = concealed;
     update();
 }
 
@@ -258,9 +280,10 @@ void StackedTimeBar::paintEvent(QPaintEvent *)
     p.setPen(style::ink());
     p.drawText(QRectF(4, 0, width() - 8, line * 1.3), Qt::AlignLeft | Qt::AlignVCenter,
                tr("Communication per step: %1 bandwidth + %2 latency")
-                   .arg(QString::fromStdString(core::formatSeconds(m_bandwidth)),
+                   .arg(m_concealed ? QStringLiteral("?")
+                                    : QString::fromStdString(core::formatSeconds(m_bandwidth)),
                         QString::fromStdString(core::formatSeconds(m_latency))));
-    if (total <= 0)
+    if (total <= 0 || m_concealed)
         return;
     const double split = bar.width() * m_bandwidth / total;
     QColor bandwidth = style::kBlue;

@@ -61,7 +61,9 @@ class StackedTimeBar : public QWidget
 
 public:
     explicit StackedTimeBar(QWidget *parent = nullptr);
-    void setTimes(double bandwidthSeconds, double latencySeconds);
+    /** With `concealed` the bandwidth time is "?" and the bar is not split (a class predicts
+     *  it). */
+    void setTimes(double bandwidthSeconds, double latencySeconds, bool concealed = false);
     QSize sizeHint() const override;
 
 protected:
@@ -70,6 +72,7 @@ protected:
 private:
     double m_bandwidth = 0;
     double m_latency = 0;
+    bool m_concealed = false;
 };
 
 } // namespace views

@@ -122,9 +122,8 @@ QList<TourStep> makeSteps()
         tr("Interconnect"), QStringLiteral("interconnect-data-parallel"), {},
         QStringLiteral("interconnect"), F::InterconnectIntraNodeSeconds, 0.245, 0.0005, 163,
         tr("Data-parallel training synchronises a full gradient every step: 24.5 GB "
-           "through "
-           "each device's link. Inside a node that is a quarter of a second; over the "
-           "network, eight times longer."),
+           "through each device's link. How long does that take over a 100 GB/s link inside "
+           "a node? Over a 12.5 GB/s network between nodes it takes eight times as long."),
         true));
     s.append(makeStep(
         tr("Power"), QStringLiteral("lesson-default"), {}, QStringLiteral("power"),
@@ -161,6 +160,35 @@ QList<TourStep> makeSteps()
                          "with 1-byte weights?"),
                       {QStringLiteral("serving.weight_format=\"int8\"")},
                       F::MaxConcurrentSequences));
+    // what would give a hidden number away: its reciprocal, its other form, the figure it is
+    // read from (issue #23)
+    for (TourStep &step : s) {
+        switch (step.figure) {
+        case F::DecodeTokensPerSecondPerSequence:
+        case F::DecodeTokensPerSecond:
+            step.giveaways = {F::DecodeTokensPerSecondPerSequence, F::DecodeTokensPerSecond,
+                              F::DecodeStepSeconds};
+            break;
+        case F::Ridge:
+            step.giveaways = {F::DecodeRidgeDistance};
+            break;
+        case F::TrainingStateBytes:
+            step.giveaways = {F::TrainingStateBytesPerDevice, F::TrainingTotalBytesPerDevice};
+            break;
+        case F::InterconnectIntraNodeSeconds:
+            step.giveaways = {F::InterconnectBandwidthSeconds, F::InterconnectSeconds,
+                              F::InterconnectInterNodeSeconds};
+            break;
+        case F::CostUsdPerMillionTokens:
+            step.giveaways = {F::CostSelfHostedUsdPerRequest};
+            break;
+        case F::MaxConcurrentSequences:
+            step.giveaways = {F::AdmissionLimit};
+            break;
+        default:
+            break;
+        }
+    }
     return s;
 }
 
@@ -191,6 +219,13 @@ bool tourScenario(const TourStep &step, core::Scenario &scenario, QString *error
     }
     scenario = loaded.value().scenario;
     return true;
+}
+
+QList<core::FigureId> concealedFigures(const TourStep &step)
+{
+    if (!step.predict)
+        return {};
+    return QList<core::FigureId>{step.figure} + step.giveaways;
 }
 
 double tourAnswer(const TourStep &step)

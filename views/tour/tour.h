@@ -33,7 +33,14 @@ struct TourStep
     QString question;              ///< a "try it" question, or empty
     QStringList questionOverrides; ///< the scenario the answer is computed on
     core::FigureId answerFigure = core::FigureId::MaxConcurrentSequences;
+    /** Figures that would give the hidden number away (a tokens/s from its step time), hidden
+     *  with it until Reveal. */
+    QList<core::FigureId> giveaways;
 };
+
+/** What a step hides until Reveal: its figure and the giveaways; nothing when it does not ask
+ *  the class to predict. */
+QList<core::FigureId> concealedFigures(const TourStep &step);
 
 /** Every step, in the lesson's order. */
 const QList<TourStep> &tourSteps();

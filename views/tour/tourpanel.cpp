@@ -3,6 +3,7 @@
 
 #include "views/document/scenariodocument.h"
 #include "views/tour/tour.h"
+#include "views/widgets/appearance.h"
 #include "views/widgets/style.h"
 
 #include "core/explain.h"
@@ -74,6 +75,8 @@ void TourPanel::goTo(int step)
     const QList<TourStep> &steps = tourSteps();
     m_step = std::clamp(step, 0, int(steps.size()) - 1);
     m_revealed = !steps[m_step].predict;
+    // hidden before the step's scenario arrives: not one frame shows the answer (issue #23)
+    m_document->setConcealed(concealedFigures(steps[m_step]));
     m_answer->clear();
     m_verdict->clear();
     m_steps->setCurrentIndex(m_step);
@@ -93,8 +96,22 @@ void TourPanel::previous()
 
 void TourPanel::reveal()
 {
+    if (m_revealed)
+        return;
     m_revealed = true;
+    m_document->setConcealed({});
+    m_document->flush();
     refresh();
+    const TourStep &step = tourSteps()[m_step];
+    const core::FigureInfo &info = core::figureInfo(step.figure);
+    emit answerRevealed(QString::fromUtf8(info.label.data(), qsizetype(info.label.size())),
+                        QString::fromStdString(core::formatFigure(
+                            m_document->evaluation(), step.figure, m_document->units())));
+}
+
+void TourPanel::stop()
+{
+    m_document->setConcealed({});
 }
 
 void TourPanel::restoreLessonValues()
@@ -154,12 +171,14 @@ void TourPanel::refresh()
     const QString value =
         m_revealed ? QString::fromStdString(core::formatFigure(e, step.figure, m_document->units()))
                    : tr("? (predict it, then Reveal)");
-    QString html = tr("<h3>Step %1 of %2: %3</h3><p>%4</p><p><b>%5: %6</b> <span "
-                      "style=\"color:#666\">(the lesson, l.%7)</span></p>")
+    QString html = tr("<h3>Step %1 of %2: %3</h3><p>%4</p><p><b>%5: %6</b>")
                        .arg(m_step + 1)
                        .arg(steps.size())
-                       .arg(step.title, step.text, label, value)
-                       .arg(step.line);
+                       .arg(step.title, step.text, label, value);
+    // the lesson's line is the teacher's note, not the class's (issue #23)
+    if (!currentAppearance().presenter)
+        html += tr(" <span style=\"color:#666\">(the lesson, l.%1)</span>").arg(step.line);
+    html += QStringLiteral("</p>");
     m_text->setHtml(style::themed(html));
     m_question->setVisible(!step.question.isEmpty());
     m_answer->setToolTip(step.question);

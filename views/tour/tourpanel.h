@@ -29,7 +29,10 @@ public:
     void goTo(int step);
     void next();
     void previous();
+    /** Shows the hidden number everywhere (views, panels, status bar) and as a callout. */
     void reveal();
+    /** Leaving the tour: nothing stays hidden. */
+    void stop();
     bool revealed() const { return m_revealed; }
     /** Back to the lesson's values for this step after the user changed inputs. */
     void restoreLessonValues();
@@ -40,6 +43,8 @@ public:
 signals:
     /** The view (a --snapshot name) to bring forward, and the figure to explain. */
     void showView(const QString &name, int figure);
+    /** Reveal: the hidden figure's name and value, for a large callout. */
+    void answerRevealed(const QString &label, const QString &value);
 
 private:
     void refresh();

@@ -7,6 +7,8 @@
 
 #include "core/explain.h"
 
+#include <algorithm>
+
 namespace views {
 
 ExplanationPanel::ExplanationPanel(ScenarioDocument *document, QWidget *parent)
@@ -44,19 +46,33 @@ void ExplanationPanel::refresh()
                             QString::fromUtf8(info.key.data(), qsizetype(info.key.size())));
     html += QStringLiteral("<div style=\"margin-top:4px\">%1</div>")
                 .arg(QString::fromStdString(x->formula).toHtmlEscaped());
+    // A number a class is predicting: the formula and the inputs stay (they are what the
+    // prediction is made from), the arithmetic and any input computed from it do not.
+    const auto computedFromConcealed = [this](const core::ExplainedInput &input) {
+        static const std::string prefix = "computed: ";
+        if (input.provenance.rfind(prefix, 0) != 0)
+            return false;
+        const core::FigureInfo *from = core::findFigure(input.provenance.substr(prefix.size()));
+        return from && m_document->isConcealed(from->id);
+    };
+    const bool concealed = m_document->isConcealed(m_id) ||
+                           std::any_of(x->inputs.begin(), x->inputs.end(), computedFromConcealed);
     html += QStringLiteral("<div style=\"margin-top:2px\"><b>%1</b></div>")
-                .arg(QString::fromStdString(x->substituted).toHtmlEscaped());
+                .arg(concealed ? tr("= ? (predict it, then Reveal)")
+                               : QString::fromStdString(x->substituted).toHtmlEscaped());
     if (!x->inputs.empty()) {
         QStringList inputs;
         for (const core::ExplainedInput &input : x->inputs)
             inputs << QStringLiteral("%1 = %2 <span style=\"color:#666\">(%3)</span>")
                           .arg(QString::fromStdString(input.name).toHtmlEscaped(),
-                               QString::fromStdString(input.value).toHtmlEscaped(),
+                               computedFromConcealed(input)
+                                   ? QStringLiteral("?")
+                                   : QString::fromStdString(input.value).toHtmlEscaped(),
                                QString::fromStdString(input.provenance).toHtmlEscaped());
         html += QStringLiteral("<div style=\"margin-top:4px\">%1 %2</div>")
                     .arg(tr("Inputs:"), inputs.join(QStringLiteral("; ")));
     }
-    if (!x->note.empty())
+    if (!x->note.empty() && !concealed) // a note can cite the lesson's value
         html += QStringLiteral("<div style=\"margin-top:4px; color:#8a4b00\">%1</div>")
                     .arg(QString::fromStdString(x->note).toHtmlEscaped());
     setHtmlIfChanged(html);

@@ -2,6 +2,7 @@
 #include "figurelabel.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/widgets/appearance.h"
 
 #include "core/explain.h"
 #include "core/lessonfigures.h"
@@ -51,12 +52,18 @@ QString FigureLabel::badgeText() const
 void FigureLabel::show(const QString &value, const ScenarioDocument &document)
 {
     // Unchanged labels cost no relayout: only touch what differs.
-    if (m_value->text() != value)
-        m_value->setText(value);
+    // a number the class is predicting shows as "?", and so does the lesson's value beside it
+    const bool concealed = document.isConcealed(m_id);
+    const QString shown = concealed ? QStringLiteral("?") : value;
+    if (m_value->text() != shown)
+        m_value->setText(shown);
     QString badge;
-    if (auto lesson = core::lessonBadge(document.scenario(), m_id))
-        badge =
-            tr("lesson: %1 (l.%2)").arg(QString::fromStdString(lesson->printed)).arg(lesson->line);
+    if (auto lesson = core::lessonBadge(document.scenario(), m_id); lesson && !concealed) {
+        badge = tr("lesson: %1").arg(QString::fromStdString(lesson->printed));
+        // the lesson's line is a teacher's note: not on the projector (issue #23)
+        if (!currentAppearance().presenter)
+            badge += tr(" (l.%1)").arg(lesson->line);
+    }
     if (m_badge->text() != badge)
         m_badge->setText(badge);
     m_badge->setVisible(!badge.isEmpty());

@@ -55,11 +55,12 @@ signals:
 protected:
     /** Reads the document and updates every series and label. */
     virtual void refresh() = 0;
-    /** The document changes this view shows: by default the scenario, its results and the
-     *  memory units; a save (File) alone never refreshes a view. */
+    /** The document changes this view shows: by default the scenario, its results, the memory
+     *  units and the figures concealed from a class; a save (File) alone never refreshes a view. */
     virtual ScenarioDocument::Changes dependsOn() const
     {
-        return ScenarioDocument::Inputs | ScenarioDocument::Results | ScenarioDocument::Units;
+        return ScenarioDocument::Inputs | ScenarioDocument::Results | ScenarioDocument::Units |
+               ScenarioDocument::Concealed;
     }
     void showEvent(QShowEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;

@@ -373,6 +373,7 @@ int windowSnapshot(const Options &options, const core::Scenario &scenario)
         window.setTheme(options.theme.value_or(views::Theme::System), options.highContrast);
     window.show();
     if (options.presenter) {
+        window.setPresenterScreenHeight(options.size.height()); // as on a projector that size
         window.setPresenterMode(true);
         window.setWindowState(Qt::WindowNoState); // the size asked for, not the offscreen screen's
     }

@@ -235,7 +235,8 @@ void MainWindow::presetsChanged()
 
 void MainWindow::applyAppearance()
 {
-    views::applyAppearance({m_theme, m_highContrast || m_presenter, m_presenter});
+    views::applyAppearance(
+        {m_theme, m_highContrast || m_presenter, m_presenter, m_presenter ? presenterHeight() : 0});
     if (!m_views.isEmpty())
         rebuildViews();
     // the scenario panel as wide as its editors at this font size: never clip one
@@ -269,6 +270,32 @@ void MainWindow::setTheme(views::Theme theme, bool highContrast)
     applyAppearance();
 }
 
+int MainWindow::presenterHeight() const
+{
+    if (m_presenterScreenHeight > 0)
+        return m_presenterScreenHeight;
+    return screen() ? screen()->geometry().height() : 1080;
+}
+
+void MainWindow::setPresenterScreenHeight(int height)
+{
+    if (height == m_presenterScreenHeight)
+        return;
+    m_presenterScreenHeight = height;
+    if (m_presenter)
+        applyAppearance();
+}
+
+void MainWindow::setSidePanelsShown(bool scenario, bool explanation)
+{
+    m_panelScroll->setVisible(scenario);
+    m_explanation->setVisible(explanation);
+    if (m_scenarioPanelAction)
+        m_scenarioPanelAction->setChecked(scenario);
+    if (m_explanationAction)
+        m_explanationAction->setChecked(explanation);
+}
+
 void MainWindow::setPresenterMode(bool on)
 {
     if (on == m_presenter) {
@@ -277,13 +304,24 @@ void MainWindow::setPresenterMode(bool on)
         return;
     }
     m_presenter = on;
+    // On the projector the view under discussion has the screen: menu, toolbar, status bar and
+    // the two side panels go (F6 and F7 bring the panels back), issue #23.
+    for (QWidget *chrome : std::initializer_list<QWidget *>{menuBar(), statusBar(), m_toolBar})
+        if (chrome)
+            chrome->setVisible(!on);
+    setSidePanelsShown(!on, !on);
+    // the tour's own title bar is a line the projector does not need ("Lesson Tour")
+    if (on && !m_tourDock->titleBarWidget())
+        m_tourDock->setTitleBarWidget(new QWidget(m_tourDock));
+    else if (QWidget *bar = m_tourDock->titleBarWidget(); !on && bar) {
+        m_tourDock->setTitleBarWidget(nullptr); // the dock's own title bar again
+        delete bar;
+    }
     if (on) {
         m_wasMaximized = isMaximized();
         m_normalCentreSplitter = m_centreSplitter->saveState();
-        menuBar()->hide();
         showFullScreen();
     } else {
-        menuBar()->show();
         if (m_wasMaximized)
             showMaximized();
         else
@@ -311,6 +349,8 @@ void MainWindow::followScreen(QScreen *screen)
         QSettings().value(QStringLiteral("presenter/screens/") + screen->name(), false).toBool();
     if (remembered != m_presenter)
         setPresenterMode(remembered);
+    else if (m_presenter)
+        applyAppearance(); // sized for the new screen's height
 }
 
 void MainWindow::showEvent(QShowEvent *event)
@@ -496,12 +536,25 @@ void MainWindow::createActions()
             startTour(m_tour->step());
     });
     tour->setShortcut(QKeySequence(Qt::Key_F2));
+    m_scenarioPanelAction = view->addAction(tr("&Scenario Panel"), this, [this](bool on) {
+        setSidePanelsShown(on, m_explanation->isVisible());
+    });
+    m_scenarioPanelAction->setCheckable(true);
+    m_scenarioPanelAction->setChecked(true);
+    m_scenarioPanelAction->setShortcut(QKeySequence(Qt::Key_F6));
+    m_explanationAction = view->addAction(tr("&Explanation Panel"), this, [this](bool on) {
+        setSidePanelsShown(m_panelScroll->isVisible(), on);
+    });
+    m_explanationAction->setCheckable(true);
+    m_explanationAction->setChecked(true);
+    m_explanationAction->setShortcut(QKeySequence(Qt::Key_F7));
     view->addSeparator();
     m_presenterAction =
         view->addAction(tr("&Presenter Mode"), this, [this](bool on) { setPresenterMode(on); });
     m_presenterAction->setCheckable(true);
     m_presenterAction->setShortcut(QKeySequence(Qt::Key_F5));
-    m_presenterAction->setToolTip(tr("Full screen, 1.6x fonts and lines, high contrast"));
+    m_presenterAction->setToolTip(
+        tr("Full screen, large fonts and lines, high contrast, the view under discussion alone"));
     QMenu *themes = view->addMenu(tr("T&heme"));
     m_themeGroup = new QActionGroup(this);
     const std::pair<views::Theme, QString> themeChoices[] = {{views::Theme::System, tr("&System")},
@@ -550,7 +603,7 @@ void MainWindow::createActions()
         }
     }
 
-    QToolBar *bar = addToolBar(tr("Main"));
+    QToolBar *bar = m_toolBar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     // On the toolbar (a projector shows it) Undo and Redo keep short names; what they would
     // undo ("Undo Tour: The roofline") is their tooltip (issue #23).
@@ -638,7 +691,8 @@ void MainWindow::layOutPresenter()
         const int share = touring ? 20 : 36;
         m_centreSplitter->setSizes({height * (100 - share) / 100, height * share / 100});
         if (touring)
-            resizeDocks({m_tourDock}, {std::max(this->height() * 24 / 100, 160)}, Qt::Vertical);
+            // a fifth of the screen: the step's text, its buttons; the view keeps the rest
+            resizeDocks({m_tourDock}, {this->height() * 20 / 100}, Qt::Vertical);
     });
 }
 

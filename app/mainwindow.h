@@ -19,6 +19,7 @@ class QMenu;
 class QSplitter;
 class QDockWidget;
 class QTabWidget;
+class QToolBar;
 
 namespace core {
 struct Scenario;
@@ -88,6 +89,12 @@ public:
      *  explanation panel enlarged. Remembered for the screen the window is on. */
     void setPresenterMode(bool on);
     bool presenterMode() const { return m_presenter; }
+    /** The screen height presenter mode sizes itself for (snapshots at a given size); 0: the
+     *  height of the screen the window is on. */
+    void setPresenterScreenHeight(int height);
+    /** Shows or hides the scenario panel and the explanation panel. Presenter mode hides both
+     *  so the view under discussion has the screen (F6 and F7 bring them back). */
+    void setSidePanelsShown(bool scenario, bool explanation);
     /** The theme and contrast (saved in the settings); the views are rebuilt in the new look. */
     void setTheme(views::Theme theme, bool highContrast);
     views::Theme theme() const { return m_theme; }
@@ -162,6 +169,7 @@ private:
     QLabel *m_speedStatus;
     QLabel *m_boundStatus;
     QMenu *m_recentMenu = nullptr;
+    QToolBar *m_toolBar = nullptr;
     views::HelpDialog *m_help = nullptr;
     QAction *m_presenterAction = nullptr;
     QAction *m_highContrastAction = nullptr;
@@ -172,4 +180,9 @@ private:
     bool m_screenFollowed = false;
     QByteArray m_normalCentreSplitter; ///< the explanation panel's size before presenter mode
     bool m_wasMaximized = false;
+    int m_presenterScreenHeight = 0;
+    QAction *m_scenarioPanelAction = nullptr;
+    QAction *m_explanationAction = nullptr;
+    /** The height presenter mode is sized for now. */
+    int presenterHeight() const;
 };

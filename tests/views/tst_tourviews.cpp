@@ -8,6 +8,7 @@
 #include "views/memory/memoryview.h"
 #include "views/memory/oomview.h"
 #include "views/scale/interconnectview.h"
+#include "views/widgets/appearance.h"
 #include "views/widgets/batchcontrol.h"
 #include "views/widgets/explanationpanel.h"
 
@@ -52,6 +53,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFontInfo>
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -139,6 +141,8 @@ private slots:
     void tourVisitsEveryStepWithTheLessonsNumbers();
     void hiddenNumberAppearsNowhereUntilReveal_data();
     void hiddenNumberAppearsNowhereUntilReveal();
+    void presenterLayoutGivesTheViewTheScreen_data();
+    void presenterLayoutGivesTheViewTheScreen();
 };
 
 void TourViews::initTestCase()
@@ -339,6 +343,58 @@ void TourViews::hiddenNumberAppearsNowhereUntilReveal()
     window.tourPanel()->next();
     QCoreApplication::processEvents();
     QVERIFY(!window.calloutShown());
+}
+
+void TourViews::presenterLayoutGivesTheViewTheScreen_data()
+{
+    QTest::addColumn<QSize>("screen");
+    for (const QSize size :
+         {QSize(1280, 720), QSize(1280, 800), QSize(1366, 768), QSize(1920, 1080)})
+        QTest::newRow(qPrintable(QStringLiteral("%1x%2").arg(size.width()).arg(size.height())))
+            << size;
+}
+
+// issue #23: on a projector every tour step fits the screen (no overflow at 1280x720 to
+// 1920x1080), the view under discussion has at least 70 % of it, and chart text is at least
+// 24 px high at 1080 (in proportion on smaller screens).
+void TourViews::presenterLayoutGivesTheViewTheScreen()
+{
+    QFETCH(QSize, screen);
+    viewtestsupport::PresenterScale restore(false); // the next test starts at 1x
+    MainWindow window;
+    window.setAttribute(Qt::WA_DontShowOnScreen);
+    window.resize(screen);
+    window.show();
+    window.setPresenterScreenHeight(screen.height());
+    window.setPresenterMode(true);
+    window.setWindowState(Qt::WindowNoState);
+    window.resize(screen);
+    QCoreApplication::processEvents();
+    const int chartPixels = views::presenterChartPixelsFor(screen.height());
+    QVERIFY(chartPixels >= 24 * screen.height() / 1080);
+    QVERIFY(QFontInfo(views::style::annotationFont(0.9)).pixelSize() >= chartPixels);
+    const QList<views::TourStep> &steps = views::tourSteps();
+    for (int i = 0; i < steps.size(); ++i) {
+        window.startTour(i);
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        const QString where = QStringLiteral("step %1 (%2)").arg(i + 1).arg(steps[i].view);
+        const QSize needed = window.minimumSizeHint().expandedTo(window.minimumSize());
+        QVERIFY2(needed.width() <= screen.width() && needed.height() <= screen.height(),
+                 qPrintable(QStringLiteral("%1 needs %2x%3")
+                                .arg(where)
+                                .arg(needed.width())
+                                .arg(needed.height())));
+        QCOMPARE(window.size(), screen);
+        views::View *shown = window.view(steps[i].view);
+        QVERIFY(shown && shown->isVisible());
+        const double share =
+            double(shown->width()) * shown->height() / (double(screen.width()) * screen.height());
+        QVERIFY2(share >= 0.70, qPrintable(QStringLiteral("%1 has %2 % of the screen")
+                                               .arg(where)
+                                               .arg(share * 100, 0, 'f', 1)));
+    }
+    window.setPresenterMode(false);
 }
 
 QTEST_MAIN(TourViews)

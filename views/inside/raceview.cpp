@@ -137,8 +137,7 @@ void RaceCanvas::paintEvent(QPaintEvent *)
     const QFont base = style::annotationFont(1.0);
     QFont bold = base;
     bold.setBold(true);
-    QFont big = base;
-    big.setPointSizeF(base.pointSizeF() * 1.25);
+    QFont big = style::scaledFont(base, 1.25);
     big.setBold(true);
     const QFontMetricsF metrics(base);
     const double line = metrics.height();

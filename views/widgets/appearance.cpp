@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "appearance.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "views/widgets/style.h"
 
 #include <QApplication>
@@ -157,8 +160,11 @@ void applyAppearance(const Appearance &appearance)
     // unchanged palette or font: no change event through every widget (start-up time)
     if (palette != QApplication::palette())
         QApplication::setPalette(palette);
-    const double scale = appearance.presenter ? kPresenterScale : 1.0;
+    const double scale =
+        appearance.presenter ? presenterScaleFor(appearance.presenterScreenHeight) : 1.0;
     style::setScale(scale);
+    style::setMinimumChartPixels(
+        appearance.presenter ? presenterChartPixelsFor(appearance.presenterScreenHeight) : 0);
     const QFont font = style::scaledFont(base.font, scale);
     if (font != QApplication::font())
         QApplication::setFont(font);
@@ -172,6 +178,18 @@ void applyAppearance(const Appearance &appearance)
     if (qApp->styleSheet() != sheet)
         qApp->setStyleSheet(sheet);
     g_current = appearance;
+}
+
+double presenterScaleFor(int height)
+{
+    const int h = height > 0 ? height : 1080;
+    return std::clamp(kPresenterScale * h / 1080.0, 1.1, 2.4);
+}
+
+int presenterChartPixelsFor(int height)
+{
+    const int h = height > 0 ? height : 1080;
+    return std::max(14, int(std::lround(kPresenterChartPixels * h / 1080.0)));
 }
 
 Appearance currentAppearance()

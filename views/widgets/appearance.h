@@ -20,10 +20,22 @@ struct Appearance
     Theme theme = Theme::System;
     bool highContrast = false;
     bool presenter = false; ///< fonts, lines and markers about 1.6x
+    /** The height of the screen presented on, in pixels: the presenter scale and the chart text
+     *  follow it (0: a 1920x1080 projector). */
+    int presenterScreenHeight = 0;
 };
 
-/** The presenter scale: fonts, pen widths and markers. */
+/** The presenter scale on a 1920x1080 projector: fonts, pen widths and markers. */
 inline constexpr double kPresenterScale = 1.6;
+/** The smallest chart text in presenter mode on a 1080-pixel-high screen, in pixels (issue #23:
+ *  ticks and notes of about 10 px were readable from the front rows only). */
+inline constexpr int kPresenterChartPixels = 24;
+
+/** The presenter scale on a screen `height` pixels high: 1.6 at 1080, less on a smaller
+ *  projector so the window still fits it (1.2 at 800). */
+double presenterScaleFor(int height);
+/** The smallest chart text on that screen: 24 px at 1080, in proportion elsewhere. */
+int presenterChartPixelsFor(int height);
 
 /** Sets the palette, the application font and the drawing scale. The first call remembers the
  *  platform's palette and font: "System" and the 1x size come back from it, never compound. */

@@ -6,6 +6,7 @@
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
+#include <QFontInfo>
 #include <QLegend>
 #include <QPalette>
 #include <QWidget>
@@ -18,6 +19,7 @@ namespace views::style {
 namespace {
 double g_scale = 1.0; // a display preference of the running application, not document state
 bool g_highContrast = false;
+int g_minimumChartPixels = 0; // presenter mode: chart text readable from the back row
 
 QColor mix(const QColor &from, const QColor &to, double t)
 {
@@ -127,6 +129,16 @@ void setScale(double scale)
     g_scale = scale > 0.1 ? scale : 1.0;
 }
 
+void setMinimumChartPixels(int pixels)
+{
+    g_minimumChartPixels = std::max(0, pixels);
+}
+
+int minimumChartPixels()
+{
+    return g_minimumChartPixels;
+}
+
 QFont annotationFont(double relative)
 {
     QFont font = QApplication::font();
@@ -134,6 +146,10 @@ QFont annotationFont(double relative)
         font.setPointSizeF(font.pointSizeF() * relative);
     else if (font.pixelSize() > 0)
         font.setPixelSize(std::max(1, int(font.pixelSize() * relative)));
+    // on a projector the smallest chart text (0.9: notes and legends) is the minimum
+    const int wanted = int(std::lround(g_minimumChartPixels * relative / 0.9));
+    if (g_minimumChartPixels > 0 && QFontInfo(font).pixelSize() < wanted)
+        font.setPixelSize(wanted);
     return font;
 }
 

@@ -97,8 +97,12 @@ inline const QColor &trail()
 double scale();
 void setScale(double scale);
 
-/** A font for chart annotations: the application font (already scaled in presenter mode). */
+/** A font for chart annotations: the application font (already scaled in presenter mode), and
+ *  in presenter mode never smaller than the minimum chart text (relative 0.9 gets exactly it). */
 QFont annotationFont(double relative = 1.0);
+/** The smallest chart text in pixels (presenter mode); 0 for none. */
+void setMinimumChartPixels(int pixels);
+int minimumChartPixels();
 /** `base` enlarged by `factor`, whether it is sized in points or in pixels. */
 QFont scaledFont(const QFont &base, double factor);
 /** A number as the core formats it (significant figures, thousands separators). */

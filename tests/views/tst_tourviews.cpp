@@ -54,6 +54,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFontInfo>
+#include <QGraphicsEllipseItem>
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -197,6 +198,15 @@ void TourViews::tourVisitsEveryStepWithTheLessonsNumbers()
         QVERIFY2(shown, qPrintable(step.view));
         QVERIFY(window.tabs()->currentWidget()->isAncestorOf(shown));
         QCOMPARE(tour->revealed(), !step.predict);
+        // issue #23: the family chart in the tour (a tab shown late) drew no point at all
+        if (auto *family = qobject_cast<views::FamilyView *>(shown)) {
+            int bubbles = 0;
+            for (QGraphicsItem *item : family->findChild<QChartView *>()->scene()->items())
+                if (auto *b = dynamic_cast<QGraphicsEllipseItem *>(item);
+                    b && b->zValue() == 6 && b->isVisible() && b->rect().width() > 4)
+                    ++bubbles;
+            QCOMPARE(bubbles, int(family->points().size()));
+        }
         if (step.predict) { // predict first: the number is hidden until revealed
             QVERIFY(tour->text().contains(QStringLiteral("predict it")));
             tour->reveal();

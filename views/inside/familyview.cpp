@@ -10,12 +10,14 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsEllipseItem>
 #include <QHBoxLayout>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QRegularExpression>
 #include <QScatterSeries>
+#include <QSet>
 #include <QTextBrowser>
 
 #include <cmath>
@@ -89,8 +91,8 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     style::styleChart(m_chart);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->setFont(style::annotationFont(0.9));
-    m_x->setTitleText(tr("Dense 16-bit peak, TFLOP/s (FP32 where none; INT8 TOPS where no float "
-                         "figure); point area: memory"));
+    // short enough never to be elided; the fine print is in the notes beside the chart
+    m_x->setTitleText(tr("Dense 16-bit peak (TFLOP/s)"));
     m_y->setTitleText(tr("Memory bandwidth (GB/s)"));
     for (QLogValueAxis *axis : {m_x, m_y}) {
         axis->setBase(10);
@@ -122,19 +124,17 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
         series->attachAxis(m_x);
         series->attachAxis(m_y);
         m_families << series;
-        connect(series, &QScatterSeries::clicked, this, [this](const QPointF &clicked) {
-            // the point nearest the click, in log space
-            const Point *nearest = nullptr;
-            double best = 1e9;
-            for (const Point &p : std::as_const(m_points)) {
-                const double d = std::hypot(std::log10(p.peakTflops / clicked.x()),
-                                            std::log10(p.bandwidthGbs / clicked.y()));
-                if (d < best) {
-                    best = d;
-                    nearest = &p;
-                }
+        // the device under the mouse gets its name (the others keep the chart readable)
+        connect(series, &QScatterSeries::hovered, this, [this](const QPointF &at, bool state) {
+            const Point *nearest = nearestPoint(at);
+            const QString hovered = state && nearest ? nearest->id : QString();
+            if (hovered != m_hovered) {
+                m_hovered = hovered;
+                refresh();
             }
-            if (nearest)
+        });
+        connect(series, &QScatterSeries::clicked, this, [this](const QPointF &clicked) {
+            if (const Point *nearest = nearestPoint(clicked))
                 choose(nearest->id);
         });
     }
@@ -148,6 +148,7 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     m_current->attachAxis(m_x);
     m_current->attachAxis(m_y);
     m_labels = std::make_unique<ChartLabels>(m_chart);
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { placeBubbles(); });
 
     auto *chartView = new QChartView(m_chart, this);
     chartView->setRenderHint(QPainter::Antialiasing);
@@ -178,7 +179,10 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
            "<p><b>CPU</b>: a few dozen wide cores and DIMM bandwidth: the baseline the others "
            "are measured against (l.11).</p>"
            "<p style=\"color:#666\">None is a universal winner: compare for a specific workload, "
-           "stack and scale (l.139). Click a point to make it the scenario's device.</p>")));
+           "stack and scale (l.139). Click a point to make it the scenario's device.</p>"
+           "<p style=\"color:#666\">The chart: a bubble's area is its memory; the peak is dense "
+           "16-bit (FP32 where a device has none, INT8 TOPS where it has no float figure). "
+           "Hover a bubble for its name.</p>")));
 }
 
 FamilyView::~FamilyView() = default;
@@ -231,19 +235,30 @@ void FamilyView::refresh()
     const double y1 = std::pow(10, std::ceil(std::log10(yMax * 1.5)));
     m_x->setRange(x0, x1);
     m_y->setRange(y0, y1);
-    for (qsizetype f = 0; f < m_families.size(); ++f) {
+    for (qsizetype f = 0; f < m_families.size(); ++f)
         replaceIfChanged(m_families[f], byFamily[f]);
-        // point size grows with memory capacity (area ~ GB)
-        int index = 0;
-        for (const Point &p : std::as_const(m_points)) {
-            if (p.family != m_families[f]->name())
-                continue;
-            const double size = markerDiameter(p.memoryGb);
-            m_families[f]->setPointConfiguration(index++,
-                                                 QHash<QXYSeries::PointConfiguration, QVariant>{
-                                                     {QXYSeries::PointConfiguration::Size, size}});
-        }
+    // Bubbles sized by memory, drawn by the view: Qt Charts 6.4 drew no point at all once sizes
+    // were configured per point in a tab shown later (the tour's step 10 was an empty chart,
+    // issue #23). The series stay for the legend, clicks and hovers.
+    while (m_bubbles.size() < m_points.size()) {
+        auto *bubble = new QGraphicsEllipseItem(m_chart);
+        bubble->setZValue(6); // over the series' own small markers, under the labels
+        bubble->setAcceptedMouseButtons(Qt::NoButton); // a click reaches the series beneath
+        m_bubbles << bubble;
     }
+    for (qsizetype i = 0; i < m_bubbles.size(); ++i) {
+        QGraphicsEllipseItem *bubble = m_bubbles[i];
+        bubble->setVisible(i < m_points.size());
+        if (i >= m_points.size())
+            continue;
+        QColor colour = style::grey(120);
+        for (const Family &family : kFamilies)
+            if (tr(family.name) == m_points[i].family)
+                colour = family.colour;
+        bubble->setBrush(colour);
+        bubble->setPen(QPen(colour.darker(130), 1.0));
+    }
+    placeBubbles();
     // ridges: bandwidth (GB/s) = peak (TFLOP/s) x 1,000 / ridge
     const double ridges[] = {10.0, 100.0, 1000.0};
     for (qsizetype i = 0; i < m_ridges.size(); ++i)
@@ -266,11 +281,35 @@ void FamilyView::refresh()
     }
     const core::DeviceSpec &current = document()->scenario().device;
     QList<QPointF> currentPoint;
+    // Names for a few landmarks (each family's fastest and slowest chip), the scenario's device
+    // and the one under the mouse: every name on the chart was a heap of labels far from their
+    // points (issue #23). Hover any bubble for its name.
+    QSet<QString> named{QString::fromStdString(current.presetId), m_hovered};
+    for (const Family &family : kFamilies) {
+        const Point *fastest = nullptr;
+        const Point *slowest = nullptr;
+        for (const Point &p : std::as_const(m_points)) {
+            if (p.family != tr(family.name))
+                continue;
+            if (!fastest ||
+                p.peakTflops * p.bandwidthGbs > fastest->peakTflops * fastest->bandwidthGbs)
+                fastest = &p;
+            if (!slowest ||
+                p.peakTflops * p.bandwidthGbs < slowest->peakTflops * slowest->bandwidthGbs)
+                slowest = &p;
+        }
+        for (const Point *p : {fastest, slowest})
+            if (p)
+                named << p->id;
+    }
     for (const Point &p : std::as_const(m_points)) {
-        m_labels->add(shortName(p.name) + (p.integerPeak ? tr(" (INT8 TOPS)") : QString()),
-                      QPointF(p.peakTflops, p.bandwidthGbs), m_current, style::grey(40),
-                      QPointF(8, -8));
-        if (p.id == QString::fromStdString(current.presetId))
+        const bool isCurrent = p.id == QString::fromStdString(current.presetId);
+        if (named.contains(p.id))
+            m_labels->add(shortName(p.name) + (p.integerPeak ? tr(" (INT8 TOPS)") : QString()),
+                          QPointF(p.peakTflops, p.bandwidthGbs), m_current, style::grey(40),
+                          QPointF(markerDiameter(p.memoryGb) / 2 + 2, -8),
+                          isCurrent || p.id == m_hovered);
+        if (isCurrent)
             currentPoint << QPointF(p.peakTflops, p.bandwidthGbs);
     }
     if (currentPoint.isEmpty() && core::isSet(peakOf(current)) &&
@@ -286,6 +325,35 @@ void FamilyView::refresh()
                           ChartLabels::Align::End);
     }
     m_labels->reposition();
+    qWarning("FAM plot %g x %g", m_chart->plotArea().width(), m_chart->plotArea().height());
+}
+
+const FamilyView::Point *FamilyView::nearestPoint(QPointF at) const
+{
+    // in log space, as the chart draws them
+    const Point *nearest = nullptr;
+    double best = 1e9;
+    for (const Point &p : m_points) {
+        const double d =
+            std::hypot(std::log10(p.peakTflops / at.x()), std::log10(p.bandwidthGbs / at.y()));
+        if (d < best) {
+            best = d;
+            nearest = &p;
+        }
+    }
+    return nearest;
+}
+
+void FamilyView::placeBubbles()
+{
+    // area grows with memory capacity (diameter ~ sqrt(GB))
+    for (qsizetype i = 0; i < m_points.size() && i < m_bubbles.size(); ++i) {
+        const Point &p = m_points[i];
+        const QPointF centre =
+            m_chart->mapToPosition(QPointF(p.peakTflops, p.bandwidthGbs), m_current);
+        const double d = markerDiameter(p.memoryGb);
+        m_bubbles[i]->setRect(centre.x() - d / 2, centre.y() - d / 2, d, d);
+    }
 }
 
 QString FamilyView::csv() const

@@ -12,6 +12,7 @@
 
 class QChart;
 class QLogValueAxis;
+class QGraphicsEllipseItem;
 class QScatterSeries;
 class QLineSeries;
 class QTextBrowser;
@@ -53,6 +54,10 @@ protected:
     void refresh() override;
 
 private:
+    const Point *nearestPoint(QPointF at) const;
+    /** Moves the memory-sized bubbles onto their points (after a change of the plot area). */
+    void placeBubbles();
+
     QChart *m_chart;
     QLogValueAxis *m_x;
     QLogValueAxis *m_y;
@@ -62,6 +67,8 @@ private:
     std::unique_ptr<ChartLabels> m_labels;
     QTextBrowser *m_notes;
     QList<Point> m_points;
+    QList<QGraphicsEllipseItem *> m_bubbles; ///< one per point, sized by memory
+    QString m_hovered;                       ///< the device under the mouse: labelled too
 };
 
 } // namespace views

@@ -4,6 +4,7 @@
 #include "layergroups.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/widgets/appearance.h"
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
 
@@ -15,11 +16,13 @@
 #include "core/units.h"
 
 #include <QBarCategoryAxis>
+#include <QBarLegendMarker>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -28,6 +31,7 @@
 #include <QLineSeries>
 #include <QSpinBox>
 #include <QStackedBarSeries>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -174,9 +178,30 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     m_activations->setToolTip(tr("The activations of the micro-batch and sequence above, on the "
                                  "training bar; the lesson's 16 bytes per parameter leave them "
                                  "out"));
-    form->addRow(m_activations);
     connect(m_activations, &QCheckBox::toggled, this, [this] { refresh(); });
-    editor->setFixedWidth(int(330 * style::scale()));
+    // The recipe editor folds away: on a projector the bars need the width (issue #23)
+    auto *side = new QWidget(this);
+    auto *sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    auto *fold = new QToolButton(side);
+    fold->setObjectName(QStringLiteral("recipeFold"));
+    fold->setText(tr("Training recipe"));
+    fold->setCheckable(true);
+    fold->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    fold->setAutoRaise(true);
+    sideLayout->addWidget(fold);
+    sideLayout->addWidget(editor);
+    sideLayout->addWidget(m_activations);
+    sideLayout->addStretch(1);
+    const auto unfold = [fold, editor, side](bool open) {
+        fold->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        editor->setVisible(open);
+        side->setFixedWidth(open ? int(330 * style::scale()) : side->sizeHint().width());
+    };
+    connect(fold, &QToolButton::toggled, this, unfold);
+    const bool open = !currentAppearance().presenter;
+    fold->setChecked(open);
+    unfold(open);
 
     connect(m_recipe, &QComboBox::activated, this, [this](int index) {
         const auto *recipe =
@@ -215,7 +240,7 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(chartColumn, 1);
-    layout->addWidget(editor);
+    layout->addWidget(side);
 }
 
 MemoryView::~MemoryView() = default;
@@ -229,9 +254,9 @@ QList<MemoryView::Bar> MemoryView::bars() const
     Bar training;
     const QString recipe =
         s.training.recipe.empty() ? tr("custom") : QString::fromStdString(s.training.recipe);
-    training.category = tr("Training\n%1 B/param")
-                            .arg(QString::fromStdString(
-                                core::formatNumber(e[FigureId::TrainingBytesPerParameter], 3)));
+    // short categories: Qt elides an axis label wider than its column ("Training 16 B/par...",
+    // issue #23); the bytes per parameter go in the bar's note
+    training.category = tr("Training");
     Q_UNUSED(recipe)
     training.segments = {
         {QStringLiteral("Weights"), e[FigureId::TrainingWeightsBytesPerDevice]},
@@ -251,8 +276,8 @@ QList<MemoryView::Bar> MemoryView::bars() const
 
     auto servingBar = [&](const core::Scenario &scenario, const core::Evaluation &ev) {
         Bar bar;
-        bar.category = tr("Serving\n%1 weights")
-                           .arg(fromView(core::formatLabel(scenario.serving.weightFormat)));
+        bar.category =
+            tr("Serving %1").arg(fromView(core::formatLabel(scenario.serving.weightFormat)));
         const core::OverheadSplit split = core::overheadSplit(scenario);
         bar.segments = {{QStringLiteral("Weights"), ev[FigureId::WeightsBytes]},
                         {QStringLiteral("KV cache"), ev[FigureId::KvBytesTotal]},
@@ -313,6 +338,27 @@ void MemoryView::refresh()
                     set->replace(i, values[i]);
             }
         }
+    }
+    // The legend names only what is drawn, and stands beside the chart when one row of it would
+    // be elided ("Gradie...", "FP32 ..." at presenter size, issue #23).
+    {
+        QLegend *legend = m_chart->legend();
+        const QFontMetrics metrics(legend->font());
+        int rowWidth = 0;
+        for (QBarSet *set : std::as_const(m_sets)) {
+            bool drawn = false;
+            for (int i = 0; i < set->count(); ++i)
+                drawn = drawn || set->at(i) > 0;
+            for (QLegendMarker *marker : legend->markers(m_series))
+                if (static_cast<QBarLegendMarker *>(marker)->barset() == set)
+                    marker->setVisible(drawn);
+            if (drawn)
+                rowWidth += metrics.horizontalAdvance(set->label()) + metrics.height() * 3;
+        }
+        const Qt::Alignment side =
+            rowWidth > m_chart->size().width() * 0.95 ? Qt::AlignRight : Qt::AlignBottom;
+        if (legend->alignment() != side)
+            legend->setAlignment(side);
     }
     // The serving bars carry the argument; a training bar ten times taller (gpt-oss-120b: 15x; a
     // 671 B model's 11 TB of training state against 141 GB devices) would flatten them, so it runs
@@ -397,10 +443,16 @@ void MemoryView::refresh()
                       .arg(QString::fromStdString(core::formatBytes(-headroom, doc.units())));
         text = tr("%1 in all\n%2")
                    .arg(QString::fromStdString(core::formatBytes(bar.total, doc.units())), text);
-        if (trainingBar && core::lessonBadge(s, FigureId::TrainingStateBytes))
-            text += tr("\nstate %1 (lesson: 112 GB, l.63)")
-                        .arg(QString::fromStdString(
-                            core::formatBytes(e[FigureId::TrainingStateBytes], doc.units())));
+        if (trainingBar) {
+            const QString perParameter = QString::fromStdString(
+                core::formatNumber(e[FigureId::TrainingBytesPerParameter], 3));
+            text += core::lessonBadge(s, FigureId::TrainingStateBytes)
+                        ? tr("\nstate %1 at %2 B/param (lesson: 112 GB)")
+                              .arg(QString::fromStdString(core::formatBytes(
+                                       e[FigureId::TrainingStateBytes], doc.units())),
+                                   perParameter)
+                        : tr("\n%1 B/param").arg(perParameter);
+        }
         const bool offScale = trainingBar && trainingOffScale;
         if (offScale)
             text = tr("%1\n(the bar runs off the scale)").arg(text);

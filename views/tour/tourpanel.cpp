@@ -52,8 +52,14 @@ TourPanel::TourPanel(ScenarioDocument *document, QWidget *parent)
     m_text->setMinimumHeight(44); // the dock must leave the views room at 1280x800
     m_answer->setPlaceholderText(tr("Your answer"));
     connect(m_answer, &QLineEdit::returnPressed, this, [this] { answer(m_answer->text()); });
+    // the question in full beside the box (a placeholder was cut off: "... need at 1...")
+    m_questionText = new QLabel(m_question);
+    m_questionText->setObjectName(QStringLiteral("tourQuestion"));
+    m_questionText->setWordWrap(true);
+    m_answer->setMaximumWidth(m_answer->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
     auto *questionRow = new QHBoxLayout(m_question);
     questionRow->setContentsMargins(0, 0, 0, 0);
+    questionRow->addWidget(m_questionText, 3);
     questionRow->addWidget(m_answer, 1);
     questionRow->addWidget(m_verdict, 2);
 
@@ -181,8 +187,8 @@ void TourPanel::refresh()
     html += QStringLiteral("</p>");
     m_text->setHtml(style::themed(html));
     m_question->setVisible(!step.question.isEmpty());
+    m_questionText->setText(tr("Try it: %1").arg(step.question));
     m_answer->setToolTip(step.question);
-    m_answer->setPlaceholderText(step.question);
 }
 
 } // namespace views

@@ -57,6 +57,7 @@ private:
     QTextBrowser *m_text;
     QLineEdit *m_answer;
     QLabel *m_verdict;
+    QLabel *m_questionText = nullptr;
     QWidget *m_question;
     int m_step = 0;
     bool m_revealed = false;

@@ -178,10 +178,14 @@ void KvView::refresh()
     // labels keep off the capacity line (a thin band around it)
     m_labels->addObstacle(QPointF(0, capacity / unit - m_y->max() * 0.006),
                           QPointF(xMax, capacity / unit + m_y->max() * 0.006), m_capacity);
+    // and off the two rising lines: no label sits across one (issue #23)
+    m_labels->addLineObstacle(used, m_used);
+    m_labels->addLineObstacle(otherLine, m_other);
+    // the capacity's name at the left end, where the rising lines are still far below it
     m_labels->add(tr("%1: %2").arg(QString::fromStdString(s.device.name),
                                    QString::fromStdString(core::formatBytes(capacity, units))),
-                  QPointF(xMax, capacity / unit), m_capacity, style::currentDevice(),
-                  QPointF(-8, -22), false, ChartLabels::Align::End);
+                  QPointF(0, capacity / unit), m_capacity, style::currentDevice(), QPointF(8, -22),
+                  false);
     m_labels->add(tr("weights + runtime overhead: %1")
                       .arg(QString::fromStdString(core::formatBytes(used[0].y() * unit, units))),
                   QPointF(xMax, used[0].y()), m_floor, style::overhead(), QPointF(-8, 4), false,

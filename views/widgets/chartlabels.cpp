@@ -85,6 +85,16 @@ void ChartLabels::setNarrowText(const QString &narrowText, double width)
     reposition();
 }
 
+void ChartLabels::addLineObstacle(const QList<QPointF> &points, QAbstractSeries *series, int pieces)
+{
+    for (qsizetype i = 1; i < points.size(); ++i) {
+        const QPointF from = points[i - 1];
+        const QPointF step = (points[i] - from) / std::max(1, pieces);
+        for (int k = 0; k < pieces; ++k)
+            addObstacle(from + step * k, from + step * (k + 1), series);
+    }
+}
+
 void ChartLabels::reposition()
 {
     const QRectF area = m_chart->plotArea();

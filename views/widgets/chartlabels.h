@@ -43,6 +43,9 @@ public:
     /** A rectangle of the plot (corners in the series' axis coordinates) that labels keep off,
      *  such as a bar: a label placed on it moves above or below it. */
     void addObstacle(QPointF corner, QPointF oppositeCorner, QAbstractSeries *series);
+    /** A drawn line that labels keep off: its segments, cut in `pieces` each, become thin
+     *  obstacles (a label used to sit across a rising line). */
+    void addLineObstacle(const QList<QPointF> &points, QAbstractSeries *series, int pieces = 24);
     /** Re-places every label; call after the plot area or the axes change. */
     void reposition();
 

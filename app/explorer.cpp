@@ -12,7 +12,8 @@
 //   accel-explorer --slide VIEW -o FILE.{png,svg,pdf} [SCENARIO] [--title TEXT] [--units ...]
 //                  one view at 1920x1080 with a title and the key assumptions
 //   accel-explorer --tour STEP   opens the lesson tour at a step
-//   accel-explorer --handout -o FILE.pdf   the tour as a printable handout
+//   accel-explorer --handout -o FILE.pdf [--answers]   the tour as a printable handout (the
+//                  student's copy with blanks, or the teacher's with the answers)
 //   accel-explorer --presenter   opens in presenter mode (full screen, 1.6x, high contrast)
 
 #include "mainwindow.h"
@@ -69,8 +70,9 @@ struct Options
     QString compare; ///< scenario B for the compare view, or device:ID, model:ID, weights:FORMAT
     bool report = false;
     bool handout = false;
-    int tour = 0;        ///< 1-based; 0: no tour
-    bool reveal = false; ///< the tour step after Reveal (a predict step hides its number before)
+    int tour = 0;         ///< 1-based; 0: no tour
+    bool reveal = false;  ///< the tour step after Reveal (a predict step hides its number before)
+    bool answers = false; ///< the handout's teacher copy, with the answers filled in
     QString output;
     QString scenario;
     QStringList overrides;
@@ -98,7 +100,7 @@ constexpr const char *kUsage =
     "                 [--compare SCENARIO|device:ID|model:ID|weights:FORMAT]\n"
     "  accel-explorer --slide VIEW -o FILE.png|svg|pdf [SCENARIO] [--title TEXT]\n"
     "  accel-explorer --report -o FILE.pdf|html [SCENARIO] [--units GB|GiB|both]\n"
-    "  accel-explorer --handout -o FILE.pdf\n"
+    "  accel-explorer --handout -o FILE.pdf [--answers]\n"
     "  accel-explorer --help | --version\n"
     "\n"
     "SCENARIO is a scenario file or a built-in scenario id (accel-calc presets lists them).\n"
@@ -151,7 +153,8 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     for (const ValueOption &option : valueOptions)
         parser.addOption(QCommandLineOption(option.names, {}, option.valueName));
-    for (const char *flag : {"report", "handout", "presenter", "high-contrast", "reveal"})
+    for (const char *flag :
+         {"report", "handout", "presenter", "high-contrast", "reveal", "answers"})
         parser.addOption(QCommandLineOption(QString::fromLatin1(flag)));
     if (!parser.parse(arguments)) {
         if (!parser.unknownOptionNames().isEmpty()) {
@@ -230,6 +233,11 @@ bool parse(const QStringList &arguments, Options &options, QString &error)
     }
     options.highContrast = parser.isSet(QStringLiteral("high-contrast"));
     options.reveal = parser.isSet(QStringLiteral("reveal"));
+    options.answers = parser.isSet(QStringLiteral("answers"));
+    if (options.answers && !parser.isSet(QStringLiteral("handout"))) {
+        error = QStringLiteral("--answers is for --handout (the teacher's copy)");
+        return false;
+    }
     if (options.reveal && options.tour == 0) {
         error = QStringLiteral("--reveal needs --tour STEP");
         return false;
@@ -563,7 +571,7 @@ int main(int argc, char **argv)
                 errorLine(QStringLiteral("accel-explorer: --handout needs -o FILE.pdf"));
                 return kBadInput;
             }
-            if (!views::writeTourHandout(options.output, &error)) {
+            if (!views::writeTourHandout(options.output, options.answers, &error)) {
                 errorLine(error);
                 return 1;
             }

@@ -492,18 +492,28 @@ void MainWindow::createActions()
         else
             statusBar()->showMessage(tr("Report written to %1").arg(path), 5000);
     });
-    file->addAction(tr("Export Lesson &Handout..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export Lesson Handout"), tr("lesson-handout.pdf"), tr("PDF (*.pdf)"));
-        if (path.isEmpty())
-            return;
-        QString error;
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        const bool ok = views::writeTourHandout(path, &error);
-        QApplication::restoreOverrideCursor();
-        if (!ok)
-            QMessageBox::warning(this, tr("Export Lesson Handout"), error);
-    });
+    // the student's copy leaves the predictions and answers blank; the teacher's fills them in
+    for (const bool answers : {false, true}) {
+        const QString title =
+            answers ? tr("Export Lesson Handout, Teacher's Copy") : tr("Export Lesson Handout");
+        file->addAction(answers ? tr("Export Lesson Handout (&Teacher's Copy)...")
+                                : tr("Export Lesson &Handout..."),
+                        this, [this, answers, title] {
+                            const QString path = QFileDialog::getSaveFileName(
+                                this, title,
+                                answers ? tr("lesson-handout-teacher.pdf")
+                                        : tr("lesson-handout.pdf"),
+                                tr("PDF (*.pdf)"));
+                            if (path.isEmpty())
+                                return;
+                            QString error;
+                            QApplication::setOverrideCursor(Qt::WaitCursor);
+                            const bool ok = views::writeTourHandout(path, answers, &error);
+                            QApplication::restoreOverrideCursor();
+                            if (!ok)
+                                QMessageBox::warning(this, title, error);
+                        });
+    }
     file->addAction(tr("Copy View Image"), this, [this] {
         if (views::View *view = currentView())
             view->copyImage();
@@ -529,9 +539,8 @@ void MainWindow::createActions()
 
     QAction *tour = view->addAction(tr("Lesson &Tour"), this, [this] {
         if (m_tourDock->isVisible()) {
-            m_tour->stop(); // nothing stays hidden once the tour is closed
-            m_callout->hide();
             m_tourDock->hide();
+            endTour();
         } else
             startTour(m_tour->step());
     });
@@ -671,12 +680,31 @@ views::View *MainWindow::view(const QString &snapshotName)
 
 void MainWindow::startTour(int step)
 {
+    // the tour's text explains the step: the explanation panel makes room for the view (at
+    // 1280x800 the throughput chart was a 40-px strip with both open, issue #23); F7 brings it
+    // back, and closing the tour restores it
+    if (!m_tourDock->isVisible() && !m_presenter && m_explanation->isVisible()) {
+        m_explanationBeforeTour = true;
+        setSidePanelsShown(m_panelScroll->isVisible(), false);
+    }
+    const bool opening = !m_tourDock->isVisible();
     m_tourDock->show();
+    if (opening && !m_presenter) // the step's text and buttons, no more: the view keeps the room
+        resizeDocks({m_tourDock}, {std::max(150, height() * 19 / 100)}, Qt::Vertical);
     m_tour->goTo(step);
     // the keys go to the view under discussion, not to a field (issue #23)
     m_tabs->setFocus(Qt::OtherFocusReason);
     if (m_presenter)
         layOutPresenter();
+}
+
+void MainWindow::endTour()
+{
+    m_tour->stop(); // nothing stays hidden once the tour is closed
+    m_callout->hide();
+    if (m_explanationBeforeTour && !m_presenter)
+        setSidePanelsShown(m_panelScroll->isVisible(), true);
+    m_explanationBeforeTour = false;
 }
 
 void MainWindow::layOutPresenter()
@@ -758,10 +786,8 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
         m_callout->hide();
         return true;
     }
-    if (watched == m_tourDock && event->type() == QEvent::Close) {
-        m_tour->stop(); // closed with its own button: nothing stays hidden
-        m_callout->hide();
-    }
+    if (watched == m_tourDock && event->type() == QEvent::Close)
+        endTour(); // closed with its own button
     // only this window's keys (not a dialog's); offscreen tests are never "active"
     const bool ours = isActiveWindow() || testAttribute(Qt::WA_DontShowOnScreen);
     if (event->type() != QEvent::KeyPress || !ours)

@@ -129,6 +129,8 @@ private:
     void applyAppearance();
     void followScreen(QScreen *screen);
     void showCallout(const QString &label, const QString &value);
+    /** The tour closes: nothing stays hidden, the explanation panel comes back. */
+    void endTour();
     void layOutPresenter();
     void showAbout();
     /** The user's presets changed: the pickers list them again. */
@@ -181,6 +183,7 @@ private:
     QByteArray m_normalCentreSplitter; ///< the explanation panel's size before presenter mode
     bool m_wasMaximized = false;
     int m_presenterScreenHeight = 0;
+    bool m_explanationBeforeTour = false; ///< the tour hid the explanation panel
     QAction *m_scenarioPanelAction = nullptr;
     QAction *m_explanationAction = nullptr;
     /** The height presenter mode is sized for now. */

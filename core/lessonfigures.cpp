@@ -76,6 +76,19 @@ bool isLessonSetting(const Scenario &s)
 
 std::optional<LessonBadge> lessonBadge(const Scenario &scenario, FigureId id)
 {
+    // l.182-184: $4 per device-hour, a sustained 400 tokens/s while busy, at 100, 70 and 35 %
+    if (id == FigureId::CostUsdPerMillionTokens) {
+        const CostConfig &c = scenario.cost;
+        const bool example = c.pricePerHourUsd == 4.0 && c.sustainedTokensPerSecond == 400.0 &&
+                             c.throttleFactor == 1.0 && !isSet(scenario.traffic.requestsPerDay);
+        if (example && c.utilisation == 1.0)
+            return LessonBadge{"$2.78", 182};
+        if (example && c.utilisation == 0.70)
+            return LessonBadge{"$3.97", 183};
+        if (example && c.utilisation == 0.35)
+            return LessonBadge{"$7.94", 184};
+        return std::nullopt;
+    }
     if (!isLessonSetting(scenario))
         return std::nullopt;
     const ServingConfig &sv = scenario.serving;

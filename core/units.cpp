@@ -98,6 +98,18 @@ std::string formatBytes(double bytes, MemoryUnits units)
     return "n/a";
 }
 
+std::string formatMessageBytes(double bytes)
+{
+    if (!std::isfinite(bytes))
+        return "n/a";
+    const double magnitude = std::fabs(bytes);
+    if (magnitude < 1e6)
+        return formatNumber(bytes, 7) + " B";
+    if (magnitude < kGB)
+        return scaled(bytes, 1e6, " MB");
+    return formatBytes(bytes);
+}
+
 std::string formatSeconds(double seconds)
 {
     if (!std::isfinite(seconds))

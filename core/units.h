@@ -19,6 +19,10 @@ enum class MemoryUnits { GB, GiB, Both };
 /** "14 GB", "13.04 GiB", or "14 GB (13.04 GiB)". Non-finite values render as "n/a". */
 std::string formatBytes(double bytes, MemoryUnits units = MemoryUnits::GB);
 
+/** A message size in the unit a reader of the lesson expects: "262,144 B" below a megabyte,
+ *  "25.17 MB" below a gigabyte, then as formatBytes ("24.5 GB"). */
+std::string formatMessageBytes(double bytes);
+
 /** A plain number with at most `significant` significant figures, trailing zeros trimmed, and
  *  thousands separators for large values ("1,026", "0.537"). Non-finite: "n/a". */
 std::string formatNumber(double value, int significant = 4);

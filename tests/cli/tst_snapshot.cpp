@@ -221,7 +221,7 @@ void Snapshot::badInput_data()
         << QStringList{"--snapshot", "roofline", "-o", "/tmp/x.png", "--set", "serving.batch=0"}
         << "/serving/batch: ";
     QTest::newRow("a tour step past the last") // issue #23: it showed the last step silently
-        << QStringList{"--snapshot", "window", "-o", "/tmp/x.png", "--tour", "17"}
+        << QStringList{"--snapshot", "window", "-o", "/tmp/x.png", "--tour", "99"}
         << "--tour: the tour has steps 1 to ";
     QTest::newRow("--reveal without a tour step")
         << QStringList{"--snapshot", "window", "-o", "/tmp/x.png", "--reveal"}
@@ -325,9 +325,17 @@ void Snapshot::writesTheHandout()
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray pdf = file.readAll();
     QVERIFY(pdf.startsWith("%PDF"));
-    QCOMPARE(pdf.count("/Type /Page\n") + pdf.count("/Type /Page "), 16);
+    // two steps a page (issue #23: one widget screenshot a page, half empty)
+    const int pages = pdf.count("/Type /Page\n") + pdf.count("/Type /Page ");
+    QCOMPARE(pages, 12); // the tour's 23 steps (tst_tourviews checks each one's text)
+    const Run teacher =
+        explorer({"--handout", "--answers", "-o", dir.filePath(QStringLiteral("teacher.pdf"))});
+    QVERIFY2(teacher.exitCode == 0, teacher.err.constData());
     const Run bad = explorer({"--handout", "-o", dir.filePath(QStringLiteral("handout.txt"))});
     QCOMPARE(bad.exitCode, 2);
+    const Run stray = explorer({"--snapshot", "roofline", "--answers", "-o", path});
+    QCOMPARE(stray.exitCode, 2);
+    QVERIFY(stray.err.contains("--answers is for --handout"));
 }
 
 void Snapshot::writesTheReport_data()

@@ -160,6 +160,11 @@ void Formats::formatNumbers()
     QCOMPARE(core::formatNumber(HUGE_VAL), std::string("n/a"));
     QCOMPARE(core::formatSeconds(0.0183), std::string("18.3 ms"));
     QCOMPARE(core::formatSeconds(1.96), std::string("1.96 s"));
+    // message sizes as the lesson prints them (l.166-170, l.161)
+    QCOMPARE(core::formatMessageBytes(262144), std::string("262,144 B"));
+    QCOMPARE(core::formatMessageBytes(393216), std::string("393,216 B"));
+    QCOMPARE(core::formatMessageBytes(25165824), std::string("25.17 MB"));
+    QCOMPARE(core::formatMessageBytes(24.5e9), std::string("24.5 GB"));
     QCOMPARE(core::formatSeconds(64e-5), std::string("640 µs"));
     QCOMPARE(core::formatFlopRate(200e12), std::string("200 TFLOP/s"));
     QCOMPARE(core::formatUsd(2.7777), std::string("$2.78"));

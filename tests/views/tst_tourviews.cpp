@@ -20,11 +20,13 @@
 #include "views/widgets/scenariopanel.h"
 
 #include "core/evaluation.h"
+#include "core/explain.h"
 #include "core/inside.h"
 #include "core/selection.h"
 
 #include "views/compare/compareview.h"
 #include "views/cost/costview.h"
+#include "views/export/handout.h"
 #include "views/inside/anatomyview.h"
 #include "views/inside/familyview.h"
 #include "views/inside/hierarchyview.h"
@@ -131,6 +133,27 @@ QStringList visibleTexts(QMainWindow &window)
     return texts;
 }
 
+// Chart texts Qt Charts cut short ("Training 16 B/p...", an axis title, a legend entry).
+QStringList elidedChartTexts(QWidget &window)
+{
+    QStringList elided;
+    for (QChartView *chart : window.findChildren<QChartView *>()) {
+        if (!chart->isVisible())
+            continue;
+        for (QGraphicsItem *item : chart->scene()->items()) {
+            QString text;
+            if (auto *t = dynamic_cast<QGraphicsTextItem *>(item))
+                text = t->toPlainText();
+            else if (auto *t = dynamic_cast<QGraphicsSimpleTextItem *>(item))
+                text = t->text();
+            if (item->isVisible() &&
+                (text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026))))
+                elided << text;
+        }
+    }
+    return elided;
+}
+
 } // namespace
 
 class TourViews : public QObject
@@ -142,6 +165,8 @@ private slots:
     void tourVisitsEveryStepWithTheLessonsNumbers();
     void hiddenNumberAppearsNowhereUntilReveal_data();
     void hiddenNumberAppearsNowhereUntilReveal();
+    void stepTextAgreesWithItsScenario();
+    void handoutCopiesForStudentAndTeacher();
     void presenterLayoutGivesTheViewTheScreen_data();
     void presenterLayoutGivesTheViewTheScreen();
 };
@@ -196,6 +221,9 @@ void TourViews::tourVisitsEveryStepWithTheLessonsNumbers()
                                 .arg(step.line)));
         views::View *shown = window.view(step.view);
         QVERIFY2(shown, qPrintable(step.view));
+        const QStringList elided = elidedChartTexts(window); // at 1280x800 with the tour open
+        QVERIFY2(elided.isEmpty(),
+                 qPrintable(step.title + QStringLiteral(": ") + elided.join(QStringLiteral(", "))));
         QVERIFY(window.tabs()->currentWidget()->isAncestorOf(shown));
         QCOMPARE(tour->revealed(), !step.predict);
         // issue #23: the family chart in the tour (a tab shown late) drew no point at all
@@ -214,7 +242,12 @@ void TourViews::tourVisitsEveryStepWithTheLessonsNumbers()
         }
     }
     // change an input, then one click back to the lesson's values
-    window.startTour(int(steps.size()) - 1); // the OOM diagnosis: 13 fit
+    int oomStep = -1;
+    for (int i = 0; i < steps.size(); ++i)
+        if (steps[i].view == QStringLiteral("oom"))
+            oomStep = i;
+    QVERIFY(oomStep >= 0);
+    window.startTour(oomStep); // the OOM diagnosis: 13 fit
     QVERIFY(window.document()->setNumber(QStringLiteral("serving.context_tokens"), 2048));
     window.document()->flush();
     QVERIFY(window.document()->evaluation()[core::FigureId::MaxConcurrentSequences] != 13.0);
@@ -299,6 +332,11 @@ void TourViews::hiddenNumberAppearsNowhereUntilReveal_data()
         << QStringList{QStringLiteral("245 ms"), QStringLiteral("0.245"), QStringLiteral("1.96 s"),
                        QStringLiteral("quarter of a second")}
         << QStringLiteral("245 ms");
+    QTest::newRow("collective latency")
+        << QStringLiteral("Tensor-parallel decode: one node against several")
+        << QStringList{QStringLiteral("640 µs"), QStringLiteral("0.64 ms"),
+                       QStringLiteral("1.143 ms")}
+        << QStringLiteral("640 µs");
     QTest::newRow("cost per million")
         << QStringLiteral("Cost per token")
         << QStringList{QStringLiteral("3.97"), QStringLiteral("5,840")} << QStringLiteral("$3.97");
@@ -355,6 +393,118 @@ void TourViews::hiddenNumberAppearsNowhereUntilReveal()
     QVERIFY(!window.calloutShown());
 }
 
+// issue #23: every number a step's text states is the scenario it loads (step 6's text spoke of
+// batch 1 while its point showed batch 8). Each row: a phrase of the text and the figure it
+// states, on the step's own scenario.
+void TourViews::stepTextAgreesWithItsScenario()
+{
+    using F = core::FigureId;
+    struct Claim
+    {
+        const char *title;
+        const char *phrase;
+        F figure;
+        double value;
+        double tolerance;
+    };
+    const Claim claims[] = {
+        {"Inside an accelerator", "1,000 GB/s", F::Bandwidth, 1e12, 1},
+        {"One matrix multiplication, tile by tile", "about one FLOP per byte", F::DecodeIntensity,
+         1.0, 0.05},
+        {"The memory hierarchy and the cold start", "14 GB of weights", F::WeightsBytes, 14e9, 1},
+        {"Weights and training memory", "16 bytes for every parameter",
+         F::TrainingBytesPerParameter, 16, 1e-9},
+        {"The KV cache", "32 sequences of 4,096 tokens", F::KvBytesTotal, 32 * 4096 * 131072.0, 1},
+        {"The roofline and the toy decode estimate", "Decode at batch 1", F::DecodeBatch, 1, 1e-9},
+        {"The roofline and the toy decode estimate", "about one FLOP per byte", F::DecodeIntensity,
+         1.0, 0.05},
+        {"Prefill", "about 26 FLOP per byte", F::DecodeIntensityLimit, 26, 0.5},
+        {"Number formats", "7 GB", F::WeightsBytes, 7e9, 1},
+        {"Interconnect", "24.5 GB", F::InterconnectTrafficBytesPerDevice, 24.5e9, 1},
+        {"Interconnect", "100 GB/s link", F::InterconnectLinkBandwidth, 100e9, 1},
+        {"Tensor-parallel decode: one node against several", "64 messages of 262,144 B",
+         F::InterconnectCollectivesPerStep, 64, 1e-9},
+        {"Tensor-parallel decode: one node against several", "262,144 B",
+         F::InterconnectMessageBytes, 262144, 1e-9},
+        {"Power", "draw 5 kW a node", F::PowerNodeWatts, 5000, 1e-9},
+        {"Power", "a 40 kW rack holds 8 such nodes", F::PowerNodesPerRack, 8, 1e-9},
+        {"Cost per token", "a $4-an-hour device", F::CostPricePerHour, 4, 1e-9},
+        {"Cost per token", "at 70 % utilisation", F::CostUtilisation, 0.7, 1e-9},
+        {"Three regimes: training, online, edge", "1.5 GB of raw weights", F::WeightsBytes, 1.5e9,
+         1},
+        {"Device selection", "need 32.7 GB", F::ServingBytesTotal, 32.7e9, 0.05e9},
+        {"Diagnosing an out-of-memory failure", "needs 0.537 GB", F::KvBytesPerSequence, 0.537e9,
+         0.001e9},
+        {"Takeaways", "14 GB for 7B in 16 bits", F::WeightsBytes, 14e9, 1},
+    };
+    const QList<views::TourStep> &steps = views::tourSteps();
+    for (const Claim &claim : claims) {
+        const QString title = QString::fromUtf8(claim.title);
+        const auto step = std::find_if(steps.cbegin(), steps.cend(),
+                                       [&](const views::TourStep &s) { return s.title == title; });
+        QVERIFY2(step != steps.cend(), claim.title);
+        QVERIFY2(step->text.contains(QString::fromUtf8(claim.phrase)),
+                 qPrintable(title + QStringLiteral(": ") + QString::fromUtf8(claim.phrase)));
+        core::Scenario scenario;
+        QVERIFY(views::tourScenario(*step, scenario));
+        const double value = core::evaluate(scenario)[claim.figure];
+        QVERIFY2(std::fabs(value - claim.value) <= claim.tolerance,
+                 qPrintable(QStringLiteral("%1, '%2': %3")
+                                .arg(title, QString::fromUtf8(claim.phrase))
+                                .arg(value, 0, 'g', 8)));
+    }
+    // "over the network, eight times as long", "At 35 % it costs twice that", "eight times
+    // that to train"
+    const auto scenarioOf = [&steps](const QString &title, const QStringList &more = {}) {
+        for (views::TourStep step : steps) {
+            if (step.title != title)
+                continue;
+            step.overrides += more;
+            core::Scenario scenario;
+            views::tourScenario(step, scenario);
+            return core::evaluate(scenario);
+        }
+        return core::Evaluation{};
+    };
+    const core::Evaluation sync = scenarioOf(QStringLiteral("Interconnect"));
+    QCOMPARE(sync[F::InterconnectInterNodeSeconds] / sync[F::InterconnectIntraNodeSeconds], 8.0);
+    const core::Evaluation busy = scenarioOf(QStringLiteral("Cost per token"));
+    const core::Evaluation idle =
+        scenarioOf(QStringLiteral("Cost per token"), {QStringLiteral("cost.utilisation=0.35")});
+    ACCEL_COMPARE_NEAR_VIEWS(idle[F::CostUsdPerMillionTokens],
+                             2 * busy[F::CostUsdPerMillionTokens]);
+    const core::Evaluation lesson = scenarioOf(QStringLiteral("Takeaways"));
+    QCOMPARE(lesson[F::TrainingStateBytes] / lesson[F::WeightsBytes], 8.0);
+}
+
+// issue #23: the handout's student copy leaves blanks where the class predicts and for the
+// "try it" answers; the teacher's copy has the numbers.
+void TourViews::handoutCopiesForStudentAndTeacher()
+{
+    const QList<views::TourStep> &steps = views::tourSteps();
+    for (int i = 0; i < steps.size(); ++i) {
+        const QString student = views::handoutStepHtml(i, false);
+        const QString withAnswers = views::handoutStepHtml(i, true);
+        core::Scenario scenario;
+        QVERIFY(views::tourScenario(steps[i], scenario));
+        const QString value =
+            QString::fromStdString(core::formatFigure(core::evaluate(scenario), steps[i].figure))
+                .toHtmlEscaped();
+        QVERIFY2(withAnswers.contains(value), qPrintable(steps[i].title));
+        QCOMPARE(student.contains(value), !steps[i].predict);
+        if (!steps[i].question.isEmpty()) {
+            const QString answer =
+                views::style::number(steps[i].answerFigure == core::FigureId::TrainingStateBytes
+                                         ? views::tourAnswer(steps[i]) / 1e9
+                                         : views::tourAnswer(steps[i]),
+                                     4);
+            QVERIFY2(withAnswers.contains(QStringLiteral("Answer: ") + answer),
+                     qPrintable(withAnswers));
+            QVERIFY2(!student.contains(QStringLiteral("Answer: ") + answer), qPrintable(student));
+        }
+    }
+}
+
 void TourViews::presenterLayoutGivesTheViewTheScreen_data()
 {
     QTest::addColumn<QSize>("screen");
@@ -389,6 +539,10 @@ void TourViews::presenterLayoutGivesTheViewTheScreen()
         QCoreApplication::processEvents();
         QCoreApplication::processEvents();
         const QString where = QStringLiteral("step %1 (%2)").arg(i + 1).arg(steps[i].view);
+        // nothing elided in a chart: axis titles, legends and labels (issue #23)
+        const QStringList elided = elidedChartTexts(window);
+        QVERIFY2(elided.isEmpty(),
+                 qPrintable(where + QStringLiteral(": ") + elided.join(QStringLiteral(", "))));
         const QSize needed = window.minimumSizeHint().expandedTo(window.minimumSize());
         QVERIFY2(needed.width() <= screen.width() && needed.height() <= screen.height(),
                  qPrintable(QStringLiteral("%1 needs %2x%3")

@@ -10,6 +10,7 @@
 #include "core/calc.h"
 #include "core/evaluation.h"
 #include "core/explain.h"
+#include "core/lessonfigures.h"
 #include "core/presets.h"
 #include "core/scenario.h"
 #include "core/scenarioedits.h"
@@ -94,7 +95,7 @@ CostView::CostView(ScenarioDocument *document, QWidget *parent)
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->setFont(style::annotationFont(0.9));
     m_x->setRange(0, 100);
-    m_x->setTitleText(tr("Utilisation: share of the hours the device is busy (%)"));
+    m_x->setTitleText(tr("Utilisation (% of hours busy)"));
     m_x->setLabelFormat(QStringLiteral("%.0f"));
     m_x->setTickCount(11);
     m_y->setTitleText(tr("USD per million tokens (log)"));
@@ -266,6 +267,22 @@ void CostView::refresh()
     QList<QPointF> marks;
     const double u = e[core::FigureId::CostUtilisation] * 100; // the traffic's, when given
     const double now = e[core::FigureId::CostUsdPerMillionTokens];
+    // the lesson's three rows (100, 70 and 35 % busy, l.182-184) on this device's curve
+    for (const double busy : {1.0, 0.70, 0.35}) {
+        if (concealed || std::abs(busy * 100 - u) < 0.5)
+            continue;
+        core::Scenario row = s;
+        row.cost.utilisation = busy;
+        const auto badge = core::lessonBadge(row, core::FigureId::CostUsdPerMillionTokens);
+        if (!badge)
+            continue;
+        const double cost = core::evaluate(row)[core::FigureId::CostUsdPerMillionTokens];
+        marks << QPointF(busy * 100, cost);
+        m_labels->add(
+            tr("lesson: %1 at %2 %")
+                .arg(QString::fromStdString(badge->printed), style::number(busy * 100, 3)),
+            QPointF(busy * 100, cost), m_marks, style::ink(), QPointF(8, -24));
+    }
     if (drawable(now, true) && !concealed) {
         marks << QPointF(u, now);
         m_labels->add(tr("$%1 at %2 %").arg(style::number(now, 3), style::number(u, 3)),

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The lesson tour as a printable handout (PDF): one page per step with the step's view as a
-// picture (vector), its explanation, its number with the formula and the numbers put in, and the
-// answer to its question.
+// The lesson tour as a printable handout (PDF, A4): two steps a page, each the step's figure
+// (its chart or drawing without controls, vector), its explanation and its number. The student
+// version leaves blanks where the class predicts and for the "try it" answers; the teacher
+// version fills them in with the formula and the numbers put in.
 
 #include <QString>
 
 namespace views {
 
-bool writeTourHandout(const QString &path, QString *error);
+bool writeTourHandout(const QString &path, bool answers, QString *error);
+
+/** The text of step `index` (0-based) as the handout prints it, student's or teacher's copy. */
+QString handoutStepHtml(int index, bool answers);
 
 } // namespace views

@@ -421,4 +421,9 @@ void AnatomyCanvas::paintEvent(QPaintEvent *)
                tr("answers data movement and capacity   (click a block)"));
 }
 
+QWidget *AnatomyView::figureWidget()
+{
+    return m_canvas;
+}
+
 } // namespace views

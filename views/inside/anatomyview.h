@@ -26,6 +26,8 @@ public:
     explicit AnatomyView(ScenarioDocument *document, QWidget *parent = nullptr);
 
     QString snapshotName() const override { return QStringLiteral("anatomy"); }
+    /** The drawing without its controls (handouts, exports). */
+    QWidget *figureWidget() override;
     QString title() const override { return tr("Inside an accelerator"); }
     QString csv() const override;
 

@@ -325,7 +325,6 @@ void FamilyView::refresh()
                           ChartLabels::Align::End);
     }
     m_labels->reposition();
-    qWarning("FAM plot %g x %g", m_chart->plotArea().width(), m_chart->plotArea().height());
 }
 
 const FamilyView::Point *FamilyView::nearestPoint(QPointF at) const

@@ -339,4 +339,9 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
          Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap);
 }
 
+QWidget *HierarchyView::figureWidget()
+{
+    return m_canvas;
+}
+
 } // namespace views

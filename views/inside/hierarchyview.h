@@ -26,6 +26,8 @@ public:
     explicit HierarchyView(ScenarioDocument *document, QWidget *parent = nullptr);
 
     QString snapshotName() const override { return QStringLiteral("hierarchy"); }
+    /** The drawing without its controls (handouts, exports). */
+    QWidget *figureWidget() override;
     QString title() const override { return tr("The memory hierarchy, cold start and spill"); }
     QString csv() const override;
 

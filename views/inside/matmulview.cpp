@@ -326,4 +326,9 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
                         "trick of tiling (l.27)."));
 }
 
+QWidget *MatmulView::figureWidget()
+{
+    return m_canvas;
+}
+
 } // namespace views

@@ -24,6 +24,8 @@ public:
     explicit MatmulView(ScenarioDocument *document, QWidget *parent = nullptr);
 
     QString snapshotName() const override { return QStringLiteral("matmul"); }
+    /** The drawing without its controls (handouts, exports). */
+    QWidget *figureWidget() override;
     QString title() const override { return tr("One matrix multiplication, step by step"); }
     QString csv() const override;
     void setStep(int step) override;

@@ -251,4 +251,9 @@ void RaceCanvas::paintEvent(QPaintEvent *)
                   "many rows the accelerator's matrix lanes pull away (l.11)."));
 }
 
+QWidget *RaceView::figureWidget()
+{
+    return m_canvas;
+}
+
 } // namespace views

@@ -26,6 +26,8 @@ public:
     explicit RaceView(ScenarioDocument *document, QWidget *parent = nullptr);
 
     QString snapshotName() const override { return QStringLiteral("cpu-vs-accelerator"); }
+    /** The drawing without its controls (handouts, exports). */
+    QWidget *figureWidget() override;
     QString title() const override { return tr("CPU versus accelerator"); }
     QString csv() const override;
 

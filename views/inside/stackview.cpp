@@ -253,4 +253,9 @@ void StackCanvas::paintEvent(QPaintEvent *)
     }
 }
 
+QWidget *StackView::figureWidget()
+{
+    return m_canvas;
+}
+
 } // namespace views

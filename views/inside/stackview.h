@@ -24,6 +24,8 @@ public:
     explicit StackView(ScenarioDocument *document, QWidget *parent = nullptr);
 
     QString snapshotName() const override { return QStringLiteral("stack"); }
+    /** The drawing without its controls (handouts, exports). */
+    QWidget *figureWidget() override;
     QString title() const override { return tr("The software stack"); }
     QString csv() const override;
 

@@ -259,4 +259,9 @@ void BitLayoutCanvas::paintEvent(QPaintEvent *)
     }
 }
 
+QWidget *PrecisionView::figureWidget()
+{
+    return m_canvas;
+}
+
 } // namespace views

@@ -23,6 +23,8 @@ public:
     explicit PrecisionView(ScenarioDocument *document, QWidget *parent = nullptr);
 
     QString snapshotName() const override { return QStringLiteral("precision"); }
+    /** The drawing without its controls (handouts, exports). */
+    QWidget *figureWidget() override;
     QString title() const override { return tr("Number formats bit by bit"); }
     QString csv() const override;
 

@@ -88,7 +88,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     style::styleChart(m_chart);
     m_chart->legend()->hide(); // direct labels instead of a legend
     m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_x->setTitleText(tr("Arithmetic intensity (FLOP per byte moved from memory)"));
+    m_x->setTitleText(tr("Arithmetic intensity (FLOP per byte from memory)"));
     m_y->setTitleText(tr("Attainable arithmetic (TFLOP/s)"));
     for (QLogValueAxis *axis : {m_x, m_y}) {
         axis->setBase(10);

@@ -3,6 +3,8 @@
 
 #include "views/document/scenariodocument.h"
 #include "views/widgets/chartlabels.h"
+
+#include "core/lessonfigures.h"
 #include "views/widgets/style.h"
 
 #include "core/evaluation.h"
@@ -44,6 +46,7 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
     , m_pacing(new QLineSeries)
     , m_wall(new QLineSeries)
     , m_current(new QScatterSeries)
+    , m_lessonRows(new QScatterSeries)
 {
     setObjectName(QStringLiteral("throughputView"));
     m_chart->setAnimationOptions(QChart::NoAnimation);
@@ -51,8 +54,8 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_x->setTitleText(tr("Batch (sequences decoded together)"));
-    m_yTotal->setTitleText(tr("Tokens/s, total"));
-    m_yPerSequence->setTitleText(tr("Tokens/s per seq."));
+    m_yTotal->setTitleText(tr("Tokens/s"));
+    m_yPerSequence->setTitleText(tr("Per sequence"));
     for (QLogValueAxis *axis : {m_x, m_yTotal, m_yPerSequence}) {
         axis->setLabelFormat(QStringLiteral("%g"));
         axis->setMinorTickCount(-1);
@@ -84,6 +87,10 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
     attach(m_perSequenceBeyond, m_yPerSequence);
     attach(m_pacing, m_yPerSequence);
     attach(m_wall, m_yTotal);
+    m_lessonRows->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_lessonRows->setMarkerSize(9 * s);
+    m_lessonRows->setColor(style::ink());
+    attach(m_lessonRows, m_yTotal);
     attach(m_current, m_yTotal);
     m_labels = std::make_unique<ChartLabels>(m_chart);
     auto *view = new QChartView(m_chart, this);
@@ -192,6 +199,25 @@ void ThroughputView::refresh()
     } else {
         m_wall->clear();
     }
+
+    // The lesson's rows (batch 1, 8 and 32, l.121-123) where the scenario is the lesson's: what
+    // the class compares the curve with; never past a batch the class is predicting.
+    QList<QPointF> rows;
+    for (const double batch : {1.0, 8.0, 32.0}) {
+        if (batch == scenario.serving.batch || (concealed && batch > scenario.serving.batch))
+            continue;
+        core::Scenario row = scenario;
+        row.serving.batch = batch;
+        const auto badge = core::lessonBadge(row, FigureId::DecodeTokensPerSecond);
+        if (!badge)
+            continue;
+        const QPointF at(batch, core::evaluate(row)[FigureId::DecodeTokensPerSecond]);
+        rows << at;
+        m_labels->add(tr("lesson, batch %1: %2")
+                          .arg(number(batch, 7), QString::fromStdString(badge->printed)),
+                      at, m_lessonRows, style::ink(), QPointF(8, 4));
+    }
+    replaceIfChanged(m_lessonRows, rows);
 
     const QPointF current(scenario.serving.batch, e[FigureId::DecodeTokensPerSecond]);
     if (concealed) {

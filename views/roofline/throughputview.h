@@ -49,6 +49,7 @@ private:
     QLineSeries *m_pacing;
     QLineSeries *m_wall;
     QScatterSeries *m_current;
+    QScatterSeries *m_lessonRows; ///< the lesson's batch 1, 8 and 32 (l.121-123)
     std::unique_ptr<ChartLabels> m_labels;
     double m_wallBatch = -1;
 };

@@ -52,6 +52,7 @@ private:
     QLineSeries *m_speedup;
     QLineSeries *m_efficiency;
     QValueAxis *m_speedupAxis;
+    QLineSeries *m_nodeEdge; ///< where the devices leave one node for the network
 };
 
 /** Two segments of one horizontal bar: bandwidth time and latency time, labelled. */
@@ -61,9 +62,9 @@ class StackedTimeBar : public QWidget
 
 public:
     explicit StackedTimeBar(QWidget *parent = nullptr);
-    /** With `concealed` the bandwidth time is "?" and the bar is not split (a class predicts
-     *  it). */
-    void setTimes(double bandwidthSeconds, double latencySeconds, bool concealed = false);
+    /** A concealed time is "?" and the bar is not split (a class predicts it). */
+    void setTimes(double bandwidthSeconds, double latencySeconds, bool bandwidthConcealed = false,
+                  bool latencyConcealed = false);
     QSize sizeHint() const override;
 
 protected:
@@ -73,6 +74,7 @@ private:
     double m_bandwidth = 0;
     double m_latency = 0;
     bool m_concealed = false;
+    bool m_latencyConcealed = false;
 };
 
 } // namespace views

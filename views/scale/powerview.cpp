@@ -154,4 +154,9 @@ void RackCanvas::paintEvent(QPaintEvent *)
     }
 }
 
+QWidget *PowerView::figureWidget()
+{
+    return m_rack;
+}
+
 } // namespace views

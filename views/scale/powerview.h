@@ -22,6 +22,8 @@ public:
     explicit PowerView(ScenarioDocument *document, QWidget *parent = nullptr);
 
     QString snapshotName() const override { return QStringLiteral("power"); }
+    /** The drawing without its controls (handouts, exports). */
+    QWidget *figureWidget() override;
     QString title() const override { return tr("Power: node, rack and token"); }
     QString csv() const override;
 

@@ -57,6 +57,22 @@ QList<TourStep> makeSteps()
            "by memory bandwidth at one row; HBM's width is what the accelerator brings. Press "
            "Start the Race.")));
     s.append(makeStep(
+        tr("Inside an accelerator"), QStringLiteral("lesson-default"), {},
+        QStringLiteral("anatomy"), F::Bandwidth, 1e12, 1, 93,
+        tr("Matrix units multiply whole tiles in a few cycles; vector units do the rest (norms, "
+           "softmax, activations). HBM is wide and next to the die: 1,000 GB/s on the lesson's "
+           "device. On-chip SRAM holds the tiles being reused, DMA engines fetch the next tile "
+           "while this one is computed, and the host interface is far narrower: the weights "
+           "should cross it once.")));
+    s.append(makeStep(
+        tr("One matrix multiplication, tile by tile"), QStringLiteral("lesson-default"),
+        {QStringLiteral("serving.batch=1")}, QStringLiteral("matmul"), F::DecodeIntensity, 1.0,
+        0.05, 29,
+        tr("Step through one layer's weight multiplication: tiles of weights and activations "
+           "come from HBM into SRAM, the matrix units multiply them, and the running sums stay "
+           "on chip. Many activation rows reuse every weight tile; one row (one token for one "
+           "user) uses each weight once: about one FLOP per byte.")));
+    s.append(makeStep(
         tr("The memory hierarchy and the cold start"), QStringLiteral("lesson-default"), {},
         QStringLiteral("hierarchy"), F::WeightsBytes, 14e9, 1, 33,
         tr("Each step down the hierarchy is bigger and slower. Before the first request the "
@@ -92,7 +108,8 @@ QList<TourStep> makeSteps()
         tr("Batching"), QStringLiteral("batching-32"), {}, QStringLiteral("throughput"),
         F::DecodeTokensPerSecond, 1026, 0.5, 123,
         tr("A batch shares each weight read across sequences: throughput rises with the batch "
-           "while each sequence's pace falls. Move the batch slider and watch both."),
+           "while each sequence's pace falls. Change the batch (the Up and Down keys, or the batch "
+           "slider) and watch both."),
         true));
     s.append(makeStep(tr("Prefill"), QStringLiteral("lesson-default"), {},
                       QStringLiteral("roofline"), F::DecodeIntensityLimit, 26.08, 0.05, 125,
@@ -103,6 +120,14 @@ QList<TourStep> makeSteps()
                          "once, sharing every weight across its tokens: prefill sits "
                          "on the compute side "
                          "of the ridge.")));
+    s.append(makeStep(
+        tr("Number formats"), QStringLiteral("lesson-default"),
+        {QStringLiteral("serving.weight_format=\"fp8\"")}, QStringLiteral("precision"),
+        F::WeightsBytes, 7e9, 1, 46,
+        tr("A float splits its bits between exponent (range) and mantissa (resolution). FP16 "
+           "stops at 65,504; BF16 keeps FP32's range with 7 mantissa bits; FP8 comes as E4M3 or "
+           "E5M2 with explicit scales. One byte per weight halves the 7B model's weights to "
+           "7 GB, if the device has a fast kernel for the format.")));
     s.append(makeStep(tr("Precision and quantisation"), QStringLiteral("lesson-default"),
                       {QStringLiteral("serving.weight_format=\"int8\"")},
                       QStringLiteral("quantisation"), F::WeightsBytes, 7e9, 1, 46,
@@ -126,13 +151,23 @@ QList<TourStep> makeSteps()
            "a node? Over a 12.5 GB/s network between nodes it takes eight times as long."),
         true));
     s.append(makeStep(
+        tr("Tensor-parallel decode: one node against several"),
+        QStringLiteral("interconnect-tensor-parallel"), {QStringLiteral("serving.batch=32")},
+        QStringLiteral("interconnect"), F::InterconnectLatencySeconds, 0.64e-3, 1e-6, 171,
+        tr("Tensor parallelism all-reduces after every layer: 64 messages of 262,144 B a decode "
+           "step. Each is tiny, so a wider pipe barely helps; what adds up is each collective's "
+           "fixed latency. Past the edge of one node the same collectives cross the network and "
+           "the efficiency falls: a per-token collective over a network hop is unattractive "
+           "for an interactive service."),
+        true));
+    s.append(makeStep(
         tr("Power"), QStringLiteral("lesson-default"), {}, QStringLiteral("power"),
         F::PowerNodeWatts, 5000, 1e-9, 174,
         tr("Eight devices at 500 W and a 1 kW host draw 5 kW a node; a 40 kW rack holds 8 such "
            "nodes. The rack's power, not its space, sets the count.")));
     s.append(makeStep(
         tr("Cost per token"), QStringLiteral("cost-example"), {}, QStringLiteral("cost"),
-        F::CostUsdPerMillionTokens, 3.97, 0.005, 182,
+        F::CostUsdPerMillionTokens, 3.97, 0.005, 183,
         tr("Price per hour over the tokens produced while busy: idle hours are billed too. "
            "What does a $4-an-hour device cost per million tokens at 70 % utilisation? At 35 % "
            "it costs twice that."),
@@ -142,6 +177,14 @@ QList<TourStep> makeSteps()
         F::DecodeTokensPerSecond, 437, 0.5, 122,
         tr("Framework, compiler, kernels, driver, device. A missing kernel shows up as tokens "
            "per second far below an estimate like this one: diagnose from the device up.")));
+    s.append(makeStep(
+        tr("Three regimes: training, online, edge"), QStringLiteral("edge-3b"), {},
+        QStringLiteral("memory"), F::WeightsBytes, 1.5e9, 1, 197,
+        tr("Training wants sustained arithmetic, 16 bytes a parameter of memory, fast links and "
+           "checkpoints. Online inference wants bandwidth, KV capacity and batching within a "
+           "p95 target. Edge inference wants energy per inference and a toolchain for its "
+           "operators: a 4-bit 3B model needs 1.5 GB of raw weights and may fit a laptop NPU's "
+           "shared memory; a 70B model never will.")));
     s.append(makeStep(
         tr("Device selection"), QStringLiteral("support-assistant"), {}, QStringLiteral("decision"),
         F::ServingBytesTotal, 32.7e9, 0.05e9, 215,
@@ -160,6 +203,23 @@ QList<TourStep> makeSteps()
                          "with 1-byte weights?"),
                       {QStringLiteral("serving.weight_format=\"int8\"")},
                       F::MaxConcurrentSequences));
+    s.append(makeStep(
+        tr("Other failure modes"), QStringLiteral("lesson-default"), {}, QStringLiteral("stack"),
+        F::DecodeTokensPerSecond, 437, 0.5, 122,
+        tr("A missing kernel: the model answers at a fraction of this estimate, or refuses an "
+           "operation; read the start-up log for fallbacks and profile one decode step. "
+           "Interconnect saturation: throughput falls as devices are added; four devices across "
+           "two nodes are not four in one. Device failure: health checks drain the replica, and "
+           "a lost device takes its whole tensor-parallel group with it.")));
+    s.append(makeStep(
+        tr("Takeaways"), QStringLiteral("lesson-default"), {}, QStringLiteral("roofline"),
+        F::WeightsBytes, 14e9, 1, 285,
+        tr("Two structural limits: data movement (decode reads every weight per step) and "
+           "capacity (weights, KV cache, activations and runtime must all be resident). Weights "
+           "are parameters x bytes: 14 GB for 7B in 16 bits, eight times that to train. The KV "
+           "cache belongs to traffic. Batching raises throughput at a cost in p95; prefill is "
+           "compute-bound. Lower precision pays only with a kernel. Choose a device by the KV "
+           "formula and a latency estimate anyone can check.")));
     // what would give a hidden number away: its reciprocal, its other form, the figure it is
     // read from (issue #23)
     for (TourStep &step : s) {
@@ -184,6 +244,9 @@ QList<TourStep> makeSteps()
             break;
         case F::MaxConcurrentSequences:
             step.giveaways = {F::AdmissionLimit};
+            break;
+        case F::InterconnectLatencySeconds:
+            step.giveaways = {F::InterconnectSeconds};
             break;
         default:
             break;

@@ -38,7 +38,10 @@ NumberEditor::NumberEditor(ScenarioDocument *document, const QString &path, QLab
                                ? info->defaultValue
                                : std::max(info->minimum, 1.0);
     const int decimals = std::clamp(3 - int(std::floor(std::log10(typical))), 0, 9);
-    setDecimals(info->integer || displayScale == 100.0 ? 0 : decimals);
+    // bytes are whole ("262,144 B", not "262,144.000 B")
+    const bool whole =
+        info->integer || displayScale == 100.0 || fromView(info->unit) == QLatin1String("B");
+    setDecimals(whole ? 0 : decimals);
     const double low = info->minimumExclusive ? info->minimum + 0.001 : info->minimum;
     setRange(low * displayScale, std::min(info->maximum, 1e12) * displayScale);
     setGroupSeparatorShown(true);

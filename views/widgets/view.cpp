@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "view.h"
 
+#include "views/widgets/offscreen.h"
+
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"
 #include "views/io/dataexport.h"
 
 #include <QApplication>
+#include <QChart>
+#include <QChartView>
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QFileDialog>
@@ -70,20 +74,75 @@ void View::render(QPainter &painter, const QRectF &target)
     painter.restore();
 }
 
+namespace {
+
+/** Plays `picture`, recorded at `source` size, scaled into `target`. */
+void replay(QPainter &painter, const QPicture &picture, QSize source, const QRectF &target)
+{
+    painter.save();
+    painter.setClipRect(target, Qt::IntersectClip); // a drawing never spills onto its neighbours
+    painter.translate(target.topLeft());
+    // drawPicture() scales by the two devices' resolutions; undo that, keep the target's
+    const double dpi = double(picture.logicalDpiX()) / painter.device()->logicalDpiX();
+    painter.scale(dpi * target.width() / std::max(1, source.width()),
+                  dpi * target.height() / std::max(1, source.height()));
+    painter.drawPicture(0, 0, picture);
+    painter.restore();
+}
+
+} // namespace
+
 void View::renderRecorded(QPainter &painter, const QRectF &target)
 {
     QPicture picture;
     QPainter recorder(&picture);
     render(recorder, QRectF(QPointF(), QSizeF(size())));
     recorder.end();
-    painter.save();
-    painter.translate(target.topLeft());
-    // drawPicture() scales by the two devices' resolutions; undo that, keep the target's
-    const double dpi = double(picture.logicalDpiX()) / painter.device()->logicalDpiX();
-    painter.scale(dpi * target.width() / std::max(1, width()),
-                  dpi * target.height() / std::max(1, height()));
-    painter.drawPicture(0, 0, picture);
-    painter.restore();
+    replay(painter, picture, size(), target);
+}
+
+QWidget *View::figureWidget()
+{
+    QWidget *largest = this;
+    int area = 0;
+    for (QChartView *chart : findChildren<QChartView *>()) {
+        if (!chart->isVisibleTo(this))
+            continue;
+        const int a = chart->width() * chart->height();
+        if (a > area) {
+            area = a;
+            largest = chart;
+        }
+    }
+    return largest;
+}
+
+void View::renderFigure(QPainter &painter, const QRectF &target, QSize chartSize)
+{
+    ensureCurrent();
+    QWidget *figure = figureWidget();
+    if (figure == this) {
+        renderRecorded(painter, target);
+        return;
+    }
+    if (auto *chartView = qobject_cast<QChartView *>(figure); chartView && chartSize.isValid()) {
+        // the chart alone at the size asked for: its labels follow the new plot area
+        QChart *chart = chartView->chart();
+        chart->resize(QSizeF(chartSize));
+        settleOffscreen();
+        QPicture picture;
+        QPainter recorder(&picture);
+        chartView->scene()->render(&recorder, QRectF(QPointF(), QSizeF(chartSize)),
+                                   QRectF(chart->pos(), QSizeF(chartSize)));
+        recorder.end();
+        replay(painter, picture, chartSize, target);
+        return;
+    }
+    QPicture picture;
+    QPainter recorder(&picture);
+    figure->render(&recorder, QPoint(), QRegion(), QWidget::DrawChildren);
+    recorder.end();
+    replay(painter, picture, figure->size(), target);
 }
 
 bool View::exportTo(const QString &filePath, QString *error)

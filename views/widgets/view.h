@@ -35,6 +35,13 @@ public:
     /** render(), recorded first and replayed scaled into `target`: for high-resolution pages,
      *  where Qt Charts 6.4 painted directly leaves all but the first legend entry out. */
     void renderRecorded(QPainter &painter, const QRectF &target);
+    /** The view's figure without its controls (a chart without the pickers and spin boxes
+     *  beside it): by default its largest chart, or the whole view when it has none. */
+    virtual QWidget *figureWidget();
+    /** The figure alone, recorded and replayed scaled into `target` (handouts, exports). A
+     *  chart is laid out at `chartSize` first when one is given (its text stays the size it is
+     *  on screen, whatever the page's aspect). */
+    void renderFigure(QPainter &painter, const QRectF &target, QSize chartSize = {});
     /** Writes PNG, SVG or PDF by the file's suffix. No dialog: errors come back in `error`. */
     bool exportTo(const QString &filePath, QString *error = nullptr);
     void copyImage();

@@ -85,6 +85,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_explanation = new views::ExplanationPanel(m_document, this);
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
+    m_tabs->setElideMode(Qt::ElideNone);
 
     queueViews();
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::buildTab);
@@ -400,6 +401,9 @@ void MainWindow::buildTab(int index)
         auto *inner = new QTabWidget(page);
         inner->setObjectName(page->objectName() + QStringLiteral("Views"));
         inner->setDocumentMode(true);
+        // whole names and scroll arrows, never "The fam..." (issue #23)
+        inner->setElideMode(Qt::ElideNone);
+        inner->setUsesScrollButtons(true);
         for (views::View *view : std::as_const(created))
             inner->addTab(view, view->title());
         page->addWidget(inner);

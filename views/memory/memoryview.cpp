@@ -167,7 +167,10 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     m_recompute->addItem(tr("full"), QStringLiteral("full"));
     m_recompute->setToolTip(
         tr("Activation recomputation trades memory for arithmetic (Korthikanti et al. 2022)."));
-    form->addRow(tr("Recipe"), m_recipe);
+    // the recipe's whole name on a row of its own ("Mixed precision BF16 + Ada" was cut off)
+    form->addRow(new QLabel(tr("Recipe"), editor));
+    form->addRow(m_recipe);
+    m_recipe->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     form->addRow(m_recipeNote);
     form->addRow(tr("ZeRO stage"), m_zeroStage);
     form->addRow(tr("Data-parallel devices"), m_dpDegree);

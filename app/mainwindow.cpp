@@ -289,7 +289,15 @@ void MainWindow::setPresenterScreenHeight(int height)
 
 void MainWindow::setSidePanelsShown(bool scenario, bool explanation)
 {
+    const bool opening = scenario && !m_panelScroll->isVisible();
     m_panelScroll->setVisible(scenario);
+    if (opening) { // as wide as its editors at the font in use: never clip one
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        const int wanted =
+            std::max(m_panel->minimumSizeHint().width(), m_panel->sizeHint().width()) + 24;
+        m_panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() + 24);
+        m_mainSplitter->setSizes({wanted, std::max(width() - wanted, wanted)});
+    }
     m_explanation->setVisible(explanation);
     if (m_scenarioPanelAction)
         m_scenarioPanelAction->setChecked(scenario);

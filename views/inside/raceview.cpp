@@ -178,9 +178,19 @@ void RaceCanvas::paintEvent(QPaintEvent *)
             const Lane &lane = both[i];
             const double y = top + line * 1.8 + i * line * 3.6;
             p.setPen(style::ink());
-            p.setFont(bold);
-            p.drawText(QRectF(margin, y, labelWidth - line * 0.5, line * 2.4),
-                       Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, lane.name);
+            // the device's name in its box: smaller when it would wrap past two lines (a narrow
+            // window at presenter size drew "cores)" over the next lane)
+            const QRectF nameBox(margin, y, labelWidth - line * 0.5, line * 2.4);
+            QFont nameFont = bold;
+            for (int shrink = 0; shrink < 4; ++shrink) {
+                const QRectF needed = QFontMetricsF(nameFont).boundingRect(
+                    nameBox, Qt::AlignLeft | Qt::TextWordWrap, lane.name);
+                if (needed.height() <= nameBox.height())
+                    break;
+                nameFont = style::scaledFont(nameFont, 0.88);
+            }
+            p.setFont(nameFont);
+            p.drawText(nameBox, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, lane.name);
             p.setFont(base);
             // the track, and how far this lane has run: all lanes share one clock
             const QRectF track(margin + labelWidth, y + line * 0.2, barWidth, line * 1.2);
@@ -222,12 +232,17 @@ void RaceCanvas::paintEvent(QPaintEvent *)
         }
         p.setPen(style::kBlue.darker(120));
         p.setFont(bold);
+        // beside the title; shorter where the two would meet ("2.17x faster")
+        const double room =
+            margin + w - (margin + QFontMetricsF(big).horizontalAdvance(title) + line);
+        const bool finished = std::isfinite(speedup) && speedup > 0;
+        QString verdict = finished
+                              ? tr("the accelerator is %1x faster").arg(style::number(speedup, 3))
+                              : tr("no comparison: a time beyond a number");
+        if (finished && QFontMetricsF(bold).horizontalAdvance(verdict) > room)
+            verdict = tr("%1x faster").arg(style::number(speedup, 3));
         p.drawText(QRectF(margin + labelWidth, top, barWidth, line * 1.5),
-                   Qt::AlignRight | Qt::AlignVCenter,
-                   m_progress < 1.0 ? QString()
-                   : std::isfinite(speedup) && speedup > 0
-                       ? tr("the accelerator is %1x faster").arg(style::number(speedup, 3))
-                       : tr("no comparison: a time beyond a number"));
+                   Qt::AlignRight | Qt::AlignVCenter, m_progress < 1.0 ? QString() : verdict);
     };
     const double sectionHeight = line * 9.5;
     lanes(margin,

@@ -18,6 +18,7 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QVBoxLayout>
+#include <QVariantAnimation>
 
 #include <algorithm>
 #include <cmath>
@@ -131,10 +132,33 @@ void ThroughputView::refresh()
     // trend is there to extrapolate, the answer is not (issue #23).
     const bool concealed = doc.isConcealed(FigureId::DecodeTokensPerSecond) ||
                            doc.isConcealed(FigureId::DecodeTokensPerSecondPerSequence);
+    // Reveal: the curves run on from the batch under discussion to the end, as the class
+    // watches its prediction met (in a window on screen only: a snapshot shows the end state)
+    if (m_wasConcealed && !concealed && !window()->testAttribute(Qt::WA_DontShowOnScreen) &&
+        isVisible()) {
+        if (!m_reveal) {
+            m_reveal = new QVariantAnimation(this);
+            m_reveal->setDuration(900);
+            m_reveal->setEasingCurve(QEasingCurve::OutCubic);
+            connect(m_reveal, &QVariantAnimation::valueChanged, this, [this](const QVariant &v) {
+                m_revealedUpTo = std::pow(2.0, v.toDouble()); // even on the log axis
+                refresh();
+            });
+            connect(m_reveal, &QVariantAnimation::finished, this, [this] {
+                m_revealedUpTo = std::numeric_limits<double>::infinity();
+                refresh();
+            });
+        }
+        m_reveal->setStartValue(std::log2(std::max(1.0, scenario.serving.batch)));
+        m_reveal->setEndValue(std::log2(kMaxBatch));
+        m_revealedUpTo = std::max(1.0, scenario.serving.batch);
+        m_reveal->start();
+    }
+    m_wasConcealed = concealed;
     QList<QPointF> total, totalBeyond, perSequence, perSequenceBeyond;
     double yMin = 1e300, yMax = 0, pMin = 1e300, pMax = 0;
     for (const core::BatchPoint &p : points) {
-        const bool drawn = !concealed || p.batch < scenario.serving.batch;
+        const bool drawn = concealed ? p.batch < scenario.serving.batch : p.batch <= m_revealedUpTo;
         if (drawn) {
             (p.fits ? total : totalBeyond) << QPointF(p.batch, p.tokensPerSecond);
             (p.fits ? perSequence : perSequenceBeyond)

@@ -7,12 +7,14 @@
 
 #include "views/widgets/view.h"
 
+#include <limits>
 #include <memory>
 
 class QChart;
 class QLineSeries;
 class QLogValueAxis;
 class QScatterSeries;
+class QVariantAnimation;
 
 namespace views {
 
@@ -52,6 +54,11 @@ private:
     QScatterSeries *m_lessonRows; ///< the lesson's batch 1, 8 and 32 (l.121-123)
     std::unique_ptr<ChartLabels> m_labels;
     double m_wallBatch = -1;
+    /** After Reveal the curves grow from the batch under discussion to the end of the axis
+     *  (in a window on screen; at once off screen): the batch they reach now. */
+    double m_revealedUpTo = std::numeric_limits<double>::infinity();
+    bool m_wasConcealed = false;
+    QVariantAnimation *m_reveal = nullptr;
 };
 
 } // namespace views

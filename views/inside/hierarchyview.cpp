@@ -107,7 +107,7 @@ void HierarchyCanvas::setData(std::vector<core::MemoryTier> tiers, core::ColdSta
 {
     m_tiers = std::move(tiers);
     m_coldStart = std::move(coldStart);
-    m_spill = spill;
+    m_spill = std::move(spill);
     m_units = units;
     update();
 }
@@ -131,11 +131,19 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     const QFontMetricsF metrics(base);
     const double line = metrics.height();
     const double margin = line * 0.6;
-    const double w = width() - 2 * margin;
+    // Everything below the tiers (cold start, spill) has the height it had last time; the tiers
+    // take what is left, and when even their least is too much the whole drawing is scaled to
+    // fit: at presenter size on 1366x768 the spill bars were cut off (issue #23).
+    const double least = margin + line * 14 + m_restHeight + margin;
+    const double fit = m_restHeight > 0 && least > height() ? height() / least : 1.0;
+    p.scale(fit, fit);
+    const double virtualHeight = height() / fit;
+    const double w = width() / fit - 2 * margin;
 
     // ---- the tiers -------------------------------------------------------------------------
     const double top = margin;
-    const double tiersHeight = std::max(line * 14, height() * 0.52);
+    const double tiersHeight = std::max(
+        line * 14, std::min(virtualHeight * 0.52, virtualHeight - m_restHeight - 2 * margin));
     const double nameWidth = std::min(
         w * 0.24,
         metrics.horizontalAdvance(QStringLiteral("Host DRAM (across the host link)")) + line);
@@ -337,6 +345,12 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
                       : tr(" (the preset gives no host link: PCIe 4.0 x16 assumed)"),
                   fromStd(core::formatBandwidth(m_spill.hbmBandwidth))),
          Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap);
+    // measured for the next paint: redraw once if the part below the tiers changed its height
+    const double rest = y + line * 2.4 - (top + tiersHeight);
+    if (std::abs(rest - m_restHeight) > 1) {
+        m_restHeight = rest;
+        update();
+    }
 }
 
 QWidget *HierarchyView::figureWidget()

@@ -67,6 +67,7 @@ private:
     core::ColdStart m_coldStart;
     core::Spill m_spill;
     core::MemoryUnits m_units = core::MemoryUnits::GB;
+    double m_restHeight = 0; ///< the cold start and spill, as last drawn (pixels, 1x)
     QList<QPair<QString, QRectF>> m_drawn;
 };
 

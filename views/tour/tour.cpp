@@ -214,11 +214,10 @@ QList<TourStep> makeSteps()
     s.append(makeStep(
         tr("Takeaways"), QStringLiteral("lesson-default"), {}, QStringLiteral("roofline"),
         F::WeightsBytes, 14e9, 1, 285,
-        tr("Two structural limits: data movement (decode reads every weight per step) and "
-           "capacity (weights, KV cache, activations and runtime must all be resident). Weights "
-           "are parameters x bytes: 14 GB for 7B in 16 bits, eight times that to train. The KV "
-           "cache belongs to traffic. Batching raises throughput at a cost in p95; prefill is "
-           "compute-bound. Lower precision pays only with a kernel. Choose a device by the KV "
+        tr("Two limits: data movement (decode reads every weight each step) and capacity "
+           "(all of it must be resident). Weights: 14 GB for 7B in 16 bits, eight times that "
+           "to train. The KV cache belongs to traffic. Batching buys throughput with p95; "
+           "prefill is compute-bound. Low precision pays only with a kernel. Choose by the KV "
            "formula and a latency estimate anyone can check.")));
     // what would give a hidden number away: its reciprocal, its other form, the figure it is
     // read from (issue #23)

@@ -148,9 +148,13 @@ bool writeTourHandout(const QString &path, bool answers, QString *error)
                     // 5-pt text, issue #23): the view is sized for its figure to get that.
                     QSize size(900, 520);
                     layOutOffscreen(*view, size);
-                    if (const int wide = view->figureWidget()->width(); wide > 0) {
-                        const double k = kFigureWidth / wide;
-                        size = QSize(int(size.width() * k), int(size.height() * k))
+                    // ... and about as high as the half page has room for at that width (a tall
+                    // drawing printed narrow had 3-pt text)
+                    if (const QWidget *f = view->figureWidget();
+                        f->width() > 0 && f->height() > 0) {
+                        const double kx = kFigureWidth / f->width();
+                        const double ky = kFigureWidth * 0.54 / f->height();
+                        size = QSize(int(size.width() * kx), int(size.height() * ky))
                                    .expandedTo(view->minimumSizeHint());
                         layOutOffscreen(*view, size);
                     }

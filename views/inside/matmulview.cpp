@@ -143,8 +143,8 @@ void MatmulView::refresh()
                      column(batch));
     html += tr("<p>With one row every weight byte fetched from HBM feeds about one "
                "multiply-add: the reuse is almost absent and the matrix units wait for bytes. "
-               "With %1 each byte feeds %2 FLOP (l.27). Move the batch slider to see "
-               "it.</p>")
+               "With %1 each byte feeds %2 FLOP (l.27). Change the batch (Up and Down, or "
+               "the batch slider) to see it.</p>")
                 .arg(batch.m == 1 ? tr("1 row") : tr("%1 rows").arg(style::number(batch.m, 9)),
                      style::number(batch.reusePerByte, 3));
     m_counters->setHtml(html);

@@ -325,9 +325,11 @@ void Snapshot::writesTheHandout()
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray pdf = file.readAll();
     QVERIFY(pdf.startsWith("%PDF"));
-    // two steps a page (issue #23: one widget screenshot a page, half empty)
+    // two steps a page (issue #23: one widget screenshot a page, half empty); a step whose
+    // drawing or text needs more than half a page at 9 pt (the memory hierarchy, the decision)
+    // gets a page of its own: 23 steps on 12 pages, and never more than 14
     const int pages = pdf.count("/Type /Page\n") + pdf.count("/Type /Page ");
-    QCOMPARE(pages, 12); // the tour's 23 steps (tst_tourviews checks each one's text)
+    QVERIFY2(pages >= 12 && pages <= 14, qPrintable(QString::number(pages)));
     const Run teacher =
         explorer({"--handout", "--answers", "-o", dir.filePath(QStringLiteral("teacher.pdf"))});
     QVERIFY2(teacher.exitCode == 0, teacher.err.constData());

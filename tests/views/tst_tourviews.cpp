@@ -167,6 +167,7 @@ private slots:
     void hiddenNumberAppearsNowhereUntilReveal();
     void stepTextAgreesWithItsScenario();
     void handoutCopiesForStudentAndTeacher();
+    void handoutTypeIsAtLeastNinePoints();
     void presenterLayoutGivesTheViewTheScreen_data();
     void presenterLayoutGivesTheViewTheScreen();
 };
@@ -502,6 +503,40 @@ void TourViews::handoutCopiesForStudentAndTeacher()
                      qPrintable(withAnswers));
             QVERIFY2(!student.contains(QStringLiteral("Answer: ") + answer), qPrintable(student));
         }
+    }
+}
+
+// issue #23: the handout printed its figures with 5-pt to 8-pt text. Every step, figure and
+// text, prints with type of at least 9 pt and no text over other text, in both copies
+// (measured on a page of the handout's size and resolution that records the text drawn on it).
+void TourViews::handoutTypeIsAtLeastNinePoints()
+{
+    const QList<views::TourStep> &steps = views::tourSteps();
+    for (const bool answers : {false, true}) {
+        const QList<views::HandoutStepCheck> checks = views::checkHandout(answers);
+        QCOMPARE(checks.size(), steps.size());
+        for (int i = 0; i < steps.size(); ++i) {
+            const QString where =
+                QStringLiteral("%1 copy, step %2 (%3), page %4")
+                    .arg(answers ? QStringLiteral("teacher's") : QStringLiteral("student's"))
+                    .arg(i + 1)
+                    .arg(steps[i].title)
+                    .arg(checks[i].page + 1);
+            QVERIFY2(checks[i].smallestPoints >= 9.0,
+                     qPrintable(where + QStringLiteral(": %1 pt").arg(checks[i].smallestPoints, 0,
+                                                                      'f', 2)));
+            // and no label drawn over another (a chart laid out too small to place its labels)
+            QVERIFY2(checks[i].overlaps.isEmpty(),
+                     qPrintable(where + QStringLiteral(": ") +
+                                checks[i].overlaps.join(QStringLiteral("; "))));
+            // nor an axis title or label cut short ("Attainable arithme...")
+            QVERIFY2(checks[i].elided.isEmpty(),
+                     qPrintable(where + QStringLiteral(": ") +
+                                checks[i].elided.join(QStringLiteral("; "))));
+        }
+        // two steps a page where they fit: 23 steps on 13 pages, 16 with the formulas
+        QVERIFY2(checks.last().page + 1 <= (answers ? 16 : 13),
+                 qPrintable(QString::number(checks.last().page + 1)));
     }
 }
 

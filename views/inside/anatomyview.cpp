@@ -7,6 +7,7 @@
 #include "core/scenario.h"
 #include "core/units.h"
 
+#include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -338,10 +339,9 @@ void AnatomyCanvas::paintEvent(QPaintEvent *)
         c.setAlphaF(alpha);
         return c;
     };
-    QFont font = style::annotationFont(1.0);
-    font.setPixelSize(15);
-    QFont small = font;
-    small.setPixelSize(13);
+    const double scale = toWidget().m11();
+    const QFont font = style::drawingFont(15, scale);
+    const QFont small = style::drawingFont(13, scale);
 
     // the package and the compute die
     p.setPen(QPen(style::grey(120), 2));
@@ -395,7 +395,13 @@ void AnatomyCanvas::paintEvent(QPaintEvent *)
     };
     label(QRectF(270, 200, 290, 28), AnatomyView::blockName(Block::Matrix));
     label(parts(Block::Vector).front(), AnatomyView::blockName(Block::Vector));
-    label(parts(Block::Sram).front(), tr("On-chip SRAM (registers, shared memory, caches)"));
+    // the long name where it fits on the strip (a drawing shown small has room for the short)
+    const QString sramLong = tr("On-chip SRAM (registers, shared memory, caches)");
+    const QRectF sram = parts(Block::Sram).front();
+    label(sram, p.boundingRect(sram, Qt::AlignCenter | Qt::TextWordWrap, sramLong).height() <=
+                        sram.height()
+                    ? sramLong
+                    : AnatomyView::blockName(Block::Sram));
     label(parts(Block::Dma).front(), AnatomyView::blockName(Block::Dma));
     for (const QRectF &strip : parts(Block::Controllers))
         label(strip, AnatomyView::blockName(Block::Controllers));
@@ -412,13 +418,21 @@ void AnatomyCanvas::paintEvent(QPaintEvent *)
     p.setPen(Qt::NoPen);
     p.setBrush(tint(arithmetic, 0.4));
     p.drawRect(QRectF(key.left(), key.top() + 4, 14, 12));
-    p.setBrush(tint(movement, 0.4));
-    p.drawRect(QRectF(key.left() + 230, key.top() + 4, 14, 12));
     p.setPen(style::grey(60));
-    p.drawText(QRectF(key.left() + 20, key.top(), 210, 20), Qt::AlignVCenter,
-               tr("answers arithmetic"));
-    p.drawText(QRectF(key.left() + 250, key.top(), 640, 20), Qt::AlignVCenter,
-               tr("answers data movement and capacity   (click a block)"));
+    // the second entry after the first's text, however large the type; no "click" on paper
+    const QString first = tr("answers arithmetic");
+    const double second = key.left() + 20 + QFontMetricsF(small).horizontalAdvance(first) + 24;
+    p.drawText(QRectF(key.left() + 20, key.top(), second - key.left(), 20),
+               Qt::AlignVCenter | Qt::TextDontClip, first);
+    p.setPen(Qt::NoPen);
+    p.setBrush(tint(movement, 0.4));
+    p.drawRect(QRectF(second, key.top() + 4, 14, 12));
+    p.setPen(style::grey(60));
+    p.drawText(QRectF(second + 20, key.top(), key.right() - second - 20, 20),
+               Qt::AlignVCenter | Qt::TextDontClip,
+               window()->testAttribute(Qt::WA_DontShowOnScreen)
+                   ? tr("answers data movement and capacity")
+                   : tr("answers data movement and capacity   (click a block)"));
 }
 
 QWidget *AnatomyView::figureWidget()

@@ -149,13 +149,20 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
         metrics.horizontalAdvance(QStringLiteral("Host DRAM (across the host link)")) + line);
     const double columnGap = line;
     const double columnWidth = (w - nameWidth - 2 * columnGap) / 3;
-    const double rowTop = top + line * 2.6;
-    const double rowHeight = (tiersHeight - line * 3.6) / std::max<std::size_t>(1, m_tiers.size());
     std::array<LogColumn, 3> columns{
         LogColumn{tr("Capacity"), 1e6, 1e16, {}},
         LogColumn{tr("Bandwidth to the tier above"), 1e8, 1e15, {}},
         LogColumn{tr("Latency (shorter is better)"), 1e-9, 1.0, {}},
     };
+    // a narrow drawing (a handout's page) sets the column titles on two lines, not clipped
+    double titleLines = 1;
+    for (const LogColumn &column : columns) {
+        if (metrics.horizontalAdvance(column.title) > columnWidth)
+            titleLines = 2;
+    }
+    const double rowTop = top + line * (1.6 + titleLines);
+    const double rowHeight =
+        (tiersHeight - line * (2.6 + titleLines)) / std::max<std::size_t>(1, m_tiers.size());
     for (int c = 0; c < 3; ++c)
         columns[std::size_t(c)].area =
             QRectF(margin + nameWidth + c * (columnWidth + columnGap), rowTop, columnWidth,
@@ -168,8 +175,9 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     p.setFont(base);
     for (const LogColumn &column : columns) {
         p.setPen(style::ink());
-        text(p, QRectF(column.area.left(), top + line * 1.2, column.area.width(), line),
-             column.title, Qt::AlignHCenter | Qt::AlignVCenter);
+        text(p,
+             QRectF(column.area.left(), top + line * 1.2, column.area.width(), line * titleLines),
+             column.title, Qt::AlignHCenter | Qt::AlignVCenter | Qt::TextWordWrap);
         // decades
         p.setPen(QPen(style::grey(225), 1));
         for (double v = column.low; v <= column.high * 1.001; v *= 10)
@@ -290,9 +298,12 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     }
     y += boxHeight + line * 1.2;
     p.setPen(style::grey(90));
-    const QRectF leftOut(margin, y, w, line * 2.4);
-    text(p, leftOut, fromStd(m_coldStart.leftOut), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap);
-    y += line * 2.8;
+    const int wrapped = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+    // as many lines as the note takes at this width (a fixed two were cut at a narrow one)
+    const QRectF leftOut =
+        p.boundingRect(QRectF(margin, y, w, line * 10), wrapped, fromStd(m_coldStart.leftOut));
+    text(p, leftOut, fromStd(m_coldStart.leftOut), wrapped);
+    y += leftOut.height() + line * 0.4;
 
     // ---- spill -----------------------------------------------------------------------------
     p.setFont(bold);
@@ -335,18 +346,19 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     }
     y += line * 3.2;
     p.setPen(style::grey(90));
-    text(p, QRectF(margin, y, w, line * 2.4),
-         tr("The host link carries %1%2%3 against HBM's %4: offloading is a last resort for "
-            "latency-sensitive serving (l.33).")
-             .arg(typicalMark(m_spill.hostLink),
-                  fromStd(core::formatBandwidth(m_spill.hostLinkBandwidth)),
-                  m_spill.hostLink.origin == core::FigureOrigin::Device
-                      ? QString()
-                      : tr(" (the preset gives no host link: PCIe 4.0 x16 assumed)"),
-                  fromStd(core::formatBandwidth(m_spill.hbmBandwidth))),
-         Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap);
+    const QString hostNote =
+        tr("The host link carries %1%2%3 against HBM's %4: offloading is a last resort for "
+           "latency-sensitive serving (l.33).")
+            .arg(typicalMark(m_spill.hostLink),
+                 fromStd(core::formatBandwidth(m_spill.hostLinkBandwidth)),
+                 m_spill.hostLink.origin == core::FigureOrigin::Device
+                     ? QString()
+                     : tr(" (the preset gives no host link: PCIe 4.0 x16 assumed)"),
+                 fromStd(core::formatBandwidth(m_spill.hbmBandwidth)));
+    const QRectF hostBox = p.boundingRect(QRectF(margin, y, w, line * 10), wrapped, hostNote);
+    text(p, hostBox, hostNote, wrapped);
     // measured for the next paint: redraw once if the part below the tiers changed its height
-    const double rest = y + line * 2.4 - (top + tiersHeight);
+    const double rest = y + hostBox.height() - (top + tiersHeight);
     if (std::abs(rest - m_restHeight) > 1) {
         m_restHeight = rest;
         update();

@@ -193,10 +193,8 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
     const double scale = std::min(width() / kDesign.width(), height() / kDesign.height());
     p.translate((width() - kDesign.width() * scale) / 2, (height() - kDesign.height() * scale) / 2);
     p.scale(scale, scale);
-    QFont font = style::annotationFont(1.0);
-    font.setPixelSize(16);
-    QFont small = font;
-    small.setPixelSize(13);
+    const QFont font = style::drawingFont(16, scale);
+    const QFont small = style::drawingFont(13, scale);
     const QColor memory = style::kOrange;
     const QColor arithmetic = style::kBlue;
     const QColor active = style::kVermillion;
@@ -210,8 +208,9 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
         p.drawRoundedRect(r, 8, 8);
         p.setPen(style::ink());
         p.setFont(font);
-        p.drawText(QRectF(r.left() + 10, r.top() + 4, r.width() - 20, 24),
-                   Qt::AlignLeft | Qt::AlignVCenter, title);
+        // a title that no longer fits on one line (a drawing shown small) takes two
+        p.drawText(QRectF(r.left() + 10, r.top() + 4, r.width() - 20, r.height() - 8),
+                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, title);
     };
     auto arrow = [&](QPointF a, QPointF b, bool on) {
         p.setPen(QPen(on ? active : style::grey(170), on ? 4 : 2));
@@ -226,7 +225,7 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
     const QRectF hbm(20, 20, 440, 230);
     box(hbm, memory, s == 1 || s == 7, tr("HBM"));
     const QRectF a(40, 70, 170, 34);   // few rows, wide K
-    const QRectF w(240, 60, 120, 170); // K x N
+    const QRectF w(240, 60, 120, 150); // K x N
     const QRectF c(380, 70, 60, 34);
     p.setFont(small);
     p.setPen(QPen(style::grey(120), 1));
@@ -234,11 +233,10 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
     for (const QRectF &r : {a, w, c})
         p.drawRect(r);
     p.setPen(style::ink());
-    p.drawText(QRectF(a.left(), a.bottom() + 2, a.width(), 20), Qt::AlignCenter,
-               tr("activations A"));
-    p.drawText(QRectF(w.left(), w.bottom() + 2, w.width(), 18), Qt::AlignCenter, tr("weights W"));
-    p.drawText(QRectF(c.left() - 10, c.bottom() + 2, c.width() + 20, 20), Qt::AlignCenter,
-               tr("result C"));
+    const int under = Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip;
+    p.drawText(QRectF(a.left(), a.bottom() + 2, a.width(), 20), under, tr("activations A"));
+    p.drawText(QRectF(w.left(), w.bottom() + 2, w.width(), 18), under, tr("weights W"));
+    p.drawText(QRectF(c.left() - 10, c.bottom() + 2, c.width() + 20, 20), under, tr("result C"));
     // the tile along the shared dimension K this pass works on
     const double slice = 1.0 / std::max(4, std::min(m_kSteps, 8));
     const QRectF aTile(a.left() + a.width() * slice * (m_kStep - 1), a.top(), a.width() * slice,
@@ -260,8 +258,8 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
     p.drawRoundedRect(die, 10, 10);
     p.setPen(style::grey(100));
     p.setFont(small);
-    p.drawText(QRectF(die.right() - 210, die.top() + 6, 200, 20), Qt::AlignRight,
-               tr("on the compute die"));
+    p.drawText(QRectF(die.left() + 10, die.top() + 6, die.width() - 20, 20),
+               Qt::AlignRight | Qt::AlignTop | Qt::TextDontClip, tr("on the compute die"));
     const QRectF sram(520, 60, 440, 90);
     box(sram, memory, s == 2 || s == 6, tr("On-chip SRAM"));
     const QRectF registers(520, 190, 200, 70);
@@ -305,8 +303,7 @@ void MatmulCanvas::paintEvent(QPaintEvent *)
 
     // the step, large, for the back of the room
     p.setPen(style::ink());
-    QFont big = font;
-    big.setPixelSize(22);
+    QFont big = style::drawingFont(22, scale);
     big.setBold(true);
     p.setFont(big);
     p.drawText(QRectF(20, 270, 460, 40), Qt::AlignLeft | Qt::AlignVCenter,

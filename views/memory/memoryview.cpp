@@ -470,6 +470,9 @@ void MemoryView::refresh()
                          QString::fromStdString(core::formatBytes(m_capacityBytes, doc.units()))),
         QPointF(n - 0.5, m_capacityBytes / unit), m_capacity, style::currentDevice(),
         QPointF(-8, -22), false, ChartLabels::Align::End);
+    m_labels->setCrowdedText(
+        tr("%1:\n%2").arg(QString::fromStdString(s.device.name),
+                          QString::fromStdString(core::formatBytes(m_capacityBytes, doc.units()))));
 
     // The recipe editor shows the scenario.
     m_updating = true;

@@ -109,6 +109,7 @@ void OomView::refresh()
                "prices, follows the answer.</p>")
                 .arg(perDevice, bytes(d.capacityBytes, units), bytes(d.weightsBytes, units),
                      bytes(d.overheadBytes, units), bytes(d.freeForKvBytes, units), perSequence);
+        m_html = html;
         m_browser->setHtml(style::themed(html));
         return;
     }
@@ -144,7 +145,14 @@ void OomView::refresh()
            "reserve "
            "more than their tensors, and fragmentation (%1 % here) makes them fail earlier.</p>")
             .arg(style::number(s.serving.fragmentationFraction * 100, 3));
+    m_html = html;
     m_browser->setHtml(style::themed(html));
+}
+
+QString OomView::figureHtml()
+{
+    ensureCurrent();
+    return m_html;
 }
 
 QString OomView::csv() const

@@ -21,6 +21,7 @@ public:
     QString snapshotName() const override { return QStringLiteral("oom"); }
     QString title() const override { return tr("Diagnosing an out-of-memory failure"); }
     QString csv() const override;
+    QString figureHtml() override;
     /** The diagnosis as plain text (what is shown, without formatting). */
     QString text() const;
 
@@ -29,6 +30,7 @@ protected:
 
 private:
     QTextBrowser *m_browser;
+    QString m_html; ///< the diagnosis as set, for print (the browser's toHtml() pins its font)
 };
 
 } // namespace views

@@ -210,7 +210,27 @@ void BitLayoutCanvas::paintEvent(QPaintEvent *)
     const auto &layouts = core::bitLayouts();
     const double margin = line * 0.5;
     const double nameWidth = metrics.horizontalAdvance(QStringLiteral("FP8 E4M3")) + line;
-    const double figuresWidth = std::min(width() * 0.38, line * 22.0);
+    // three aligned columns as wide as their widest entry: a fixed share of the width cut the
+    // epsilon off when the drawing was small (issue #23)
+    const QString headers[3] = {tr("largest"), tr("smallest normal"), tr("epsilon")};
+    double columnWidth[3];
+    for (int c = 0; c < 3; ++c)
+        columnWidth[c] = QFontMetricsF(bold).horizontalAdvance(headers[c]);
+    for (const core::BitLayout &l : layouts) {
+        if (l.integer)
+            continue;
+        const double values[3] = {l.maxFinite, l.minNormal, l.epsilon};
+        for (int c = 0; c < 3; ++c)
+            columnWidth[c] = std::max(columnWidth[c], metrics.horizontalAdvance(sci(values[c])));
+    }
+    const double columnGap = line;
+    const double figuresWidth = columnWidth[0] + columnWidth[1] + columnWidth[2] + 3 * columnGap;
+    auto columnLeft = [&](int c) {
+        double x = width() - margin - figuresWidth + columnGap;
+        for (int k = 0; k < c; ++k)
+            x += columnWidth[k] + columnGap;
+        return x;
+    };
     const double bitsWidth = width() - 2 * margin - nameWidth - figuresWidth;
     const double cellWidth = bitsWidth / 32.0;
     const double rowHeight =
@@ -222,9 +242,13 @@ void BitLayoutCanvas::paintEvent(QPaintEvent *)
     p.setFont(bold);
     p.drawText(QRectF(margin + nameWidth, margin, bitsWidth, line),
                Qt::AlignLeft | Qt::AlignVCenter,
-               tr("sign  exponent  mantissa (one square per bit)"));
-    p.drawText(QRectF(width() - margin - figuresWidth, margin, figuresWidth, line),
-               Qt::AlignLeft | Qt::AlignVCenter, tr("largest   smallest normal   epsilon"));
+               QFontMetricsF(bold).horizontalAdvance(tr("sign  exponent  mantissa (one square "
+                                                        "per bit)")) <= bitsWidth
+                   ? tr("sign  exponent  mantissa (one square per bit)")
+                   : tr("sign  exponent  mantissa"));
+    for (int c = 0; c < 3; ++c)
+        p.drawText(QRectF(columnLeft(c), margin, columnWidth[c], line),
+                   Qt::AlignLeft | Qt::AlignVCenter, headers[c]);
     p.setFont(base);
     for (std::size_t i = 0; i < layouts.size(); ++i) {
         const core::BitLayout &l = layouts[i];
@@ -251,11 +275,16 @@ void BitLayoutCanvas::paintEvent(QPaintEvent *)
             draw(l.mantissa, mantissaColour);
         }
         p.setPen(style::grey(50));
-        const QString figures =
-            l.integer ? tr("%1 to %2, steps of 1 x scale").arg(sci(l.minValue), sci(l.maxFinite))
-                      : tr("%1   %2   %3").arg(sci(l.maxFinite), sci(l.minNormal), sci(l.epsilon));
-        p.drawText(QRectF(width() - margin - figuresWidth, y, figuresWidth, rowHeight),
-                   Qt::AlignLeft | Qt::AlignVCenter, figures);
+        if (l.integer) {
+            p.drawText(QRectF(columnLeft(0), y, figuresWidth - columnGap, rowHeight),
+                       Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+                       tr("%1 to %2, steps of 1 x scale").arg(sci(l.minValue), sci(l.maxFinite)));
+            continue;
+        }
+        const double values[3] = {l.maxFinite, l.minNormal, l.epsilon};
+        for (int c = 0; c < 3; ++c)
+            p.drawText(QRectF(columnLeft(c), y, columnWidth[c], rowHeight),
+                       Qt::AlignLeft | Qt::AlignVCenter, sci(values[c]));
     }
 }
 

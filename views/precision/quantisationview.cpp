@@ -235,7 +235,32 @@ void QuantisationView::recompute()
                 .arg(num(rms(perTensor)), num(rms(grouped8)));
     html += tr("<p style=\"color:#666\">Quality must be re-evaluated on your own task; aggregate "
                "benchmarks do not transfer reliably (l.135).</p>");
+    m_summaryHtml = html;
     m_summary->setHtml(style::themed(html));
+}
+
+QString QuantisationView::figureHtml()
+{
+    ensureCurrent();
+    QString table = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\" border=\"1\" "
+                                   "style=\"border-collapse:collapse\"><tr>");
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        table += QStringLiteral("<th>%1</th>")
+                     .arg(m_table->horizontalHeaderItem(c)->text().toHtmlEscaped());
+    table += QStringLiteral("</tr>");
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+        table += QStringLiteral("<tr>");
+        for (int c = 0; c < m_table->columnCount(); ++c) {
+            const QTableWidgetItem *item = m_table->item(r, c);
+            table += QStringLiteral("<td align=\"right\">%1</td>")
+                         .arg(item ? item->text().toHtmlEscaped() : QString());
+        }
+        table += QStringLiteral("</tr>");
+    }
+    table += QStringLiteral("</table>");
+    // the heading and the numbers; the long "why" stays on screen
+    const qsizetype cut = m_summaryHtml.indexOf(QStringLiteral("<p><b>Why groups"));
+    return table + (cut > 0 ? m_summaryHtml.left(cut) : m_summaryHtml);
 }
 
 QString QuantisationView::csv() const

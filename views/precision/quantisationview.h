@@ -30,6 +30,8 @@ public:
     QString snapshotName() const override { return QStringLiteral("quantisation"); }
     QString title() const override { return tr("Quantisation workbench"); }
     QString csv() const override;
+    /** The lab as printed: the format, the table of weights and their errors, the summary. */
+    QString figureHtml() override;
 
     /** Parses a comma-separated vector; false (and the reason shown) when it is not one. */
     bool setWeights(const QString &text);
@@ -55,6 +57,7 @@ private:
     QLabel *m_refusal;
     QTableWidget *m_table;
     QTextBrowser *m_summary;
+    QString m_summaryHtml; ///< the summary as set, for print
     std::vector<double> m_weights{0.020, -0.500, 1.270, 0.003};
 };
 

@@ -85,6 +85,13 @@ void ChartLabels::setNarrowText(const QString &narrowText, double width)
     reposition();
 }
 
+void ChartLabels::setCrowdedText(const QString &crowdedText)
+{
+    Q_ASSERT(!m_labels.isEmpty());
+    m_labels.last().crowdedText = crowdedText;
+    reposition();
+}
+
 void ChartLabels::addLineObstacle(const QList<QPointF> &points, QAbstractSeries *series, int pieces)
 {
     for (qsizetype i = 1; i < points.size(); ++i) {
@@ -118,28 +125,35 @@ void ChartLabels::reposition()
             const QString &text = wide <= room ? label.text : label.narrowText;
             if (label.item->text() != text)
                 label.item->setText(text);
+        } else if (label.item->text() != label.text) { // crowded last time, perhaps not now
+            label.item->setText(label.text);
         }
-        const QRectF bounds = label.item->boundingRect();
-        if (label.align == Align::End)
-            position.rx() -= bounds.width();
-        else if (label.align == Align::Centre)
-            position.rx() -= bounds.width() / 2;
-        // keep the text inside the plot area so it is never clipped
-        const double top = area.top() + 2;
-        const double bottom = area.bottom() - bounds.height() - 2;
-        position.setX(
-            std::max(area.left() + 2, std::min(position.x(), area.right() - bounds.width() - 2)));
-        position.setY(std::clamp(position.y(), top, std::max(top, bottom)));
-        // Obstacles and earlier labels keep their place; a later label that would cover one moves
-        // just above or below it, whichever is nearer and still inside the plot (at presenter
-        // size and with both units shown, labels are wide enough to meet).
-        const QRectF wanted(position, bounds.size());
-        auto collides = [&](const QRectF &rect) {
-            return std::any_of(placed.cbegin(), placed.cend(), [&](const QRectF &other) {
-                return other.intersects(rect.adjusted(0, 1, 0, -1));
-            });
-        };
-        if (collides(wanted)) {
+        // where the label goes with its text now; false when nowhere is free
+        const QPointF anchored = position;
+        double wantedTop = position.y();
+        auto place = [&](QPointF &at, const QRectF &bounds) {
+            at = anchored;
+            if (label.align == Align::End)
+                at.rx() -= bounds.width();
+            else if (label.align == Align::Centre)
+                at.rx() -= bounds.width() / 2;
+            // keep the text inside the plot area so it is never clipped
+            const double top = area.top() + 2;
+            const double bottom = area.bottom() - bounds.height() - 2;
+            at.setX(std::max(area.left() + 2, std::min(at.x(), area.right() - bounds.width() - 2)));
+            at.setY(std::clamp(at.y(), top, std::max(top, bottom)));
+            // Obstacles and earlier labels keep their place; a later label that would cover one
+            // moves just above or below it, whichever is nearer and still inside the plot (at
+            // presenter size and with both units shown, labels are wide enough to meet).
+            const QRectF wanted(at, bounds.size());
+            wantedTop = wanted.top();
+            auto collides = [&](const QRectF &rect) {
+                return std::any_of(placed.cbegin(), placed.cend(), [&](const QRectF &other) {
+                    return other.intersects(rect.adjusted(0, 1, 0, -1));
+                });
+            };
+            if (!collides(wanted))
+                return true;
             // the nearest free height: just above or just below something in the way
             double bestY = wanted.top();
             double bestDistance = std::numeric_limits<double>::infinity();
@@ -155,8 +169,17 @@ void ChartLabels::reposition()
                     bestDistance = distance;
                 }
             }
-            position.setY(bestY); // nowhere free: better overlapping than clipped
+            at.setY(bestY); // nowhere free: better overlapping than clipped
+            return std::isfinite(bestDistance);
+        };
+        QRectF bounds = label.item->boundingRect();
+        if (!place(position, bounds) && !label.crowdedText.isEmpty() &&
+            label.item->text() != label.crowdedText) {
+            label.item->setText(label.crowdedText);
+            bounds = label.item->boundingRect();
+            place(position, bounds);
         }
+        const QRectF wanted(QPointF(position.x(), wantedTop), bounds.size());
         const QRectF rect(position, bounds.size());
         placed.append(rect);
         label.item->setPos(position);

@@ -40,6 +40,10 @@ public:
     /** The last label added switches to `narrowText` (say, broken over two lines) whenever its
      *  text is wider than `width` in the x axis' units (say, the gap beside a bar). */
     void setNarrowText(const QString &narrowText, double width);
+    /** The last label added switches to `crowdedText` (shorter, or over two lines) when its
+     *  text finds no free place: a wide capacity label over a small chart sat across a bar's
+     *  label (issue #23, the handout's edge step). */
+    void setCrowdedText(const QString &crowdedText);
     /** A rectangle of the plot (corners in the series' axis coordinates) that labels keep off,
      *  such as a bar: a label placed on it moves above or below it. */
     void addObstacle(QPointF corner, QPointF oppositeCorner, QAbstractSeries *series);
@@ -61,6 +65,7 @@ private:
         QString text;
         QString narrowText;
         double narrowWidth = 0;
+        QString crowdedText;
     };
     struct Obstacle
     {

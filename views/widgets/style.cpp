@@ -163,6 +163,14 @@ QFont scaledFont(const QFont &base, double factor)
     return font;
 }
 
+QFont drawingFont(double designPixels, double scale)
+{
+    QFont font = annotationFont(1.0);
+    const double smallest = QFontInfo(annotationFont(0.9)).pixelSize();
+    font.setPixelSize(int(std::ceil(std::max(designPixels, smallest / std::max(scale, 0.05)))));
+    return font;
+}
+
 QString number(double value, int significant)
 {
     return QString::fromStdString(core::formatNumber(value, significant));

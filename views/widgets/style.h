@@ -105,6 +105,12 @@ void setMinimumChartPixels(int pixels);
 int minimumChartPixels();
 /** `base` enlarged by `factor`, whether it is sized in points or in pixels. */
 QFont scaledFont(const QFont &base, double factor);
+
+/** A font for a drawing laid out on a fixed design grid and painted scaled by `scale`:
+ *  `designPixels` high on the grid, but never smaller on screen (or paper) than the smallest
+ *  chart text, annotationFont(0.9): a drawing shown small (a narrow window, a handout's half
+ *  page) had 5-pt labels (issue #23). */
+QFont drawingFont(double designPixels, double scale);
 /** A number as the core formats it (significant figures, thousands separators). */
 QString number(double value, int significant = 3);
 

@@ -38,6 +38,10 @@ public:
     /** The view's figure without its controls (a chart without the pickers and spin boxes
      *  beside it): by default its largest chart, or the whole view when it has none. */
     virtual QWidget *figureWidget();
+    /** The figure as rich text, for a view whose figure is words or a table (a diagnosis, a
+     *  decision): printed as text that flows at the page's type size, never as a screenshot of
+     *  a text box with its scroll bar. Empty when the view draws its figure. */
+    virtual QString figureHtml() { return {}; }
     /** The figure alone, recorded and replayed scaled into `target` (handouts, exports). A
      *  chart is laid out at `chartSize` first when one is given (its text stays the size it is
      *  on screen, whatever the page's aspect). */

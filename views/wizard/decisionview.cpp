@@ -58,6 +58,13 @@ QString DecisionView::text() const
     return m_browser->toPlainText();
 }
 
+QString DecisionView::figureHtml()
+{
+    ensureCurrent();
+    showPendingText();
+    return m_shownHtml;
+}
+
 void DecisionView::render(QPainter &painter, const QRectF &target)
 {
     ensureCurrent();

@@ -35,6 +35,7 @@ public:
     /** The decision as plain text. */
     QString text() const;
     QPushButton *applyButton() const { return m_apply; }
+    QString figureHtml() override;
     /** Applies the recommendation to the document (one undo step); false when there is none. */
     bool applyRecommendation();
 

@@ -24,9 +24,11 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QVBoxLayout>
+#include <QVariantAnimation>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace views {
 
@@ -77,6 +79,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     , m_trail(new QScatterSeries)
     , m_point(new QScatterSeries)
     , m_ridge(new QScatterSeries)
+    , m_ridgeSlideAt(std::numeric_limits<double>::infinity())
     , m_prefill(new QScatterSeries)
     , m_limit(new QLineSeries)
     , m_compareRoof(new QLineSeries)
@@ -339,8 +342,36 @@ void RooflineView::refresh()
                   m_roofs.front(), style::currentDevice(), QPointF(14, 6));
 
     // while a class predicts the ridge, its marker and number stay off the chart (issue #23)
-    if (doc.isConcealed(FigureId::Ridge)) {
+    const bool ridgeConcealed = doc.isConcealed(FigureId::Ridge);
+    // Reveal: the marker climbs the bandwidth slope from the left edge to the ridge, where the
+    // slope meets the roof, as the class watches its prediction met (in a window on screen; a
+    // snapshot shows the end state)
+    if (m_ridgeWasConcealed && !ridgeConcealed &&
+        !window()->testAttribute(Qt::WA_DontShowOnScreen) && isVisible()) {
+        if (!m_ridgeSlide) {
+            m_ridgeSlide = new QVariantAnimation(this);
+            m_ridgeSlide->setDuration(900);
+            m_ridgeSlide->setEasingCurve(QEasingCurve::OutCubic);
+            connect(m_ridgeSlide, &QVariantAnimation::valueChanged, this,
+                    [this](const QVariant &v) {
+                        m_ridgeSlideAt = std::pow(10.0, v.toDouble()); // even on the log axis
+                        refresh();
+                    });
+            connect(m_ridgeSlide, &QVariantAnimation::finished, this, [this] {
+                m_ridgeSlideAt = std::numeric_limits<double>::infinity();
+                refresh();
+            });
+        }
+        m_ridgeSlide->setStartValue(std::log10(xLow * 2));
+        m_ridgeSlide->setEndValue(std::log10(ridge));
+        m_ridgeSlideAt = xLow * 2;
+        m_ridgeSlide->start();
+    }
+    m_ridgeWasConcealed = ridgeConcealed;
+    if (ridgeConcealed) {
         m_ridge->clear();
+    } else if (m_ridgeSlideAt < ridge) { // on its way, the number follows when it arrives
+        replaceIfChanged(m_ridge, {QPointF(m_ridgeSlideAt, m_ridgeSlideAt * bandwidth / kTera)});
     } else {
         replaceIfChanged(m_ridge, {QPointF(ridge, peak / kTera)});
         m_labels->add(tr("ridge %1 FLOP/B").arg(number(ridge)), QPointF(ridge, peak / kTera),

@@ -18,6 +18,7 @@ class QComboBox;
 class QLineSeries;
 class QLogValueAxis;
 class QScatterSeries;
+class QVariantAnimation;
 class QFormLayout;
 
 namespace views {
@@ -64,6 +65,11 @@ private:
     QScatterSeries *m_trail;
     QScatterSeries *m_point;
     QScatterSeries *m_ridge;
+    /** Reveal: the ridge marker slides up the bandwidth slope to its place (a window on
+     *  screen only); infinity when it stands at its place. */
+    double m_ridgeSlideAt;
+    bool m_ridgeWasConcealed = false;
+    QVariantAnimation *m_ridgeSlide = nullptr;
     QScatterSeries *m_prefill;
     QLineSeries *m_limit;
     QLineSeries *m_compareRoof;

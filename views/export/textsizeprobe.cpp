@@ -13,9 +13,13 @@
 
 namespace views {
 
-class TextSizeProbeEngine : public QPaintEngine {
+class TextSizeProbeEngine : public QPaintEngine
+{
 public:
-    explicit TextSizeProbeEngine(int dpi) : QPaintEngine(QPaintEngine::AllFeatures), m_dpi(dpi) {}
+    explicit TextSizeProbeEngine(int dpi)
+        : QPaintEngine(QPaintEngine::AllFeatures)
+        , m_dpi(dpi)
+    {}
 
     bool begin(QPaintDevice *) override { return true; }
     bool end() override { return true; }
@@ -44,7 +48,8 @@ public:
                                .adjusted(1, 1, -1, -1);
         for (const auto &[other, text] : boxes) {
             const QRectF common = other.intersected(box);
-            const double least = std::min(other.width() * other.height(), box.width() * box.height());
+            const double least =
+                std::min(other.width() * other.height(), box.width() * box.height());
             if (!common.isEmpty() && common.width() * common.height() > 0.15 * least &&
                 overlaps.size() < 20)
                 overlaps.append(text + QStringLiteral(" / ") + item.text());
@@ -72,9 +77,10 @@ private:
 };
 
 TextSizeProbe::TextSizeProbe(QSize size, int dotsPerInch)
-    : m_size(size), m_dpi(dotsPerInch), m_engine(std::make_unique<TextSizeProbeEngine>(dotsPerInch))
-{
-}
+    : m_size(size)
+    , m_dpi(dotsPerInch)
+    , m_engine(std::make_unique<TextSizeProbeEngine>(dotsPerInch))
+{}
 
 TextSizeProbe::~TextSizeProbe() = default;
 

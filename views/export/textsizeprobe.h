@@ -16,7 +16,8 @@ namespace views {
 
 class TextSizeProbeEngine;
 
-class TextSizeProbe : public QPaintDevice {
+class TextSizeProbe : public QPaintDevice
+{
 public:
     /** A page `size` pixels large at `dotsPerInch`, as the printer's page would be. */
     TextSizeProbe(QSize size, int dotsPerInch);

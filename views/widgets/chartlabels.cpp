@@ -73,7 +73,7 @@ void ChartLabels::add(const QString &text, QPointF value, QAbstractSeries *serie
         leader->setPen(pen);
     leader->setZValue(3.5); // above the grid and axes, under the series' points and lines
     leader->hide();
-    m_labels.append({item, leader, value, series, offset * style::scale(), align, text, {}, 0});
+    m_labels.append({item, leader, value, series, offset * style::scale(), align, text, {}, 0, {}});
     reposition();
 }
 

@@ -617,13 +617,17 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         break;
     case F::PrefillTtftSeconds:
     case F::PrefillBurstSeconds:
-        x.formula = "time to first token = prefill + one decode step (a request arriving alone)";
-        x.substituted = "= " + b.fig(F::PrefillSeconds) + " + " + b.fig(F::DecodeStepSeconds) +
-                        " = " + b.fig(F::PrefillTtftSeconds) + "; a burst of " +
+        // the request's own first step, at batch 1 whatever the scenario's batch (issue #24)
+        x.formula = "time to first token = prefill + one decode step at batch 1 (a request "
+                    "arriving alone)";
+        x.substituted = "= " + b.fig(F::PrefillSeconds) + " + " +
+                        formatSeconds(e[F::PrefillTtftSeconds] - e[F::PrefillSeconds]) + " = " +
+                        b.fig(F::PrefillTtftSeconds) + "; a burst of " +
                         count(sv.concurrentSequences) + " prefills takes " +
                         b.fig(F::PrefillBurstSeconds);
         b.derived("prefill", F::PrefillSeconds);
-        b.derived("decode step", F::DecodeStepSeconds);
+        if (sv.batch == 1)
+            b.derived("decode step", F::DecodeStepSeconds);
         x.note = "An optimistic floor, not a p95: queueing behind other prefills (the burst bound) "
                  "is why a load test under the real mix is needed.";
         break;

@@ -25,6 +25,8 @@ private slots:
     void nearZeroRatesAreExplainedNotHidden();
     void intensityRisesWithBatchButStaysBelowTheLimit();
     void perSequenceSpeedFallsWithBatch();
+    void firstTokenOfOneRequestIgnoresTheBatch_data();
+    void firstTokenOfOneRequestIgnoresTheBatch();
     void fitsFlipsExactlyPastTheMaximum_data();
     void fitsFlipsExactlyPastTheMaximum();
     void sweepMatchesEvaluate();
@@ -89,6 +91,31 @@ void Properties::perSequenceSpeedFallsWithBatch()
         QVERIFY(points[i].tokensPerSecondPerSequence < points[i - 1].tokensPerSecondPerSequence);
         QVERIFY(points[i].tokensPerSecond > points[i - 1].tokensPerSecond);
     }
+}
+
+void Properties::firstTokenOfOneRequestIgnoresTheBatch_data()
+{
+    QTest::addColumn<double>("batch");
+    for (const double batch : {1.0, 8.0, 64.0})
+        QTest::newRow(qPrintable(QStringLiteral("batch %1").arg(batch))) << batch;
+}
+
+// issue #24: the single request's time to first token is its prefill plus one decode step of
+// its own; it added a step at the scenario's batch (0.301 s at batch 1, 0.335 s at batch 64).
+// lesson-default: prefill of 4,096 tokens on the 200 TFLOP/s device = 2 x 7e9 x 4,096 / 200e12
+// = 0.28672 s, plus the batch-1 step, 14 GB + 0.5369 GB of KV at 1,000 GB/s = 14.54 ms:
+// 0.30126 s.
+void Properties::firstTokenOfOneRequestIgnoresTheBatch()
+{
+    QFETCH(double, batch);
+    core::Scenario s = loadScenario(QStringLiteral("lesson-default"));
+    s.serving.batch = batch;
+    const core::Evaluation e = core::evaluate(s);
+    QCOMPARE_LT(std::abs(e[core::FigureId::PrefillTtftSeconds] - 0.30126) / 0.30126, 1e-4);
+    s.serving.batch = 1;
+    const core::Evaluation single = core::evaluate(s);
+    QCOMPARE(e[core::FigureId::PrefillTtftSeconds],
+             single[core::FigureId::PrefillSeconds] + single[core::FigureId::DecodeStepSeconds]);
 }
 
 void Properties::fitsFlipsExactlyPastTheMaximum_data()

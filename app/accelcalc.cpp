@@ -2,6 +2,8 @@
 // accel-calc: the calculation core on the command line. Standard output carries only JSON;
 // problems go to standard error as "FILE: /json/path: what is wrong" and exit with 2.
 
+#include "core/atomicfile.h"
+#include "core/calibration.h"
 #include "core/evaluation.h"
 #include "core/evaluationjson.h"
 #include "core/exports.h"
@@ -14,8 +16,10 @@
 #include <charconv>
 #include <cmath>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -28,6 +32,9 @@ constexpr int kBadInput = 2;
 const char *const kUsage =
     "usage:\n"
     "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain]\n"
+    "                  [--calibration PROFILE.json|typical|speed_of_light]\n"
+    "  accel-calc calibrate MEASUREMENTS.csv ... [-o PROFILE.json] [--leave-one-out]\n"
+    "  accel-calc validate MEASUREMENTS.csv ... --calibration PROFILE.json|typical\n"
     "  accel-calc sweep SCENARIO --param PATH --values V1,V2,... [--set PATH=VALUE ...]\n"
     "                  [--format jsonl|json|csv]\n"
     "  accel-calc sweep SCENARIO --kind batch|context|concurrency|utilisation\n"
@@ -39,6 +46,8 @@ const char *const kUsage =
     "  accel-calc --version\n"
     "\n"
     "SCENARIO is a scenario file, - for standard input, or a built-in scenario id\n"
+    "MEASUREMENTS is a measurement CSV (docs/scenario-format.md) or \"published\" for the\n"
+    "measurements the app ships; problems in a row go to standard error as FILE:LINE:COLUMN.\n"
     "(accel-calc presets lists them, e.g. lesson-default).\n"
     "--set serving.batch=32 overrides any input; VALUE is parsed as JSON, else taken as a string.\n"
     "Output is JSON in SI units (bytes, FLOP, seconds, USD); sweep --format json and csv and\n"
@@ -131,6 +140,217 @@ std::vector<std::string> splitValues(const std::string &list)
     return values;
 }
 
+/** Reads a calibration profile file; prints the problem and returns false on bad input. */
+bool readProfile(const std::string &path, core::CalibrationProfile &out)
+{
+    std::ifstream file(path, std::ios::binary);
+    std::string text;
+    if (!file || !core::readAtMost(file, core::kLargestInputBytes, text)) {
+        std::cerr << path << ": /: cannot read the calibration profile\n";
+        return false;
+    }
+    auto profile = core::readCalibrationProfile(text);
+    if (!profile) {
+        std::cerr << path << ": " << displayPath(profile.error().path) << ": "
+                  << profile.error().message << "\n";
+        return false;
+    }
+    out = std::move(profile.value());
+    return true;
+}
+
+/** --calibration typical | speed_of_light | PROFILE.json onto the scenario. */
+bool applyCalibrationOption(const std::string &option, core::Scenario &scenario)
+{
+    core::CalibrationConfig &c = scenario.calibration;
+    if (option == "speed_of_light") {
+        c.mode = core::EstimateMode::SpeedOfLight;
+        return true;
+    }
+    if (option == "typical") {
+        c.mode = core::EstimateMode::Typical;
+        return true;
+    }
+    core::CalibrationProfile profile;
+    if (!readProfile(option, profile))
+        return false;
+    c.mode = core::EstimateMode::Calibrated;
+    c.profile = std::move(profile);
+    c.profilePath.clear();
+    return true;
+}
+
+/** A scenario's "calibration": "profile.json" is read from beside the scenario file. */
+bool resolveScenarioProfile(const Input &input, core::Scenario &scenario)
+{
+    core::CalibrationConfig &c = scenario.calibration;
+    if (c.profilePath.empty() || c.profile)
+        return true;
+    std::filesystem::path path(c.profilePath);
+    if (path.is_relative() && input.label != "<stdin>" && !input.label.starts_with("builtin:"))
+        path = std::filesystem::path(input.label).parent_path() / path;
+    core::CalibrationProfile profile;
+    if (!readProfile(path.string(), profile)) {
+        std::cerr << input.label
+                  << ": /calibration/profile: the profile named there cannot be "
+                     "used\n";
+        return false;
+    }
+    c.profile = std::move(profile);
+    return true;
+}
+
+/** Reads measurement files ("published": the shipped ones); row problems go to stderr. */
+bool readMeasurementFiles(const std::vector<std::string> &files,
+                          std::vector<core::Measurement> &rows)
+{
+    for (const std::string &file : files) {
+        if (file == "published") {
+            const core::MeasurementSet &set = core::publishedMeasurements();
+            rows.insert(rows.end(), set.rows.begin(), set.rows.end());
+            continue;
+        }
+        Input input;
+        if (!readInput(file, input, "a measurement file"))
+            return false;
+        auto set = core::readMeasurementsCsv(input.text, input.label);
+        if (!set) {
+            std::cerr << set.error().path << ": " << set.error().message << "\n";
+            return false;
+        }
+        for (const core::MeasurementProblem &problem : set.value().problems)
+            std::cerr << problem.text() << "\n";
+        rows.insert(rows.end(), set.value().rows.begin(), set.value().rows.end());
+    }
+    if (rows.empty()) {
+        std::cerr << "accel-calc: no usable measurement in the files given\n";
+        return false;
+    }
+    return true;
+}
+
+nlohmann::json pointJson(const core::Measurement &m, const core::CalibrationPoint &p)
+{
+    return {{"file", m.file},
+            {"line", m.line},
+            {"model", m.scenario.model.presetId},
+            {"device", m.scenario.device.presetId},
+            {"engine", m.engine},
+            {"metric", std::string(core::metricKey(m.metric))},
+            {"measured", p.measured},
+            {"predicted", p.predicted},
+            {"predicted_uncalibrated", p.predictedUncalibrated},
+            {"ratio", p.predicted / p.measured},
+            {"profile_entry", p.scope}};
+}
+
+int calibrateCommand(const std::vector<std::string> &args)
+{
+    std::vector<std::string> files;
+    std::string output;
+    bool leaveOut = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "-o" || args[i] == "--output") {
+            if (i + 1 >= args.size())
+                return usageError("-o needs PROFILE.json");
+            output = args[++i];
+        } else if (args[i] == "--leave-one-out") {
+            leaveOut = true;
+        } else if (args[i].starts_with("--")) {
+            return usageError("unknown option \"" + args[i] + "\" for calibrate");
+        } else {
+            files.push_back(args[i]);
+        }
+    }
+    if (files.empty())
+        return usageError("calibrate needs MEASUREMENTS");
+    std::vector<core::Measurement> rows;
+    if (!readMeasurementFiles(files, rows))
+        return kBadInput;
+    auto fit = core::calibrate(rows);
+    if (!fit) {
+        std::cerr << "accel-calc: " << fit.error().message << "\n";
+        return kBadInput;
+    }
+    const core::CalibrationResult &r = fit.value();
+    for (const std::string &note : r.profile.notes)
+        std::cerr << "note: " << note << "\n";
+    nlohmann::json out = nlohmann::json::parse(core::calibrationProfileToJson(r.profile));
+    nlohmann::json points = nlohmann::json::array();
+    for (const core::CalibrationPoint &p : r.points)
+        points.push_back(pointJson(rows[p.row], p));
+    nlohmann::json result = {{"profile", out},
+                             {"rows", points},
+                             {"median_error", r.medianAbsoluteError},
+                             {"worst_error", r.worstAbsoluteError},
+                             {"within_15_percent", r.within15Percent},
+                             {"rows_total", r.points.size()}};
+    if (leaveOut) {
+        nlohmann::json held = nlohmann::json::array();
+        std::size_t within = 0;
+        for (const core::CalibrationPoint &p : core::leaveOneOut(rows)) {
+            held.push_back(pointJson(rows[p.row], p));
+            within += std::fabs(p.relativeError) <= 0.15 ? 1 : 0;
+        }
+        result["leave_one_out"] = {{"rows", held}, {"within_15_percent", within}};
+    }
+    if (!output.empty()) {
+        const auto written =
+            core::writeFileAtomically(output, core::calibrationProfileToJson(r.profile));
+        if (!written) {
+            std::cerr << output << ": /: " << written.error().message << "\n";
+            return kBadInput;
+        }
+    }
+    std::cout << result.dump(2) << "\n";
+    return 0;
+}
+
+int validateCommand(const std::vector<std::string> &args)
+{
+    std::vector<std::string> files;
+    std::string calibration;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--calibration") {
+            if (i + 1 >= args.size())
+                return usageError("--calibration needs PROFILE.json or typical");
+            calibration = args[++i];
+        } else if (args[i].starts_with("--")) {
+            return usageError("unknown option \"" + args[i] + "\" for validate");
+        } else {
+            files.push_back(args[i]);
+        }
+    }
+    if (files.empty() || calibration.empty())
+        return usageError("validate needs MEASUREMENTS and --calibration PROFILE.json");
+    std::vector<core::Measurement> rows;
+    if (!readMeasurementFiles(files, rows))
+        return kBadInput;
+    nlohmann::json out = nlohmann::json::array();
+    std::size_t within = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        core::Scenario scenario = rows[i].scenario;
+        scenario.calibration.engine = rows[i].engine;
+        if (!applyCalibrationOption(calibration, scenario))
+            return kBadInput;
+        core::CalibrationPoint p;
+        p.row = i;
+        p.measured = rows[i].value;
+        p.predicted = core::predict(scenario, rows[i].metric);
+        p.predictedUncalibrated = core::predict(rows[i].scenario, rows[i].metric);
+        p.relativeError = p.predicted / p.measured - 1.0;
+        p.scope = core::estimateLabel(scenario);
+        within += std::fabs(p.relativeError) <= 0.15 ? 1 : 0;
+        out.push_back(pointJson(rows[i], p));
+    }
+    std::cout << nlohmann::json{{"rows", out},
+                                {"within_15_percent", within},
+                                {"rows_total", rows.size()}}
+                     .dump(2)
+              << "\n";
+    return 0;
+}
+
 int run(const std::vector<std::string> &args)
 {
     if (args.empty())
@@ -171,6 +391,10 @@ int run(const std::vector<std::string> &args)
         std::cout << core::modelToJson(imported->model) << "\n";
         return 0;
     }
+    if (command == "calibrate")
+        return calibrateCommand(args);
+    if (command == "validate")
+        return validateCommand(args);
     if (command != "evaluate" && command != "sweep" && command != "check")
         return usageError("unknown command \"" + command + "\"");
 
@@ -184,6 +408,7 @@ int run(const std::vector<std::string> &args)
     std::string formats;
     std::string outputFormat;
     std::string kind;
+    std::string calibration;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string &arg = args[i];
         auto next = [&](const char *option) -> const std::string * {
@@ -199,6 +424,11 @@ int run(const std::vector<std::string> &args)
             overrides.push_back(*value);
         } else if (arg.starts_with("--set=")) {
             overrides.push_back(arg.substr(6));
+        } else if (arg == "--calibration" && command == "evaluate") {
+            const std::string *value = next("--calibration");
+            if (!value)
+                return usageError("--calibration needs PROFILE.json, typical or speed_of_light");
+            calibration = *value;
         } else if (arg == "--explain" && command == "evaluate") {
             explain = true;
         } else if (arg == "--param" && command == "sweep") {
@@ -252,7 +482,9 @@ int run(const std::vector<std::string> &args)
 
     if (command == "evaluate") {
         core::Scenario scenario;
-        if (!load(input, overrides, scenario))
+        if (!load(input, overrides, scenario) || !resolveScenarioProfile(input, scenario))
+            return kBadInput;
+        if (!calibration.empty() && !applyCalibrationOption(calibration, scenario))
             return kBadInput;
         const core::Evaluation evaluation = core::evaluate(scenario);
         std::cout << core::stampJson(core::evaluationToJson(scenario, evaluation, explain),

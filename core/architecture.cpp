@@ -124,6 +124,48 @@ double groupHeldTokens(const LayerGroup &group, double tokens)
     return capped(group) ? std::min(tokens, group.window) : tokens;
 }
 
+namespace {
+
+/** Per-layer FLOP per attended token, and the window a group attends within (inf: none). */
+bool attends(AttentionKind kind)
+{
+    return cachesPerToken(kind) || kind == AttentionKind::Shared;
+}
+
+double attentionFlops(const ModelSpec &model, const auto &attendedTokens)
+{
+    if (!isSet(model.attentionHeads))
+        return std::numeric_limits<double>::quiet_NaN();
+    double flops = 0.0;
+    for (const LayerGroup &group : layerGroupsOf(model)) {
+        if (!attends(group.attention))
+            continue;
+        if (!isSet(group.headDim))
+            return std::numeric_limits<double>::quiet_NaN();
+        const double window =
+            capped(group) ? group.window : std::numeric_limits<double>::infinity();
+        flops += 4.0 * group.layers * model.attentionHeads * group.headDim * attendedTokens(window);
+    }
+    return flops;
+}
+
+} // namespace
+
+double attentionFlopsPerToken(const ModelSpec &model, double context)
+{
+    return attentionFlops(model, [context](double window) { return std::min(context, window); });
+}
+
+double prefillAttentionFlops(const ModelSpec &model, double tokens)
+{
+    // sum over i = 1..tokens of min(i, window)
+    return attentionFlops(model, [tokens](double window) {
+        if (tokens <= window)
+            return tokens * (tokens + 1.0) / 2.0;
+        return window * (window + 1.0) / 2.0 + (tokens - window) * window;
+    });
+}
+
 double groupKvShards(const LayerGroup &group, double tensorParallel)
 {
     const double tp = std::max(1.0, tensorParallel);

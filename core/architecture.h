@@ -31,6 +31,16 @@ double groupKvBytesPerToken(const LayerGroup &group, double bytesPerElement);
  *  the others. */
 double groupHeldTokens(const LayerGroup &group, double tokens);
 
+/** Causal attention's FLOP for one token that attends to `context` earlier tokens: QK^T and AV,
+ *  2 x 2 x query heads x head dim per layer and attended token, a window or chunk capping what
+ *  a layer attends to; linear-attention, state-space and attention-free layers add none. The
+ *  decode step's attention term. NaN when the model has no query heads or head dim. */
+double attentionFlopsPerToken(const ModelSpec &model, double context);
+
+/** The same for a prompt of `tokens` processed causally (token i attends to i tokens): the
+ *  prefill's attention term, about tokens^2 / 2 attended pairs per layer without a window. */
+double prefillAttentionFlops(const ModelSpec &model, double tokens);
+
 /** Devices of one tensor-parallel group that share a layer group's cache: K and V split by head
  *  (each device keeps a whole head when there are fewer KV heads than devices), an MLA latent is
  *  kept whole on every device, a recurrent state splits with its heads over the TP degree. */

@@ -3,6 +3,7 @@
 
 #include "architecture.h"
 #include "calc.h"
+#include "calibration.h"
 #include "scenario.h"
 #include "units.h"
 
@@ -57,12 +58,16 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
     {F::PeakFlops, "roofline.peak_flops_per_second", Q::FlopsPerSecond, "Peak arithmetic"},
     {F::Bandwidth, "roofline.bandwidth_bytes_per_second", Q::BytesPerSecond, "Memory bandwidth"},
     {F::Ridge, "roofline.ridge_flops_per_byte", Q::FlopsPerByte, "Ridge point"},
+    {F::EstimateBandwidthEfficiency, "estimate.bandwidth_efficiency", Q::Ratio, "Bandwidth efficiency"},
+    {F::EstimateComputeEfficiency, "estimate.compute_efficiency", Q::Ratio, "Compute efficiency"},
+    {F::EstimateStepOverheadSeconds, "estimate.step_overhead_seconds", Q::Seconds, "Step overhead"},
 
     {F::DecodeBatch, "decode.batch", Q::Count, "Batch"},
     {F::DecodeBytesPerStep, "decode.bytes_per_step", Q::Bytes, "Bytes per step"},
     {F::DecodeWeightBytesPerStep, "decode.weight_bytes_per_step", Q::Bytes, "Weight bytes per step"},
     {F::DecodeKvBytesPerStep, "decode.kv_bytes_per_step", Q::Bytes, "KV bytes per step"},
     {F::DecodeFlopsPerStep, "decode.flops_per_step", Q::Flops, "FLOP per step"},
+    {F::DecodeAttentionFlopsPerStep, "decode.attention_flops_per_step", Q::Flops, "Attention FLOP per step"},
     {F::DecodeIntensity, "decode.intensity_flops_per_byte", Q::FlopsPerByte, "Arithmetic intensity"},
     {F::DecodeIntensityLimit, "decode.intensity_limit_flops_per_byte", Q::FlopsPerByte, "Intensity limit (infinite batch)"},
     {F::DecodeMemorySeconds, "decode.memory_seconds", Q::Seconds, "Memory time"},
@@ -80,6 +85,7 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
 
     {F::PrefillTokens, "prefill.tokens", Q::Tokens, "Prompt tokens"},
     {F::PrefillFlops, "prefill.flops", Q::Flops, "Prefill FLOP"},
+    {F::PrefillAttentionFlops, "prefill.attention_flops", Q::Flops, "Prefill attention FLOP"},
     {F::PrefillBytes, "prefill.bytes", Q::Bytes, "Prefill bytes"},
     {F::PrefillIntensity, "prefill.intensity_flops_per_byte", Q::FlopsPerByte, "Prefill intensity"},
     {F::PrefillSeconds, "prefill.seconds", Q::Seconds, "Prefill time"},
@@ -171,6 +177,15 @@ struct Base
     double bandwidth = 0; ///< bytes/s
     double bandwidthEfficiency = 1;
     double computeEfficiency = 1;
+    double stepOverhead = 0; ///< seconds per forward pass
+    bool kvWrite = false;
+    bool attentionFlops = false;
+    double attentionFlopsPerToken = 0; ///< whole model, one token at the scenario's context
+    double prefillAttentionFlops = 0;  ///< whole model, the scenario's prompt
+    /// Embedding-table bytes per device a step need not read: the rows no token looks up (a
+    /// separate input embedding is gathered, not streamed); bytes per row alongside.
+    double embeddingBytes = 0;
+    double embeddingRowBytes = 0;
     double activationBytes = 2; ///< bytes per activation element in collectives
     NumericFormat computeFormat = NumericFormat::Bf16;
     bool computeFallback = false;
@@ -271,8 +286,34 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.computeFormat = chooseComputeFormat(s, b.computeFallback);
     b.peak = s.device.peak(b.computeFormat) * kTera;
     b.bandwidth = s.device.bandwidthGbPerSecond * kGB;
-    b.bandwidthEfficiency = sv.bandwidthEfficiency;
-    b.computeEfficiency = sv.computeEfficiency;
+    const EstimateTerms terms = estimateTerms(s);
+    if (terms.missingProfileEntry)
+        warn(e, EvalWarning::NoCalibrationForDevice);
+    e.estimateMode = terms.mode;
+    b.bandwidthEfficiency = terms.bandwidthEfficiency;
+    b.computeEfficiency = terms.computeEfficiency;
+    b.stepOverhead = terms.stepOverheadSeconds;
+    b.kvWrite = terms.kvWrite;
+    b.attentionFlops = terms.attentionFlops;
+    if (b.attentionFlops) {
+        b.attentionFlopsPerToken = attentionFlopsPerToken(m, sv.contextTokens);
+        b.prefillAttentionFlops = prefillAttentionFlops(m, sv.promptTokens);
+        if (std::isnan(b.attentionFlopsPerToken) || std::isnan(b.prefillAttentionFlops)) {
+            warn(e, EvalWarning::AttentionFlopsNeedArchitecture);
+            b.attentionFlopsPerToken = 0.0;
+            b.prefillAttentionFlops = 0.0;
+        }
+    }
+    // A separate input embedding is a table lookup: a step reads the rows of its tokens, not the
+    // table (+2 % to +7 % of decode bytes for Llama 2 7B and Llama 3 8B, issue #24). A tied
+    // table is also the output head, read whole, so nothing changes there.
+    if (!m.tieEmbeddings && isSet(m.vocabSize) && isSet(m.hiddenSize)) {
+        const double perParameter = embeddingParameters > 0.0 ? 2.0 : bpp;
+        // at most half the model: with an untied output head of the same size beside it
+        const double rows = std::min(m.vocabSize, 0.5 * m.parameters / m.hiddenSize);
+        b.embeddingRowBytes = m.hiddenSize * perParameter / b.tensorParallel;
+        b.embeddingBytes = rows * b.embeddingRowBytes;
+    }
     b.activationBytes = std::max(2.0, nominalBytes(b.computeFormat));
 
     if (isSet(m.experts) && isSet(m.expertsPerToken) && m.experts > m.expertsPerToken &&
@@ -322,11 +363,13 @@ Base makeBase(const Scenario &s, Evaluation &e)
  *  weights plus the experts those tokens are expected to touch. Per device. */
 double weightBytesRead(const Base &b, double tokens)
 {
+    const double rowsSkipped =
+        std::max(0.0, b.embeddingBytes - std::min(tokens, 1e12) * b.embeddingRowBytes);
     if (!b.moe)
-        return b.weightsBytes;
+        return b.weightsBytes - rowsSkipped;
     double distinct = expectedDistinctExperts(b.experts, b.expertsPerToken, tokens);
     double parametersRead = b.sharedParameters + distinct * b.perExpertParameters;
-    return parametersRead * b.effectiveBytesPerParameter / b.tensorParallel;
+    return parametersRead * b.effectiveBytesPerParameter / b.tensorParallel - rowsSkipped;
 }
 
 /** Per-device memory holds one stage's layers: the weights and KV of 1/PP of the model. */
@@ -360,6 +403,7 @@ struct Step
     double kvBytes = 0;
     double bytes = 0;
     double flops = 0;
+    double attentionFlops = 0;
     double memorySeconds = 0;
     double computeSeconds = 0;
     double communicationSeconds = 0;
@@ -371,13 +415,16 @@ Step decodeStep(const Base &b, double batch)
 {
     Step st;
     st.weightBytes = weightBytesRead(b, batch);
-    st.kvBytes = batch * b.kvPerSequencePerRank;
+    // with kv_write, each sequence also writes its new token's K and V
+    st.kvBytes = batch * (b.kvPerSequencePerRank + (b.kvWrite ? b.kvPerTokenPerRank : 0.0));
     st.bytes = st.weightBytes + st.kvBytes;
-    st.flops = 2.0 * b.active * batch / b.tensorParallel;
+    st.attentionFlops = batch * b.attentionFlopsPerToken / b.tensorParallel;
+    st.flops = 2.0 * b.active * batch / b.tensorParallel + st.attentionFlops;
     st.memorySeconds = st.bytes / (b.bandwidth * b.bandwidthEfficiency);
     st.computeSeconds = st.flops / (b.peak * b.computeEfficiency);
     st.communicationSeconds = communicationSeconds(b, batch);
-    st.seconds = std::max(st.memorySeconds, st.computeSeconds) + st.communicationSeconds;
+    st.seconds =
+        std::max(st.memorySeconds, st.computeSeconds) + st.communicationSeconds + b.stepOverhead;
     st.bound = st.computeSeconds > st.memorySeconds ? Bound::Compute : Bound::Memory;
     return st;
 }
@@ -487,6 +534,9 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     e[F::PeakFlops] = b.peak;
     e[F::Bandwidth] = b.bandwidth;
     e[F::Ridge] = b.peak / b.bandwidth;
+    e[F::EstimateBandwidthEfficiency] = b.bandwidthEfficiency;
+    e[F::EstimateComputeEfficiency] = b.computeEfficiency;
+    e[F::EstimateStepOverheadSeconds] = b.stepOverhead;
 
     const Step st = decodeStep(b, sv.batch);
     e.decodeBound = st.bound;
@@ -495,6 +545,7 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     e[F::DecodeWeightBytesPerStep] = st.weightBytes;
     e[F::DecodeKvBytesPerStep] = st.kvBytes;
     e[F::DecodeFlopsPerStep] = st.flops;
+    e[F::DecodeAttentionFlopsPerStep] = st.attentionFlops;
     e[F::DecodeIntensity] = st.flops / st.bytes;
     e[F::DecodeIntensityLimit] = 2.0 * b.active / b.kvPerSequence;
     e[F::DecodeMemorySeconds] = st.memorySeconds;
@@ -512,9 +563,10 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     e[F::DecodeMemoryToComputeRatio] = st.memorySeconds / st.computeSeconds;
 
     // Prefill of one request: the prompt's tokens share every weight read (weights-only FLOP;
-    // attention scores are left out, as the lesson's toy does).
+    // attention scores are left out, as the lesson's toy does, unless attention_flops is on).
     const double prompt = sv.promptTokens;
-    const double prefillFlops = 2.0 * b.active * prompt / b.tensorParallel;
+    const double prefillAttention = b.prefillAttentionFlops / b.tensorParallel;
+    const double prefillFlops = 2.0 * b.active * prompt / b.tensorParallel + prefillAttention;
     const double prefillBytes =
         weightBytesRead(b, std::max(prompt, 1.0)) + prompt * b.kvPerTokenPerRank;
     const double prefillMemory = prefillBytes / (b.bandwidth * b.bandwidthEfficiency);
@@ -522,10 +574,11 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     e.prefillBound = prefillCompute > prefillMemory ? Bound::Compute : Bound::Memory;
     e[F::PrefillTokens] = prompt;
     e[F::PrefillFlops] = prefillFlops;
+    e[F::PrefillAttentionFlops] = prefillAttention;
     e[F::PrefillBytes] = prefillBytes;
     e[F::PrefillIntensity] = prefillFlops / prefillBytes;
-    e[F::PrefillSeconds] =
-        std::max(prefillMemory, prefillCompute) + communicationSeconds(b, std::max(prompt, 1.0));
+    e[F::PrefillSeconds] = std::max(prefillMemory, prefillCompute) +
+                           communicationSeconds(b, std::max(prompt, 1.0)) + b.stepOverhead;
     e[F::PrefillAttainableFlops] = prefillFlops / std::max(prefillMemory, prefillCompute);
     // The first token of one request: its prefill and one decode step of its own (batch 1).
     // The scenario's batch made the "single request" figure grow with it (0.301 s at batch 1,

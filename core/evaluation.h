@@ -5,6 +5,7 @@
 // indexed by FigureId, so evaluating and sweeping stay allocation-free in the common case; the
 // formula text behind each figure is rendered on demand by explain.h.
 
+#include "estimate.h"
 #include "formats.h"
 
 #include <array>
@@ -72,12 +73,16 @@ enum class FigureId : std::uint16_t {
     PeakFlops,
     Bandwidth,
     Ridge,
+    EstimateBandwidthEfficiency,
+    EstimateComputeEfficiency,
+    EstimateStepOverheadSeconds,
 
     DecodeBatch,
     DecodeBytesPerStep,
     DecodeWeightBytesPerStep,
     DecodeKvBytesPerStep,
     DecodeFlopsPerStep,
+    DecodeAttentionFlopsPerStep,
     DecodeIntensity,
     DecodeIntensityLimit,
     DecodeMemorySeconds,
@@ -95,6 +100,7 @@ enum class FigureId : std::uint16_t {
 
     PrefillTokens,
     PrefillFlops,
+    PrefillAttentionFlops,
     PrefillBytes,
     PrefillIntensity,
     PrefillSeconds,
@@ -182,6 +188,11 @@ enum class EvalWarning : std::uint32_t {
     TensorParallelOverHostLink = 1u << 11,
     /// more kv heads' copies than heads: each device holds a whole head (replicated KV)
     KvHeadsReplicated = 1u << 12,
+    /// attention FLOP asked for, but the model has no heads or head dim: left out
+    AttentionFlopsNeedArchitecture = 1u << 13,
+    /// a typical or calibrated estimate asked for, but the profile has nothing for this device
+    /// or its class: the scenario's own efficiencies are used
+    NoCalibrationForDevice = 1u << 14,
 };
 
 struct Evaluation
@@ -189,6 +200,9 @@ struct Evaluation
     std::array<double, kFigureCount> values{}; ///< SI values; NaN = not applicable (never output)
     Bound decodeBound = Bound::Memory;
     Bound prefillBound = Bound::Compute;
+    /// Which estimate the figures are (estimate.h); Typical/Calibrated only when the profile had
+    /// an entry for the device.
+    EstimateMode estimateMode = EstimateMode::SpeedOfLight;
     NumericFormat computeFormat = NumericFormat::Bf16;
     std::uint32_t warnings = 0;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "evaluationjson.h"
 
+#include "calibration.h"
 #include "evaluation.h"
 #include "explain.h"
 #include "presets.h"
@@ -43,6 +44,8 @@ json toJsonObject(const Scenario &scenario, const Evaluation &e, bool withExplai
     }
     out["decode"]["bound"] = std::string(boundKey(e.decodeBound));
     out["prefill"]["bound"] = std::string(boundKey(e.prefillBound));
+    out["estimate"]["mode"] = std::string(estimateModeKey(e.estimateMode));
+    out["estimate"]["label"] = estimateLabel(scenario);
     out["roofline"]["compute_format"] = std::string(formatKey(e.computeFormat));
     json warnings = json::array();
     for (std::string_view text : warningTexts(e))

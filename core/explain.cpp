@@ -2,6 +2,7 @@
 #include "explain.h"
 
 #include "architecture.h"
+#include "calibration.h"
 #include "scenario.h"
 #include "scenarioedits.h"
 
@@ -175,6 +176,30 @@ std::string groupTerms(const ModelSpec &m, NumericFormat kvFormat, double tokens
         out += (out.empty() ? "" : " + ") + term;
     }
     return out.empty() ? "0" : out;
+}
+
+std::string efficiency(double value)
+{
+    return formatNumber(value, 3);
+}
+
+/** The efficiencies' inputs: the scenario's own values, or the profile they came from. */
+void estimateInputs(Builder &b, const Scenario &s, const Evaluation &e)
+{
+    if (e.estimateMode == EstimateMode::SpeedOfLight) {
+        b.input("bandwidth efficiency", efficiency(e[F::EstimateBandwidthEfficiency]),
+                "serving.bandwidth_efficiency");
+        b.input("compute efficiency", efficiency(e[F::EstimateComputeEfficiency]),
+                "serving.compute_efficiency");
+        if (e[F::EstimateStepOverheadSeconds] > 0.0)
+            b.input("step overhead", formatSeconds(e[F::EstimateStepOverheadSeconds]),
+                    "serving.step_overhead_s");
+        return;
+    }
+    const std::string label = estimateLabel(s);
+    b.derived("bandwidth efficiency (" + label + ")", F::EstimateBandwidthEfficiency);
+    b.derived("compute efficiency (" + label + ")", F::EstimateComputeEfficiency);
+    b.derived("step overhead (" + label + ")", F::EstimateStepOverheadSeconds);
 }
 
 } // namespace
@@ -551,25 +576,30 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::DecodeComputeSeconds:
     case F::DecodeCommunicationSeconds:
     case F::DecodeStepSeconds:
-    case F::DecodeMemoryToComputeRatio:
+    case F::DecodeMemoryToComputeRatio: {
+        const double overhead = e[F::EstimateStepOverheadSeconds];
         x.formula = "step = max(bytes / (BW x efficiency), FLOP / (peak x efficiency))" +
-                    std::string(shards > 1 ? " + communication" : "");
+                    std::string(shards > 1 ? " + communication" : "") +
+                    std::string(overhead > 0.0 ? " + step overhead" : "");
         x.substituted =
-            "= max(" + b.fig(F::DecodeBytesPerStep) + " / " + b.fig(F::Bandwidth) + ", " +
-            b.fig(F::DecodeFlopsPerStep) + " / " + b.fig(F::PeakFlops) + ") = max(" +
-            b.fig(F::DecodeMemorySeconds) + ", " + b.fig(F::DecodeComputeSeconds) + ")" +
-            (shards > 1 ? " + " + b.fig(F::DecodeCommunicationSeconds) : "") + " = " +
+            "= max(" + b.fig(F::DecodeBytesPerStep) + " / (" + b.fig(F::Bandwidth) + " x " +
+            efficiency(e[F::EstimateBandwidthEfficiency]) + "), " + b.fig(F::DecodeFlopsPerStep) +
+            " / (" + b.fig(F::PeakFlops) + " x " + efficiency(e[F::EstimateComputeEfficiency]) +
+            ")) = max(" + b.fig(F::DecodeMemorySeconds) + ", " + b.fig(F::DecodeComputeSeconds) +
+            ")" + (shards > 1 ? " + " + b.fig(F::DecodeCommunicationSeconds) : "") +
+            (overhead > 0.0 ? " + " + formatSeconds(overhead) : "") + " = " +
             b.fig(F::DecodeStepSeconds) + " (" + std::string(boundKey(e.decodeBound)) + "-bound)";
         b.derived("bytes per step", F::DecodeBytesPerStep);
         b.derived("FLOP per step", F::DecodeFlopsPerStep);
-        b.input("bandwidth efficiency", formatNumber(sv.bandwidthEfficiency, 3),
-                "serving.bandwidth_efficiency");
-        b.input("compute efficiency", formatNumber(sv.computeEfficiency, 3),
-                "serving.compute_efficiency");
-        x.note =
-            "The lesson's toy: perfect bandwidth use, no kernel overhead, no attention-kernel "
-            "inefficiency, no speculative decoding or prefix reuse. Use it to rank, then measure.";
+        estimateInputs(b, s, e);
+        x.note = e.estimateMode == EstimateMode::SpeedOfLight
+                     ? "The lesson's toy: perfect bandwidth use, no kernel overhead, no "
+                       "attention-kernel inefficiency, no speculative decoding or prefix reuse. "
+                       "Use it to rank, then measure."
+                     : "Efficiencies and step overhead from the " + estimateLabel(s) +
+                           " profile, fitted to measured runs: an expectation, not a ceiling.";
         break;
+    }
     case F::DecodeTokensPerSecond:
     case F::DecodeTokensPerSecondPerSequence:
         x.formula = "tokens/s total = batch / step time; per sequence = 1 / step time";
@@ -601,19 +631,53 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         break;
     case F::PrefillTokens:
     case F::PrefillFlops:
+    case F::PrefillAttentionFlops:
     case F::PrefillBytes:
     case F::PrefillIntensity:
     case F::PrefillSeconds:
-    case F::PrefillAttainableFlops:
-        x.formula = "prefill = max((weights + prompt x KV per token) / BW, 2 x active parameters x "
-                    "prompt / peak)";
-        x.substituted = "= max(" + b.fig(F::PrefillBytes) + " / " + b.fig(F::Bandwidth) + ", " +
-                        b.fig(F::PrefillFlops) + " / " + b.fig(F::PeakFlops) +
-                        ") = " + b.fig(F::PrefillSeconds) + " (" +
-                        std::string(boundKey(e.prefillBound)) + "-bound)";
+    case F::PrefillAttainableFlops: {
+        const double overhead = e[F::EstimateStepOverheadSeconds];
+        const bool attention = e[F::PrefillAttentionFlops] > 0.0;
+        x.formula = "prefill = max((weights + prompt x KV per token) / (BW x efficiency), (2 x "
+                    "active parameters x prompt" +
+                    std::string(attention ? " + causal attention FLOP" : "") +
+                    ") / (peak x efficiency))" +
+                    std::string(overhead > 0.0 ? " + step overhead" : "");
+        x.substituted =
+            "= max(" + b.fig(F::PrefillBytes) + " / (" + b.fig(F::Bandwidth) + " x " +
+            efficiency(e[F::EstimateBandwidthEfficiency]) + "), " + b.fig(F::PrefillFlops) +
+            " / (" + b.fig(F::PeakFlops) + " x " + efficiency(e[F::EstimateComputeEfficiency]) +
+            "))" + (overhead > 0.0 ? " + " + formatSeconds(overhead) : "") + " = " +
+            b.fig(F::PrefillSeconds) + " (" + std::string(boundKey(e.prefillBound)) + "-bound)";
         b.input("prompt", count(sv.promptTokens), "serving.prompt_tokens");
-        x.note =
-            "Weights-only FLOP: attention scores are left out, which understates long prompts.";
+        if (attention)
+            b.derived("attention FLOP", F::PrefillAttentionFlops);
+        estimateInputs(b, s, e);
+        x.note = attention ? "Attention FLOP counted: 2 x 2 x layers x heads x head dim per "
+                             "attended pair, prompt^2 / 2 pairs for causal attention."
+                           : "Weights-only FLOP: attention scores are left out, which "
+                             "understates long prompts.";
+        break;
+    }
+    case F::EstimateBandwidthEfficiency:
+    case F::EstimateComputeEfficiency:
+    case F::EstimateStepOverheadSeconds:
+        x.formula = "efficiencies and step overhead of the estimate: " + estimateLabel(s);
+        x.substituted = "bandwidth " + efficiency(e[F::EstimateBandwidthEfficiency]) +
+                        ", compute " + efficiency(e[F::EstimateComputeEfficiency]) +
+                        ", step overhead " + formatSeconds(e[F::EstimateStepOverheadSeconds]);
+        estimateInputs(b, s, e);
+        x.note = "Speed of light is the lesson's perfect hardware; a typical or calibrated "
+                 "profile is fitted to measured runs (docs/formulas.md, Calibration).";
+        break;
+    case F::DecodeAttentionFlopsPerStep:
+        x.formula = "attention FLOP per step = batch x 2 x 2 x layers x heads x head dim x "
+                    "attended tokens";
+        x.substituted = "= " + count(sv.batch) + " x ... at " + count(sv.contextTokens) +
+                        " tokens = " + b.fig(F::DecodeAttentionFlopsPerStep);
+        b.input("context", count(sv.contextTokens), "serving.context_tokens");
+        x.note = "Counted when serving.attention_flops is 1 or a profile is applied; a window "
+                 "caps the attended tokens.";
         break;
     case F::PrefillTtftSeconds:
     case F::PrefillBurstSeconds:

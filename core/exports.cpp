@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exports.h"
 
+#include "calibration.h"
 #include "formats.h"
 #include "parameters.h"
 #include "presets.h"
@@ -296,6 +297,7 @@ std::vector<std::pair<std::string, std::string>> keyAssumptions(const Scenario &
         return isSet(value) ? formatNumber(value, 4) + unit : std::string("not given");
     };
     const ServingConfig &serving = s.serving;
+    const EstimateTerms terms = estimateTerms(s);
     const std::string weights(formatLabel(serving.weightFormat));
     const std::string kv(formatLabel(serving.kvFormat));
     std::string device = s.device.name;
@@ -318,8 +320,9 @@ std::vector<std::pair<std::string, std::string>> keyAssumptions(const Scenario &
         {"Price / utilisation", formatUsd(s.cost.pricePerHourUsd) + " per hour at " +
                                     formatNumber(s.cost.utilisation * 100, 3) + " %"},
         {"Efficiency (bandwidth / compute)",
-         formatNumber(serving.bandwidthEfficiency * 100, 3) + " % / " +
-             formatNumber(serving.computeEfficiency * 100, 3) + " %"},
+         formatNumber(terms.bandwidthEfficiency * 100, 3) + " % / " +
+             formatNumber(terms.computeEfficiency * 100, 3) + " % (" + estimateLabel(s) + ")"},
+        {"Step overhead", formatSeconds(terms.stepOverheadSeconds)},
     };
 }
 

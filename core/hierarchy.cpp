@@ -112,7 +112,7 @@ Spill spill(const Scenario &s)
     Spill out;
     const Evaluation e = evaluate(s);
     out.stepBytes = e[FigureId::DecodeBytesPerStep];
-    out.hbmBandwidth = e[FigureId::Bandwidth] * s.serving.bandwidthEfficiency;
+    out.hbmBandwidth = e[FigureId::Bandwidth] * e[FigureId::EstimateBandwidthEfficiency];
     out.hostLink = hostLink(s.device);
     out.hostLinkBandwidth = out.hostLink.value;
     const double shortfall = -e[FigureId::HeadroomBytes];

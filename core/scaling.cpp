@@ -14,7 +14,7 @@ double trainingWorkSeconds(const Scenario &s)
     const double tokens =
         s.training.microBatch * s.training.sequenceLength * std::max(1.0, s.interconnect.devices);
     const double flops = 6.0 * s.model.active() * tokens; // forward 2 + backward 4 per parameter
-    return flops / (e[FigureId::PeakFlops] * s.serving.computeEfficiency);
+    return flops / (e[FigureId::PeakFlops] * e[FigureId::EstimateComputeEfficiency]);
 }
 
 std::vector<ScalingPoint> scalingCurve(const Scenario &scenario, const std::vector<double> &devices)

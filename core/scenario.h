@@ -5,6 +5,7 @@
 // lesson's running example as defaults, taken from the parameter table in parameters.cpp) and
 // core::evaluate turns it into an Evaluation.
 
+#include "estimate.h"
 #include "formats.h"
 
 #include <array>
@@ -136,6 +137,13 @@ struct ServingConfig
     double admissionMargin = 0.10;
     double bandwidthEfficiency = 1.0;
     double computeEfficiency = 1.0;
+    /// Fixed time per forward pass (kernel launches, scheduling, sampling): 0 in the lesson's toy.
+    double stepOverheadSeconds = 0.0;
+    /// Count causal attention's FLOP (QK^T and AV) in prefill and decode: 0 = the toy's
+    /// weights-only FLOP, 1 = counted. A number so it sits in the parameter table.
+    double attentionFlops = 0;
+    /// Count the write of each decoded token's K and V in the step's bytes: 0 = the toy.
+    double kvWrite = 0;
     double tensorParallel = 1;
     double pipelineParallel = 1; ///< stages, each on its own TP group (usually across nodes)
     double ttftTargetSeconds = 1.5;
@@ -239,6 +247,8 @@ struct Scenario
     InterconnectConfig interconnect;
     PowerConfig power;
     WizardConfig wizard;
+    /// Speed of light (the lesson's model), typical or calibrated efficiencies (estimate.h).
+    CalibrationConfig calibration;
 
     /// Dotted paths ("serving.batch") the file, the command line or an edit in the app set;
     /// everything else is a preset's value, follows the device, or is the lesson's default.

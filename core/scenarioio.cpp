@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenarioio.h"
 
+#include "calibration.h"
 #include "jsonread.h"
 #include "parameters.h"
 #include "presets.h"
@@ -281,6 +282,62 @@ void readPower(const json &doc, Scenario &s, Diagnostics &warnings)
     r.numbers(s);
 }
 
+/** "calibration": a profile file's path, or {"mode", "engine", "profile": path or inline}. */
+void readCalibration(const json &doc, Scenario &s)
+{
+    const auto it = doc.find("calibration");
+    if (it == doc.end())
+        return;
+    CalibrationConfig &c = s.calibration;
+    if (it->is_string()) {
+        c.mode = EstimateMode::Calibrated;
+        c.profilePath = it->get<std::string>();
+        if (c.profilePath.empty())
+            fail("/calibration", "names a profile file; it is empty");
+        return;
+    }
+    if (!it->is_object())
+        fail("/calibration", "must be a profile file's path or an object with mode, engine and "
+                             "profile");
+    for (const auto &[key, value] : it->items())
+        if (key != "mode" && key != "engine" && key != "profile")
+            fail("/calibration/" + key, "unknown key (mode, engine and profile are known)");
+    std::string mode = it->value("mode", std::string());
+    if (const auto m = it->find("mode"); m != it->end() && !m->is_string())
+        fail("/calibration/mode", "must be speed_of_light, typical or calibrated");
+    if (const auto e = it->find("engine"); e != it->end()) {
+        if (!e->is_string())
+            fail("/calibration/engine", "must be the engine's name, as in the measurements");
+        c.engine = e->get<std::string>();
+    }
+    if (const auto p = it->find("profile"); p != it->end()) {
+        if (p->is_string()) {
+            c.profilePath = p->get<std::string>();
+        } else if (p->is_object()) {
+            auto profile = readCalibrationProfile(p->dump());
+            if (!profile)
+                fail("/calibration/profile" + profile.error().path, profile.error().message);
+            c.profile = std::move(profile.value());
+        } else {
+            fail("/calibration/profile", "must be a profile file's path or an inline profile");
+        }
+    }
+    if (mode.empty())
+        mode = c.profile || !c.profilePath.empty() ? "calibrated" : "speed_of_light";
+    if (mode == "speed_of_light")
+        c.mode = EstimateMode::SpeedOfLight;
+    else if (mode == "typical")
+        c.mode = EstimateMode::Typical;
+    else if (mode == "calibrated")
+        c.mode = EstimateMode::Calibrated;
+    else
+        fail("/calibration/mode", "unknown mode \"" + mode.substr(0, 40) +
+                                      "\" (one of speed_of_light, typical, calibrated)");
+    if (c.mode == EstimateMode::Calibrated && !c.profile && c.profilePath.empty())
+        fail("/calibration/profile", "a calibrated estimate needs a profile (accel-calc calibrate "
+                                     "writes one)");
+}
+
 void readWizard(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "wizard"), "/wizard", "wizard", warnings, &s.givenInputs);
@@ -361,7 +418,8 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
     }
     FieldReader root(doc, "", "", warnings, nullptr);
     root.warnUnknown({"format", "version", "name", "description", "model", "device", "serving",
-                      "training", "cost", "traffic", "interconnect", "power", "wizard"});
+                      "training", "cost", "traffic", "interconnect", "power", "wizard",
+                      "calibration"});
     std::string format;
     root.string("format", format);
     if (root.has("format") && format != kScenarioFormat)
@@ -392,6 +450,7 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
     readInterconnect(doc, s, warnings);
     readPower(doc, s, warnings);
     readWizard(doc, s, warnings);
+    readCalibration(doc, s);
     // Without a price or power in the file they follow the device, by the rule every other
     // "this scenario on that device" uses: a price is never borrowed from the lesson's default.
     const DeviceFollowers follow = deviceFollowers(s.device, s.wizard);
@@ -553,6 +612,20 @@ json toJson(const Scenario &s)
             custom.push_back(written);
         }
         wizard["custom_devices"] = custom;
+    }
+
+    const CalibrationConfig &c = s.calibration;
+    if (!c.active() && c.profilePath.empty() && !c.profile) {
+        doc.erase("calibration");
+    } else {
+        json calibration = {{"mode", std::string(estimateModeKey(c.mode))}};
+        if (!c.engine.empty())
+            calibration["engine"] = c.engine;
+        if (!c.profilePath.empty())
+            calibration["profile"] = c.profilePath;
+        else if (c.profile)
+            calibration["profile"] = json::parse(calibrationProfileToJson(*c.profile));
+        doc["calibration"] = calibration;
     }
     return doc;
 }

@@ -343,7 +343,7 @@ CheckResult trainingLatency(const Candidate &c, const Evaluation &e)
     const double tokens = s.training.microBatch * s.training.sequenceLength;
     const double perToken = s.training.recompute == RecomputeMode::Full ? 8.0 : 6.0;
     const double flops = perToken * s.model.active() * tokens;
-    const double efficiency = s.serving.computeEfficiency;
+    const double efficiency = e[F::EstimateComputeEfficiency];
     const double compute = flops / (peak * efficiency);
     add(r, "tokens_per_device_step", tokens);
     add(r, "flops_per_device_step", flops);

@@ -302,7 +302,9 @@ void Exports::keyAssumptionsNameTheInputs()
 {
     const core::Scenario lesson = testsupport::loadScenario(QStringLiteral("lesson-default"));
     const auto gb = core::keyAssumptions(lesson, core::MemoryUnits::GB);
-    QCOMPARE(gb.size(), std::size_t(9));
+    QCOMPARE(gb.size(), std::size_t(10));
+    QCOMPARE(gb[8].second, std::string("100 % / 100 % (speed of light)"));
+    QCOMPARE(gb[9].first, std::string("Step overhead"));
     QCOMPARE(gb[0].first, std::string("Model"));
     QVERIFY(gb[0].second.find("7B parameters") != std::string::npos);
     QCOMPARE(gb[2].second, std::string("BF16 / BF16"));

@@ -203,7 +203,8 @@ void Presets::links()
     QCOMPARE(core::linkPreset("lesson-network")->perDirectionGbPerSecond, 12.5); // l.159
 }
 
-// Mixtral 8x7B: the shared weights plus E(1 - (1 - k/E)^batch) experts per layer are read per step.
+// Mixtral 8x7B: the shared weights plus E(1 - (1 - k/E)^batch) experts per layer are read per step,
+// less the input-embedding rows no token looks up (32,000 x 4,096 table, untied; issue #24).
 void Presets::mixtralReadsOnlyTheExpertsItTouches_data()
 {
     QTest::addColumn<double>("batch");
@@ -223,8 +224,9 @@ void Presets::mixtralReadsOnlyTheExpertsItTouches()
     const core::Evaluation e = testsupport::evaluateScenario(
         QStringLiteral("lesson-default"),
         {QStringLiteral("model=mixtral-8x7b"), QStringLiteral("serving.batch=%1").arg(batch)});
+    const double rowsNotGathered = (32000 - batch) * 4096;
     ACCEL_COMPARE_NEAR(e[core::FigureId::DecodeWeightBytesPerStep],
-                       (shared + distinct * perExpert) * 2, 1);
+                       (shared + distinct * perExpert - rowsNotGathered) * 2, 1);
     ACCEL_COMPARE_NEAR(e[core::FigureId::DecodeFlopsPerStep], 2 * active * batch, 1);
 }
 

@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "calibration.h"
+
+#include "embeddedfiles.h"
+#include "evaluation.h"
+#include "fit.h"
+#include "jsonread.h"
+#include "scenario.h"
+#include "units.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace core {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string classOf(const DeviceSpec &device)
+{
+    return std::string(detail::deploymentKey(device.deployment));
+}
+
+// ---- the fit ---------------------------------------------------------------------------------
+
+/** One forward pass of a measured run at speed of light: memory, arithmetic and link time. */
+struct Pass
+{
+    double memory = 0;
+    double compute = 0;
+    double links = 0;
+};
+
+/** A measured run as the fit sees it: its passes and the measured time they took. */
+struct Row
+{
+    std::size_t index = 0;
+    std::vector<Pass> passes;
+    double seconds = 0; ///< the measurement as time (a rate's step time)
+    std::string device;
+    std::string deviceClass;
+    std::string engine;
+};
+
+/** The coefficients: 1/bandwidth efficiency, 1/compute efficiency, overhead per pass. */
+struct Coefficients
+{
+    std::array<double, 3> x{1.0, 1.0, 0.0};
+    std::array<bool, 3> fitted{false, false, false};
+};
+
+constexpr std::array<const char *, 3> kCoefficientNames = {"bandwidth efficiency",
+                                                           "compute efficiency", "step overhead"};
+
+/** The run with the terms a profile assumes and the speed of light's efficiencies. */
+Scenario fitScenario(const Measurement &m)
+{
+    Scenario s = m.scenario;
+    s.calibration = CalibrationConfig{};
+    s.serving.bandwidthEfficiency = 1.0;
+    s.serving.computeEfficiency = 1.0;
+    s.serving.stepOverheadSeconds = 0.0;
+    s.serving.attentionFlops = 1.0;
+    s.serving.kvWrite = 1.0;
+    return s;
+}
+
+Pass decodePass(const Evaluation &e)
+{
+    return {e[FigureId::DecodeMemorySeconds], e[FigureId::DecodeComputeSeconds],
+            e[FigureId::DecodeCommunicationSeconds]};
+}
+
+Pass prefillPass(const Evaluation &e)
+{
+    Pass p;
+    p.memory = e[FigureId::PrefillBytes] / e[FigureId::Bandwidth];
+    p.compute = e[FigureId::PrefillFlops] / e[FigureId::PeakFlops];
+    p.links = std::max(0.0, e[FigureId::PrefillSeconds] - std::max(p.memory, p.compute));
+    return p;
+}
+
+/** Measured time of the passes a metric covers (a rate becomes its step time). */
+double asSeconds(MeasuredMetric metric, double value, double batch)
+{
+    switch (metric) {
+    case MeasuredMetric::DecodeTokensPerSecondPerSequence:
+        return 1.0 / value;
+    case MeasuredMetric::DecodeTokensPerSecond:
+        return batch / value;
+    default:
+        return value;
+    }
+}
+
+double fromSeconds(MeasuredMetric metric, double seconds, double batch)
+{
+    return asSeconds(metric, seconds, batch); // the same map is its own inverse
+}
+
+Row makeRow(const Measurement &m, std::size_t index)
+{
+    Row row;
+    row.index = index;
+    row.device =
+        m.scenario.device.presetId.empty() ? m.scenario.device.name : m.scenario.device.presetId;
+    row.deviceClass = classOf(m.scenario.device);
+    row.engine = m.engine;
+    const Scenario s = fitScenario(m);
+    const Evaluation e = evaluate(s);
+    const double batch = s.serving.batch;
+    row.seconds = asSeconds(m.metric, m.value, batch);
+    switch (m.metric) {
+    case MeasuredMetric::DecodeTokensPerSecondPerSequence:
+    case MeasuredMetric::DecodeTokensPerSecond:
+    case MeasuredMetric::StepSeconds:
+        row.passes = {decodePass(e)};
+        break;
+    case MeasuredMetric::PrefillSeconds:
+        row.passes = {prefillPass(e)};
+        break;
+    case MeasuredMetric::TtftSeconds: {
+        Scenario single = s;
+        single.serving.batch = 1;
+        row.passes = {prefillPass(e), decodePass(evaluate(single))};
+        break;
+    }
+    }
+    return row;
+}
+
+double predictSeconds(const Row &row, const Coefficients &c)
+{
+    double seconds = 0.0;
+    for (const Pass &p : row.passes)
+        seconds += std::max(p.memory * c.x[0], p.compute * c.x[1]) + p.links + c.x[2];
+    return seconds;
+}
+
+std::string percent(double efficiency)
+{
+    return formatNumber(efficiency * 100.0, 3) + " %";
+}
+
+std::string describe(std::size_t column, double value)
+{
+    if (column == 2)
+        return formatSeconds(value);
+    return percent(1.0 / value);
+}
+
+/** Bounded weighted least squares on relative error for `rows`; what the rows cannot determine
+ *  is held at `fallback`'s value and a note says so. */
+Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &fallback,
+                     const std::string &scope, const std::string &fallbackScope,
+                     std::vector<std::string> &notes)
+{
+    Coefficients c = fallback;
+    c.fitted = {false, false, false};
+    std::array<bool, 3> held{false, false, false};
+    std::array<std::string, 3> why;
+    std::vector<bool> memoryBound;
+    for (int iteration = 0; iteration < 12; ++iteration) {
+        // which roof each pass is under with the coefficients so far
+        std::vector<bool> bound;
+        for (const Row *row : rows)
+            for (const Pass &p : row->passes)
+                bound.push_back(p.memory * c.x[0] >= p.compute * c.x[1]);
+        if (iteration > 0 && bound == memoryBound)
+            break;
+        memoryBound = bound;
+
+        std::vector<std::array<double, 3>> design;
+        std::vector<double> targets;
+        std::vector<double> weights;
+        std::size_t k = 0;
+        for (const Row *row : rows) {
+            std::array<double, 3> a{0.0, 0.0, 0.0};
+            double links = 0.0;
+            for (const Pass &p : row->passes) {
+                if (memoryBound[k++])
+                    a[0] += p.memory;
+                else
+                    a[1] += p.compute;
+                a[2] += 1.0;
+                links += p.links;
+            }
+            design.push_back(a);
+            targets.push_back(row->seconds - links);
+            weights.push_back(1.0 / (row->seconds * row->seconds));
+        }
+        for (std::size_t j = 0; j < 3; ++j) {
+            const bool used = std::any_of(design.begin(), design.end(),
+                                          [j](const auto &a) { return a[j] > 0.0; });
+            if (!used && !held[j]) {
+                held[j] = true;
+                why[j] = j == 1 ? "every measurement is memory-bound; a ttft_seconds or "
+                                  "prefill_seconds with a prompt of 1,000 tokens or more, or a "
+                                  "decode at a batch past the ridge, would determine it"
+                                : "no measurement depends on it";
+            }
+        }
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            LinearFitProblem problem;
+            std::vector<std::size_t> free;
+            for (std::size_t j = 0; j < 3; ++j)
+                if (!held[j])
+                    free.push_back(j);
+            if (free.empty())
+                break;
+            problem.columns = free.size();
+            for (std::size_t i = 0; i < design.size(); ++i) {
+                double target = targets[i];
+                for (std::size_t j = 0; j < 3; ++j)
+                    if (held[j])
+                        target -= design[i][j] * c.x[j];
+                for (std::size_t j : free)
+                    problem.design.push_back(design[i][j]);
+                problem.targets.push_back(target);
+            }
+            problem.weights = weights;
+            for (std::size_t j : free) {
+                problem.lower.push_back(j == 2 ? 0.0 : 1.0); // efficiency <= 1, overhead >= 0
+                problem.upper.push_back(j == 2 ? 1.0 : 1e4); // efficiency >= 0.01 %, <= 1 s
+                problem.names.emplace_back(kCoefficientNames[j]);
+            }
+            const auto fit = fitLinearLeastSquares(problem);
+            if (fit) {
+                for (std::size_t k2 = 0; k2 < free.size(); ++k2) {
+                    c.x[free[k2]] = fit->coefficients[k2];
+                    c.fitted[free[k2]] = true;
+                }
+                break;
+            }
+            // undetermined: hold the overhead first (it and the bandwidth term move together
+            // when every run reads about the same bytes), then whatever the solver names
+            std::size_t lost = 2;
+            const std::string &path = fit.error().path;
+            if (held[2] && path.starts_with("/design/"))
+                lost = free[std::min<std::size_t>(free.size() - 1, std::stoul(path.substr(8)))];
+            held[lost] = true;
+            why[lost] = rows.size() == 1
+                            ? "one measurement cannot separate it from the other figures; a "
+                              "second run at another batch, prompt length or model size would"
+                            : "the runs read about the same bytes per step; a run of another "
+                              "model size, format or batch would separate it";
+        }
+    }
+    for (std::size_t j = 0; j < 3; ++j) {
+        if (held[j])
+            notes.push_back(scope + ": " + kCoefficientNames[j] + " not determined (" + why[j] +
+                            "): " + describe(j, c.x[j]) + " from " + fallbackScope + ".");
+    }
+    return c;
+}
+
+CalibrationEntry makeEntry(const Coefficients &c)
+{
+    CalibrationEntry entry;
+    entry.bandwidthEfficiency = 1.0 / c.x[0];
+    entry.computeEfficiency = 1.0 / c.x[1];
+    entry.stepOverheadSeconds = c.x[2];
+    entry.bandwidthFitted = c.fitted[0];
+    entry.computeFitted = c.fitted[1];
+    entry.overheadFitted = c.fitted[2];
+    return entry;
+}
+
+Coefficients coefficientsOf(const CalibrationEntry &entry)
+{
+    Coefficients c;
+    c.x = {1.0 / entry.bandwidthEfficiency, 1.0 / entry.computeEfficiency,
+           entry.stepOverheadSeconds};
+    return c;
+}
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/** The profile's entries from rows: classes, then devices, then devices with an engine. */
+CalibrationProfile fitProfile(const std::vector<Row> &rows)
+{
+    CalibrationProfile profile;
+    std::map<std::string, std::vector<const Row *>> byClass;
+    std::map<std::string, std::vector<const Row *>> byDevice;
+    for (const Row &row : rows) {
+        byClass[row.deviceClass].push_back(&row);
+        byDevice[row.device].push_back(&row);
+    }
+    const Coefficients speedOfLight;
+    std::map<std::string, Coefficients> classFits;
+    for (const auto &[deviceClass, members] : byClass) {
+        const Coefficients c = fitRows(members, speedOfLight, deviceClass + " devices",
+                                       "the speed of light", profile.notes);
+        classFits[deviceClass] = c;
+        CalibrationEntry entry = makeEntry(c);
+        entry.deviceClass = deviceClass;
+        entry.points = double(members.size());
+        profile.entries.push_back(entry);
+    }
+    for (const auto &[device, members] : byDevice) {
+        if (members.size() < 2)
+            continue; // one run: pooled with its class
+        const std::string deviceClass = members.front()->deviceClass;
+        const Coefficients c = fitRows(members, classFits[deviceClass], device,
+                                       deviceClass + " devices", profile.notes);
+        CalibrationEntry entry = makeEntry(c);
+        entry.device = device;
+        entry.deviceClass = deviceClass;
+        entry.points = double(members.size());
+        profile.entries.push_back(entry);
+        std::map<std::string, std::vector<const Row *>> byEngine;
+        for (const Row *row : members)
+            byEngine[row->engine].push_back(row);
+        if (byEngine.size() < 2)
+            continue; // one engine: the device entry is the engine's
+        for (const auto &[engine, runs] : byEngine) {
+            if (engine.empty() || runs.size() < 2)
+                continue;
+            const Coefficients e =
+                fitRows(runs, c, device + " with " + engine, device, profile.notes);
+            CalibrationEntry engineEntry = makeEntry(e);
+            engineEntry.device = device;
+            engineEntry.deviceClass = deviceClass;
+            engineEntry.engine = engine;
+            engineEntry.points = double(runs.size());
+            profile.entries.push_back(engineEntry);
+        }
+    }
+    return profile;
+}
+
+const CalibrationEntry *findEntry(const CalibrationProfile &profile, const std::string &device,
+                                  const std::string &deviceClass, std::string_view engine)
+{
+    const CalibrationEntry *deviceEntry = nullptr;
+    const CalibrationEntry *classEntry = nullptr;
+    for (const CalibrationEntry &entry : profile.entries) {
+        if (!entry.device.empty() && entry.device == device) {
+            if (!engine.empty() && entry.engine == engine)
+                return &entry;
+            if (entry.engine.empty())
+                deviceEntry = &entry;
+        } else if (entry.device.empty() && entry.deviceClass == deviceClass &&
+                   entry.engine.empty()) {
+            classEntry = &entry;
+        }
+    }
+    return deviceEntry ? deviceEntry : classEntry;
+}
+
+CalibrationPoint pointFor(const Row &row, const Measurement &m, const Coefficients &c,
+                          std::string scope)
+{
+    CalibrationPoint point;
+    point.row = row.index;
+    point.measured = m.value;
+    point.predicted = fromSeconds(m.metric, predictSeconds(row, c), m.scenario.serving.batch);
+    point.predictedUncalibrated = predict(m.scenario, m.metric);
+    point.relativeError = point.predicted / point.measured - 1.0;
+    point.scope = std::move(scope);
+    return point;
+}
+
+const CalibrationEntry *entryForRow(const CalibrationProfile &profile, const Row &row)
+{
+    return findEntry(profile, row.device, row.deviceClass, row.engine);
+}
+
+// ---- the profile file ------------------------------------------------------------------------
+
+double readEfficiency(const json &entry, const char *key, const std::string &where)
+{
+    if (!entry.contains(key))
+        return 1.0;
+    const json &v = entry.at(key);
+    if (!v.is_number() || !(v.get<double>() > 0.0) || v.get<double>() > 1.0)
+        detail::fail(where + "/" + key, "must be a number in (0, 1]");
+    return v.get<double>();
+}
+
+} // namespace
+
+std::string_view estimateModeKey(EstimateMode mode)
+{
+    switch (mode) {
+    case EstimateMode::SpeedOfLight:
+        return "speed_of_light";
+    case EstimateMode::Typical:
+        return "typical";
+    case EstimateMode::Calibrated:
+        return "calibrated";
+    }
+    return "speed_of_light";
+}
+
+const CalibrationEntry *findCalibrationEntry(const CalibrationProfile &profile,
+                                             const DeviceSpec &device, std::string_view engine)
+{
+    return findEntry(profile, device.presetId.empty() ? device.name : device.presetId,
+                     classOf(device), engine);
+}
+
+EstimateTerms estimateTerms(const Scenario &s)
+{
+    EstimateTerms t;
+    t.bandwidthEfficiency = s.serving.bandwidthEfficiency;
+    t.computeEfficiency = s.serving.computeEfficiency;
+    t.stepOverheadSeconds = s.serving.stepOverheadSeconds;
+    t.attentionFlops = s.serving.attentionFlops != 0.0;
+    t.kvWrite = s.serving.kvWrite != 0.0;
+    const CalibrationConfig &c = s.calibration;
+    if (!c.active())
+        return t;
+    const CalibrationProfile *profile = nullptr;
+    if (c.mode == EstimateMode::Typical)
+        profile = &typicalProfile();
+    else if (c.profile)
+        profile = &*c.profile;
+    const CalibrationEntry *entry =
+        profile ? findCalibrationEntry(*profile, s.device, c.engine) : nullptr;
+    if (!entry) {
+        t.missingProfileEntry = true;
+        return t;
+    }
+    t.mode = c.mode;
+    t.entry = entry;
+    t.bandwidthEfficiency = entry->bandwidthEfficiency;
+    t.computeEfficiency = entry->computeEfficiency;
+    t.stepOverheadSeconds = entry->stepOverheadSeconds;
+    t.attentionFlops = profile->attentionFlops;
+    t.kvWrite = profile->kvWrite;
+    return t;
+}
+
+std::string estimateLabel(const Scenario &s)
+{
+    const EstimateTerms t = estimateTerms(s);
+    if (t.mode == EstimateMode::SpeedOfLight) {
+        const bool toy = t.bandwidthEfficiency == 1.0 && t.computeEfficiency == 1.0 &&
+                         t.stepOverheadSeconds == 0.0;
+        std::string label = toy ? "speed of light"
+                                : "speed of light with the scenario's "
+                                  "efficiencies";
+        if (t.missingProfileEntry)
+            label += " (the profile has no entry for " + s.device.name + ")";
+        return label;
+    }
+    return std::string(t.mode == EstimateMode::Typical ? "typical" : "calibrated") + ": " +
+           t.entry->scopeLabel();
+}
+
+const MeasurementSet &publishedMeasurements()
+{
+    static const MeasurementSet set = [] {
+        for (const EmbeddedFile &file : embeddedPresetFiles()) {
+            if (file.path == "measurements/published.csv") {
+                auto read = readMeasurementsCsv(file.text, "presets/measurements/published.csv");
+                if (read)
+                    return std::move(read.value());
+            }
+        }
+        return MeasurementSet{};
+    }();
+    return set;
+}
+
+const CalibrationProfile &typicalProfile()
+{
+    static const CalibrationProfile profile = [] {
+        const MeasurementSet &set = publishedMeasurements();
+        auto fit = calibrate(set.rows, "Typical (published measurements)");
+        if (!fit)
+            return CalibrationProfile{};
+        CalibrationProfile p = std::move(fit.value().profile);
+        p.created = "2026-12-04";
+        return p;
+    }();
+    return profile;
+}
+
+Result<CalibrationResult> calibrate(std::span<const Measurement> measurements,
+                                    const std::string &name)
+{
+    if (measurements.empty())
+        return Diagnostic{"", "no usable measurement to fit"};
+    std::vector<Row> rows;
+    rows.reserve(measurements.size());
+    for (std::size_t i = 0; i < measurements.size(); ++i) {
+        Row row = makeRow(measurements[i], i);
+        if (!(row.seconds > 0.0) || !std::isfinite(row.seconds))
+            continue;
+        rows.push_back(std::move(row));
+    }
+    if (rows.empty())
+        return Diagnostic{"", "no usable measurement to fit"};
+    CalibrationResult result;
+    result.profile = fitProfile(rows);
+    result.profile.name = name;
+    std::set<std::string> sources;
+    for (const Measurement &m : measurements)
+        sources.insert(m.file);
+    result.profile.sources.assign(sources.begin(), sources.end());
+
+    std::map<const CalibrationEntry *, std::vector<double>> errorsByEntry;
+    std::vector<double> errors;
+    for (const Row &row : rows) {
+        const CalibrationEntry *entry = entryForRow(result.profile, row);
+        const Coefficients c = entry ? coefficientsOf(*entry) : Coefficients{};
+        CalibrationPoint point = pointFor(row, measurements[row.index], c,
+                                          entry ? entry->scopeLabel() : "speed of light");
+        errors.push_back(std::fabs(point.relativeError));
+        if (entry)
+            errorsByEntry[entry].push_back(std::fabs(point.relativeError));
+        result.points.push_back(std::move(point));
+    }
+    for (CalibrationEntry &entry : result.profile.entries) {
+        const auto &own = errorsByEntry[&entry];
+        entry.medianRelativeError = median(own);
+        entry.worstRelativeError = own.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                               : *std::max_element(own.begin(), own.end());
+    }
+    result.medianAbsoluteError = median(errors);
+    result.worstAbsoluteError = *std::max_element(errors.begin(), errors.end());
+    result.within15Percent = std::size_t(
+        std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 0.15; }));
+    return result;
+}
+
+std::vector<CalibrationPoint> leaveOneOut(std::span<const Measurement> measurements)
+{
+    std::vector<Row> rows;
+    for (std::size_t i = 0; i < measurements.size(); ++i)
+        rows.push_back(makeRow(measurements[i], i));
+    std::vector<CalibrationPoint> points;
+    for (std::size_t out = 0; out < rows.size(); ++out) {
+        std::vector<Row> others;
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            if (i != out)
+                others.push_back(rows[i]);
+        const CalibrationProfile profile = fitProfile(others);
+        const CalibrationEntry *entry = entryForRow(profile, rows[out]);
+        const Coefficients c = entry ? coefficientsOf(*entry) : Coefficients{};
+        points.push_back(pointFor(rows[out], measurements[out], c,
+                                  entry ? entry->scopeLabel() : "speed of light"));
+    }
+    return points;
+}
+
+Scenario calibratedScenario(const Measurement &measurement, const CalibrationProfile &profile)
+{
+    Scenario s = measurement.scenario;
+    s.calibration.mode = EstimateMode::Calibrated;
+    s.calibration.engine = measurement.engine;
+    s.calibration.profile = profile;
+    return s;
+}
+
+Result<CalibrationProfile> readCalibrationProfile(std::string_view text)
+{
+    try {
+        const json doc = detail::parseStrict(text);
+        if (!doc.is_object())
+            detail::fail("", "a calibration profile is a JSON object");
+        if (doc.value("format", std::string()) != kCalibrationFormat)
+            detail::fail("/format", "must be \"" + std::string(kCalibrationFormat) + "\"");
+        CalibrationProfile p;
+        p.name = doc.value("name", std::string());
+        p.created = doc.value("created", std::string());
+        if (doc.contains("sources") && doc["sources"].is_array())
+            for (const json &s : doc["sources"])
+                if (s.is_string())
+                    p.sources.push_back(s.get<std::string>());
+        if (doc.contains("notes") && doc["notes"].is_array())
+            for (const json &s : doc["notes"])
+                if (s.is_string())
+                    p.notes.push_back(s.get<std::string>());
+        if (doc.contains("terms")) {
+            const json &terms = doc["terms"];
+            if (!terms.is_object())
+                detail::fail("/terms", "must be an object");
+            for (const char *key : {"attention_flops", "kv_write"})
+                if (terms.contains(key) && !terms[key].is_boolean())
+                    detail::fail(std::string("/terms/") + key, "must be true or false");
+            p.attentionFlops = terms.value("attention_flops", true);
+            p.kvWrite = terms.value("kv_write", true);
+        }
+        if (!doc.contains("entries") || !doc["entries"].is_array() || doc["entries"].empty())
+            detail::fail("/entries", "a profile needs at least one entry");
+        for (std::size_t i = 0; i < doc["entries"].size(); ++i) {
+            const json &e = doc["entries"][i];
+            const std::string where = "/entries/" + std::to_string(i);
+            if (!e.is_object())
+                detail::fail(where, "an entry is an object");
+            CalibrationEntry entry;
+            entry.device = e.value("device", std::string());
+            entry.deviceClass = e.value("class", std::string());
+            entry.engine = e.value("engine", std::string());
+            if (entry.device.empty() && entry.deviceClass.empty())
+                detail::fail(where, "an entry names a device or a class");
+            entry.bandwidthEfficiency = readEfficiency(e, "bandwidth_efficiency", where);
+            entry.computeEfficiency = readEfficiency(e, "compute_efficiency", where);
+            if (e.contains("step_overhead_s")) {
+                const json &v = e["step_overhead_s"];
+                if (!v.is_number() || v.get<double>() < 0.0 || v.get<double>() > 10.0)
+                    detail::fail(where + "/step_overhead_s",
+                                 "must be a number of seconds from 0 to 10");
+                entry.stepOverheadSeconds = v.get<double>();
+            }
+            if (e.contains("fitted") && e["fitted"].is_object()) {
+                const json &f = e["fitted"];
+                entry.bandwidthFitted = f.value("bandwidth_efficiency", false);
+                entry.computeFitted = f.value("compute_efficiency", false);
+                entry.overheadFitted = f.value("step_overhead_s", false);
+            }
+            entry.points = e.value("points", 0.0);
+            if (e.contains("median_error") && e["median_error"].is_number())
+                entry.medianRelativeError = e["median_error"].get<double>();
+            if (e.contains("worst_error") && e["worst_error"].is_number())
+                entry.worstRelativeError = e["worst_error"].get<double>();
+            p.entries.push_back(entry);
+        }
+        return p;
+    } catch (const detail::ReadFailure &failure) {
+        return failure.diagnostic;
+    } catch (const json::exception &error) {
+        return Diagnostic{"", error.what()};
+    }
+}
+
+std::string calibrationProfileToJson(const CalibrationProfile &p)
+{
+    json doc = {{"format", kCalibrationFormat}, {"version", 1}, {"name", p.name}};
+    if (!p.created.empty())
+        doc["created"] = p.created;
+    doc["sources"] = p.sources;
+    doc["terms"] = {{"attention_flops", p.attentionFlops}, {"kv_write", p.kvWrite}};
+    json entries = json::array();
+    for (const CalibrationEntry &e : p.entries) {
+        json entry = json::object();
+        if (!e.device.empty())
+            entry["device"] = e.device;
+        entry["class"] = e.deviceClass;
+        if (!e.engine.empty())
+            entry["engine"] = e.engine;
+        entry["bandwidth_efficiency"] = e.bandwidthEfficiency;
+        entry["compute_efficiency"] = e.computeEfficiency;
+        entry["step_overhead_s"] = e.stepOverheadSeconds;
+        entry["fitted"] = {{"bandwidth_efficiency", e.bandwidthFitted},
+                           {"compute_efficiency", e.computeFitted},
+                           {"step_overhead_s", e.overheadFitted}};
+        entry["points"] = e.points;
+        if (std::isfinite(e.medianRelativeError))
+            entry["median_error"] = e.medianRelativeError;
+        if (std::isfinite(e.worstRelativeError))
+            entry["worst_error"] = e.worstRelativeError;
+        entries.push_back(entry);
+    }
+    doc["entries"] = entries;
+    doc["notes"] = p.notes;
+    return doc.dump(2) + "\n";
+}
+
+} // namespace core

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Which estimate the figures are: the lesson's speed of light (the toy's perfect hardware), a
+// "typical" profile fitted to published measurements, or the user's own calibration. Plain values:
+// the profile a fit produces (calibration.h) and the scenario's choice (scenario.h) are here so
+// the scenario can hold them without pulling in the fit.
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace core {
+
+enum class EstimateMode { SpeedOfLight, Typical, Calibrated };
+
+/** Fitted figures for one device (and engine), or pooled for a device class. */
+struct CalibrationEntry
+{
+    std::string device;      ///< device preset id; empty for a class-wide entry
+    std::string deviceClass; ///< "datacenter" | "edge" | "client" (the device's deployment)
+    std::string engine;      ///< empty: any engine
+    double bandwidthEfficiency = 1.0;
+    double computeEfficiency = 1.0;
+    double stepOverheadSeconds = 0.0;
+    /// false where the measurements could not determine the figure and it came from the class
+    /// (or stayed at the speed of light): said beside the number
+    bool bandwidthFitted = false;
+    bool computeFitted = false;
+    bool overheadFitted = false;
+    double points = 0; ///< measurements fitted
+    double medianRelativeError = std::numeric_limits<double>::quiet_NaN();
+    double worstRelativeError = std::numeric_limits<double>::quiet_NaN();
+
+    std::string scopeLabel() const
+    {
+        std::string label = device.empty() ? deviceClass + " devices" : device;
+        if (!engine.empty())
+            label += " with " + engine;
+        return label;
+    }
+};
+
+/** A calibration profile: what `accel-calc calibrate` writes and a scenario applies. */
+struct CalibrationProfile
+{
+    std::string name;
+    std::string created;              ///< ISO date
+    std::vector<std::string> sources; ///< measurement files and what they cite
+    std::vector<CalibrationEntry> entries;
+    std::vector<std::string> notes; ///< what the fit could not determine, and which run would
+    /// The model terms the fit assumed (and so every prediction with this profile uses).
+    bool attentionFlops = true;
+    bool kvWrite = true;
+};
+
+struct CalibrationConfig
+{
+    EstimateMode mode = EstimateMode::SpeedOfLight;
+    std::string engine;      ///< prefer this engine's entries; empty: the device's own
+    std::string profilePath; ///< as the scenario wrote it (a file beside it); empty: inline
+    std::optional<CalibrationProfile> profile; ///< the user's profile (Calibrated)
+
+    bool active() const { return mode != EstimateMode::SpeedOfLight; }
+};
+
+} // namespace core

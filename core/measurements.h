@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Measured runs: what an engine achieved for a model on a device at a batch, context and prompt,
+// read from the app's CSV format (docs/scenario-format.md, "Measurements"). Each run becomes a
+// Scenario (presets plus the row's settings), so predictions for it come from core::evaluate.
+
+#include "result.h"
+#include "scenario.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace core {
+
+enum class MeasuredMetric {
+    DecodeTokensPerSecondPerSequence,
+    DecodeTokensPerSecond,
+    StepSeconds,
+    TtftSeconds,
+    PrefillSeconds,
+};
+
+std::string_view metricKey(MeasuredMetric metric);
+
+struct Measurement
+{
+    Scenario scenario; ///< the run's model, device and settings; estimate: speed of light
+    MeasuredMetric metric = MeasuredMetric::DecodeTokensPerSecondPerSequence;
+    double value = 0;
+    std::string engine;
+    std::string source;
+    std::string file; ///< where it was read, for messages
+    int line = 0;     ///< 1-based line (CSV) or 0 (JSON)
+    std::string where() const;
+};
+
+/** A problem with one input row: the file, line and column (1-based; 0 when not known). */
+struct MeasurementProblem
+{
+    std::string file;
+    int line = 0;
+    int column = 0;
+    std::string columnName;
+    std::string message;
+    std::string text() const; ///< "file:line:column (name): message"
+};
+
+struct MeasurementSet
+{
+    std::vector<Measurement> rows;
+    std::vector<MeasurementProblem> problems; ///< rows left out, and why; the rest are used
+};
+
+/** The CSV header columns, in order. */
+std::vector<std::string_view> measurementColumns();
+
+/** Reads a measurement CSV (header row, then one run per line; quoted fields allowed). A row
+ *  with an unknown metric, a model or device that is no preset, a value that is not a positive
+ *  number or one faster than the device allows at 100 % of its peaks, or settings the scenario
+ *  reader refuses, is reported and left out; rows that contradict each other (same run, values
+ *  more than 2x apart) are reported and both kept. Fails only when nothing can be read (no
+ *  header, a missing column). */
+[[nodiscard]] Result<MeasurementSet> readMeasurementsCsv(std::string_view text,
+                                                         const std::string &file);
+
+/** The prediction for one run with the scenario's estimate (speed of light, typical or a
+ *  profile applied to `scenario.calibration`). */
+double predict(const Scenario &scenario, MeasuredMetric metric);
+
+} // namespace core

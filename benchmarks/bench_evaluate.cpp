@@ -3,6 +3,7 @@
 // sweep over batch 1..1024 (what the roofline trail and throughput chart ask for per slider step).
 // Prints medians and 99th percentiles in microseconds; measures, never asserts.
 
+#include "core/calibration.h"
 #include "core/evaluation.h"
 #include "core/fit.h"
 #include "core/presets.h"
@@ -82,6 +83,22 @@ int main()
         sink = fitted ? fitted->coefficients[0] : 0.0;
     });
 
+    // Issue #24: a whole calibration, 1,000 measurements (the 18 published runs repeated with
+    // other batches, so the device, device+engine and class fits all run), from the measurements
+    // as read to the profile with every point's residual.
+    std::vector<core::Measurement> measurements;
+    const auto &published = core::publishedMeasurements().rows;
+    for (int i = 0; measurements.size() < 1000; ++i) {
+        core::Measurement m = published[std::size_t(i) % published.size()];
+        m.scenario.serving.batch = std::max(1.0, m.scenario.serving.batch) * double(1 + i % 5);
+        m.scenario.serving.concurrentSequences = m.scenario.serving.batch;
+        measurements.push_back(m);
+    }
+    const Summary calibration = measure(10, 1, [&] {
+        auto fitted = core::calibrate(measurements);
+        sink = fitted ? fitted->medianAbsoluteError : 0.0;
+    });
+
     // Issue #21: the checks over every device preset x the seven storage formats a wizard can
     // try, each trying tensor-parallel groups 1, 2, 4, 8 (and pipeline stages where none fits):
     // the Llama-3.1-70B fleet, where most devices need a split.
@@ -113,6 +130,8 @@ int main()
                 readFile.median, readFile.p99);
     std::printf("bounded least squares, 1,000 x 3:  median %8.3f us   p99 %8.3f us\n", fit.median,
                 fit.p99);
+    std::printf("calibrate 1,000 measurements:      median %8.3f ms   p99 %8.3f ms\n",
+                calibration.median / 1000.0, calibration.p99 / 1000.0);
     std::printf("checks, %zu devices x %zu formats x TP 1/2/4/8 (70B fleet, %zu candidates): "
                 "median %8.3f ms   p99 %8.3f ms\n",
                 devices.size(), formats.size(), shapes, select.median / 1000.0,

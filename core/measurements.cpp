@@ -107,7 +107,7 @@ std::optional<MeasuredMetric> parseMetric(std::string_view key)
 /** Which column a scenario reader's pointer ("/serving/batch") is about. */
 std::string columnOfPointer(const std::string &pointer)
 {
-    const std::string tail = pointer.substr(pointer.find_last_of('/') + 1);
+    std::string tail = pointer.substr(pointer.find_last_of('/') + 1);
     if (pointer == "/model" || pointer.starts_with("/model/"))
         return "model";
     if (pointer == "/device" || pointer.starts_with("/device/"))

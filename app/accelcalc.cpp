@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -33,8 +34,10 @@ const char *const kUsage =
     "usage:\n"
     "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain]\n"
     "                  [--calibration PROFILE.json|typical|speed_of_light]\n"
-    "  accel-calc calibrate MEASUREMENTS.csv ... [-o PROFILE.json] [--leave-one-out]\n"
-    "  accel-calc validate MEASUREMENTS.csv ... --calibration PROFILE.json|typical\n"
+    "  accel-calc calibrate MEASUREMENTS ... [-o PROFILE.json] [--leave-one-out]\n"
+    "  accel-calc validate MEASUREMENTS ... --calibration PROFILE.json|typical\n"
+    "                  (both: [--model ID] [--device ID] [--engine NAME] [--tensor-parallel N]\n"
+    "                  for result files that do not name presets)\n"
     "  accel-calc sweep SCENARIO --param PATH --values V1,V2,... [--set PATH=VALUE ...]\n"
     "                  [--format jsonl|json|csv]\n"
     "  accel-calc sweep SCENARIO --kind batch|context|concurrency|utilisation\n"
@@ -46,7 +49,8 @@ const char *const kUsage =
     "  accel-calc --version\n"
     "\n"
     "SCENARIO is a scenario file, - for standard input, or a built-in scenario id\n"
-    "MEASUREMENTS is a measurement CSV (docs/scenario-format.md) or \"published\" for the\n"
+    "MEASUREMENTS is a measurement CSV (docs/scenario-format.md), llama-bench JSON/JSONL/CSV\n"
+    "output, a vllm bench serve --save-result JSON, or \"published\" for the\n"
     "measurements the app ships; problems in a row go to standard error as FILE:LINE:COLUMN.\n"
     "(accel-calc presets lists them, e.g. lesson-default).\n"
     "--set serving.batch=32 overrides any input; VALUE is parsed as JSON, else taken as a string.\n"
@@ -200,10 +204,35 @@ bool resolveScenarioProfile(const Input &input, core::Scenario &scenario)
     return true;
 }
 
+/** --model, --device, --engine, --tensor-parallel: what a benchmark file does not say. 1 when
+ *  args[i] was one (i moves past its value), -1 when its value is missing, 0 otherwise. */
+int defaultsOption(const std::vector<std::string> &args, std::size_t &i,
+                   core::MeasurementDefaults &defaults)
+{
+    const std::string &arg = args[i];
+    if (arg != "--model" && arg != "--device" && arg != "--engine" && arg != "--tensor-parallel")
+        return 0;
+    if (i + 1 >= args.size())
+        return -1;
+    const std::string &value = args[++i];
+    if (arg == "--model")
+        defaults.model = value;
+    else if (arg == "--device")
+        defaults.device = value;
+    else if (arg == "--engine")
+        defaults.engine = value;
+    else
+        defaults.tensorParallel = std::atof(value.c_str());
+    return 1;
+}
+
 /** Reads measurement files ("published": the shipped ones); row problems go to stderr. */
-bool readMeasurementFiles(const std::vector<std::string> &files,
+bool readMeasurementFiles(const std::vector<std::string> &files, core::MeasurementDefaults defaults,
                           std::vector<core::Measurement> &rows)
 {
+    for (const core::PresetInfo &info : core::presetList())
+        if (info.kind == "device")
+            defaults.deviceIds.push_back(info.id);
     for (const std::string &file : files) {
         if (file == "published") {
             const core::MeasurementSet &set = core::publishedMeasurements();
@@ -213,7 +242,7 @@ bool readMeasurementFiles(const std::vector<std::string> &files,
         Input input;
         if (!readInput(file, input, "a measurement file"))
             return false;
-        auto set = core::readMeasurementsCsv(input.text, input.label);
+        auto set = core::readMeasurements(input.text, input.label, defaults);
         if (!set) {
             std::cerr << set.error().path << ": " << set.error().message << "\n";
             return false;
@@ -249,6 +278,7 @@ int calibrateCommand(const std::vector<std::string> &args)
     std::vector<std::string> files;
     std::string output;
     bool leaveOut = false;
+    core::MeasurementDefaults defaults;
     for (std::size_t i = 1; i < args.size(); ++i) {
         if (args[i] == "-o" || args[i] == "--output") {
             if (i + 1 >= args.size())
@@ -256,6 +286,9 @@ int calibrateCommand(const std::vector<std::string> &args)
             output = args[++i];
         } else if (args[i] == "--leave-one-out") {
             leaveOut = true;
+        } else if (const auto option = defaultsOption(args, i, defaults); option != 0) {
+            if (option < 0)
+                return usageError(args[i] + " needs a value");
         } else if (args[i].starts_with("--")) {
             return usageError("unknown option \"" + args[i] + "\" for calibrate");
         } else {
@@ -265,7 +298,7 @@ int calibrateCommand(const std::vector<std::string> &args)
     if (files.empty())
         return usageError("calibrate needs MEASUREMENTS");
     std::vector<core::Measurement> rows;
-    if (!readMeasurementFiles(files, rows))
+    if (!readMeasurementFiles(files, defaults, rows))
         return kBadInput;
     auto fit = core::calibrate(rows);
     if (!fit) {
@@ -310,11 +343,15 @@ int validateCommand(const std::vector<std::string> &args)
 {
     std::vector<std::string> files;
     std::string calibration;
+    core::MeasurementDefaults defaults;
     for (std::size_t i = 1; i < args.size(); ++i) {
         if (args[i] == "--calibration") {
             if (i + 1 >= args.size())
                 return usageError("--calibration needs PROFILE.json or typical");
             calibration = args[++i];
+        } else if (const auto option = defaultsOption(args, i, defaults); option != 0) {
+            if (option < 0)
+                return usageError(args[i] + " needs a value");
         } else if (args[i].starts_with("--")) {
             return usageError("unknown option \"" + args[i] + "\" for validate");
         } else {
@@ -324,7 +361,7 @@ int validateCommand(const std::vector<std::string> &args)
     if (files.empty() || calibration.empty())
         return usageError("validate needs MEASUREMENTS and --calibration PROFILE.json");
     std::vector<core::Measurement> rows;
-    if (!readMeasurementFiles(files, rows))
+    if (!readMeasurementFiles(files, defaults, rows))
         return kBadInput;
     nlohmann::json out = nlohmann::json::array();
     std::size_t within = 0;

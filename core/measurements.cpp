@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -127,6 +129,118 @@ std::string runKey(const std::map<std::string, std::string> &cells)
     return key;
 }
 
+/** One run from its cells (the CSV's columns by name): checked, turned into a scenario, and
+ *  added to `set`, or reported there and left out. */
+void addRun(MeasurementSet &set, std::map<std::string, std::string> cells,
+            const std::map<std::string, int> &cellColumn, const std::string &file, int lineNumber,
+            const std::string &where, std::map<std::string, std::pair<double, int>> &seenRuns)
+{
+    auto problem = [&](int column, std::string name, std::string message) {
+        if (!where.empty())
+            name = where + (name.empty() ? "" : "/" + name);
+        set.problems.push_back({file, lineNumber, column, std::move(name), std::move(message)});
+    };
+    auto columnProblem = [&](const std::string &name, std::string message) {
+        problem(cellColumn.contains(name) ? cellColumn.at(name) : 0, name, std::move(message));
+    };
+    const auto metric = parseMetric(cells["metric"]);
+    if (!metric) {
+        std::string known;
+        for (const auto &[m, name] : kMetrics)
+            known += (known.empty() ? "" : ", ") + std::string(name);
+        columnProblem("metric", "unknown metric \"" + cells["metric"] + "\" (one of " + known +
+                                    "): row left out");
+        return;
+    }
+    const auto value = parseNumber(cells["value"]);
+    if (!value || *value <= 0.0) {
+        columnProblem("value", "\"" + cells["value"] + "\" is not a positive number: row left out");
+        return;
+    }
+    bool numbersOk = true;
+    json serving = json::object();
+    for (const char *column : {"weight_format", "kv_format", "compute_format"})
+        if (!cells[column].empty())
+            serving[column] = cells[column];
+    for (const char *column : {"quant_group_size", "quant_scale_bits", "quant_zero_bits", "batch",
+                               "context_tokens", "prompt_tokens", "tensor_parallel"}) {
+        if (cells[column].empty())
+            continue;
+        const auto number = parseNumber(cells[column]);
+        if (!number) {
+            columnProblem(column, "\"" + cells[column] + "\" is not a number: row left out");
+            numbersOk = false;
+            break;
+        }
+        serving[column] = *number;
+    }
+    if (!numbersOk)
+        return;
+    if (serving.contains("batch"))
+        serving["concurrent_sequences"] = serving["batch"];
+    if (serving.contains("context_tokens") && !serving.contains("prompt_tokens"))
+        serving["prompt_tokens"] = serving["context_tokens"];
+    if (cells["model"].empty() || cells["device"].empty()) {
+        columnProblem(cells["model"].empty() ? "model" : "device",
+                      "empty: a measurement names the model and device presets it ran");
+        return;
+    }
+    const json doc = {{"format", "accel-explorer/scenario"},
+                      {"version", 1},
+                      {"model", cells["model"]},
+                      {"device", cells["device"]},
+                      {"serving", serving}};
+    auto read = readScenario(doc.dump());
+    if (!read && read.error().path == "/serving/compute_format") {
+        // the arithmetic runs in a format the preset has no peak for (Apple's GPUs publish
+        // none): the device's own compute format stands in; decode hardly depends on it
+        columnProblem("compute_format",
+                      read.error().message + ": the device's own compute format used, row kept");
+        json without = doc;
+        without["serving"].erase("compute_format");
+        read = readScenario(without.dump());
+    }
+    if (!read) {
+        const std::string column = columnOfPointer(read.error().path);
+        const bool known = cellColumn.contains(column);
+        problem(known ? cellColumn.at(column) : 0, known ? column : std::string(),
+                read.error().message + ": row left out");
+        return;
+    }
+    Measurement m;
+    m.scenario = std::move(read.value().scenario);
+    m.scenario.name = cells["model"] + " on " + cells["device"];
+    m.metric = *metric;
+    m.value = *value;
+    m.engine = cells["engine"];
+    m.source = cells["source"];
+    m.file = file;
+    m.line = lineNumber;
+
+    // faster than the device allows at 100 % of its bandwidth and peak: a typo or a unit slip
+    const double ceiling = predict(m.scenario, m.metric);
+    const bool isRate = m.metric == MeasuredMetric::DecodeTokensPerSecond ||
+                        m.metric == MeasuredMetric::DecodeTokensPerSecondPerSequence;
+    if (std::isfinite(ceiling) && (isRate ? *value > 1.1 * ceiling : *value < ceiling / 1.1)) {
+        columnProblem("value", formatNumber(*value, 4) + " is faster than " +
+                                   m.scenario.device.name + " allows at 100 % of its " +
+                                   "bandwidth and peak (" + formatNumber(ceiling, 4) +
+                                   "): row left out");
+        return;
+    }
+    const std::string key = runKey(cells);
+    if (auto it = seenRuns.find(key); it != seenRuns.end()) {
+        const double ratio = *value / it->second.first;
+        if (ratio > 2.0 || ratio < 0.5)
+            columnProblem("value", "the same run as line " + std::to_string(it->second.second) +
+                                       " measured " + formatNumber(ratio, 3) +
+                                       "x apart: both kept, check which is right");
+    } else {
+        seenRuns[key] = {*value, lineNumber};
+    }
+    set.rows.push_back(std::move(m));
+}
+
 } // namespace
 
 std::string_view metricKey(MeasuredMetric metric)
@@ -194,9 +308,6 @@ Result<MeasurementSet> readMeasurementsCsv(std::string_view text, const std::str
         if (line.empty() || line == "\r" || line.starts_with('#'))
             continue;
         const std::vector<Field> fields = splitLine(line);
-        auto problem = [&](int column, std::string name, std::string message) {
-            set.problems.push_back({file, lineNumber, column, std::move(name), std::move(message)});
-        };
         if (columnIndex.empty()) {
             for (std::size_t i = 0; i < fields.size(); ++i)
                 columnIndex[fields[i].text] = static_cast<int>(i);
@@ -221,110 +332,341 @@ Result<MeasurementSet> readMeasurementsCsv(std::string_view text, const std::str
             cellColumn[std::string(column)] =
                 present ? fields[std::size_t(index)].column : static_cast<int>(line.size()) + 1;
         }
-        auto columnProblem = [&](const std::string &name, std::string message) {
-            problem(cellColumn.at(name), name, std::move(message));
-        };
-        const auto metric = parseMetric(cells["metric"]);
-        if (!metric) {
-            std::string known;
-            for (const auto &[m, name] : kMetrics)
-                known += (known.empty() ? "" : ", ") + std::string(name);
-            columnProblem("metric", "unknown metric \"" + cells["metric"] + "\" (one of " + known +
-                                        "): row left out");
-            continue;
-        }
-        const auto value = parseNumber(cells["value"]);
-        if (!value || *value <= 0.0) {
-            columnProblem("value",
-                          "\"" + cells["value"] + "\" is not a positive number: row left out");
-            continue;
-        }
-        bool numbersOk = true;
-        json serving = json::object();
-        for (const char *column : {"weight_format", "kv_format", "compute_format"})
-            if (!cells[column].empty())
-                serving[column] = cells[column];
-        for (const char *column : {"quant_group_size", "quant_scale_bits", "quant_zero_bits",
-                                   "batch", "context_tokens", "prompt_tokens", "tensor_parallel"}) {
-            if (cells[column].empty())
-                continue;
-            const auto number = parseNumber(cells[column]);
-            if (!number) {
-                columnProblem(column, "\"" + cells[column] + "\" is not a number: row left out");
-                numbersOk = false;
-                break;
-            }
-            serving[column] = *number;
-        }
-        if (!numbersOk)
-            continue;
-        if (serving.contains("batch"))
-            serving["concurrent_sequences"] = serving["batch"];
-        if (serving.contains("context_tokens") && !serving.contains("prompt_tokens"))
-            serving["prompt_tokens"] = serving["context_tokens"];
-        if (cells["model"].empty() || cells["device"].empty()) {
-            columnProblem(cells["model"].empty() ? "model" : "device",
-                          "empty: a measurement names the model and device presets it ran");
-            continue;
-        }
-        const json doc = {{"format", "accel-explorer/scenario"},
-                          {"version", 1},
-                          {"model", cells["model"]},
-                          {"device", cells["device"]},
-                          {"serving", serving}};
-        auto read = readScenario(doc.dump());
-        if (!read && read.error().path == "/serving/compute_format") {
-            // the arithmetic runs in a format the preset has no peak for (Apple's GPUs publish
-            // none): the device's own compute format stands in; decode hardly depends on it
-            columnProblem("compute_format", read.error().message +
-                                                ": the device's own compute format used, row kept");
-            json without = doc;
-            without["serving"].erase("compute_format");
-            read = readScenario(without.dump());
-        }
-        if (!read) {
-            const std::string column = columnOfPointer(read.error().path);
-            const bool known = cellColumn.contains(column);
-            problem(known ? cellColumn.at(column) : 0, known ? column : std::string(),
-                    read.error().message + ": row left out");
-            continue;
-        }
-        Measurement m;
-        m.scenario = std::move(read.value().scenario);
-        m.scenario.name = cells["model"] + " on " + cells["device"];
-        m.metric = *metric;
-        m.value = *value;
-        m.engine = cells["engine"];
-        m.source = cells["source"];
-        m.file = file;
-        m.line = lineNumber;
-
-        // faster than the device allows at 100 % of its bandwidth and peak: a typo or a unit slip
-        const double ceiling = predict(m.scenario, m.metric);
-        const bool isRate = m.metric == MeasuredMetric::DecodeTokensPerSecond ||
-                            m.metric == MeasuredMetric::DecodeTokensPerSecondPerSequence;
-        if (std::isfinite(ceiling) && (isRate ? *value > 1.1 * ceiling : *value < ceiling / 1.1)) {
-            columnProblem("value", formatNumber(*value, 4) + " is faster than " +
-                                       m.scenario.device.name + " allows at 100 % of its " +
-                                       "bandwidth and peak (" + formatNumber(ceiling, 4) +
-                                       "): row left out");
-            continue;
-        }
-        const std::string key = runKey(cells);
-        if (auto it = seenRuns.find(key); it != seenRuns.end()) {
-            const double ratio = *value / it->second.first;
-            if (ratio > 2.0 || ratio < 0.5)
-                columnProblem("value", "the same run as line " + std::to_string(it->second.second) +
-                                           " measured " + formatNumber(ratio, 3) +
-                                           "x apart: both kept, check which is right");
-        } else {
-            seenRuns[key] = {*value, lineNumber};
-        }
-        set.rows.push_back(std::move(m));
+        addRun(set, cells, cellColumn, file, lineNumber, {}, seenRuns);
     }
     if (columnIndex.empty())
         return Diagnostic{file, "empty: no header row"};
     return set;
+}
+
+namespace {
+
+/** The cells of a run with every column present (empty where not known). */
+std::map<std::string, std::string> emptyCells()
+{
+    std::map<std::string, std::string> cells;
+    for (std::string_view column : kColumns)
+        cells[std::string(column)] = std::string();
+    return cells;
+}
+
+std::string numberText(double value)
+{
+    std::array<char, 64> buffer{};
+    std::snprintf(buffer.data(), buffer.size(), "%.10g", value);
+    return buffer.data();
+}
+
+void applyDefaults(std::map<std::string, std::string> &cells, const MeasurementDefaults &d)
+{
+    if (cells["model"].empty())
+        cells["model"] = d.model;
+    if (cells["device"].empty())
+        cells["device"] = d.device;
+    if (!d.engine.empty())
+        cells["engine"] = d.engine;
+    if (cells["tensor_parallel"].empty() && d.tensorParallel > 0)
+        cells["tensor_parallel"] = numberText(d.tensorParallel);
+}
+
+double numberOr(const json &object, const char *key, double fallback)
+{
+    const auto it = object.find(key);
+    if (it == object.end())
+        return fallback;
+    if (it->is_number())
+        return it->get<double>();
+    if (it->is_string()) { // llama-bench's CSV quotes every field; its JSONL does not
+        char *end = nullptr;
+        const std::string text = it->get<std::string>();
+        const double value = std::strtod(text.c_str(), &end);
+        if (!text.empty() && end == text.c_str() + text.size())
+            return value;
+    }
+    return fallback;
+}
+
+std::string stringOr(const json &object, const char *key)
+{
+    const auto it = object.find(key);
+    if (it == object.end())
+        return {};
+    if (it->is_string())
+        return it->get<std::string>();
+    if (it->is_number())
+        return it->dump();
+    return {};
+}
+
+/** "NVIDIA GeForce RTX 4090" -> the device preset "nvidia-rtx-4090", when one matches. */
+std::string deviceFromName(const std::string &name, const std::vector<std::string> &deviceIds)
+{
+    std::string slug;
+    for (char c : name) {
+        const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (std::isalnum(static_cast<unsigned char>(lower)))
+            slug += lower;
+        else if (!slug.empty() && slug.back() != '-')
+            slug += '-';
+    }
+    for (const char *noise : {"geforce-", "-gpu"}) {
+        const auto at = slug.find(noise);
+        if (at != std::string::npos)
+            slug.erase(at, std::string_view(noise).size());
+    }
+    while (!slug.empty() && slug.back() == '-')
+        slug.pop_back();
+    for (const std::string &id : deviceIds)
+        if (!slug.empty() && id == slug)
+            return id;
+    return {};
+}
+
+/** llama.cpp's GGUF types as the app's formats: the bits per weight from the file's own size
+ *  and parameter count, so K-quants' mixed blocks count what they really store. */
+void llamaWeightFormat(const json &entry, std::map<std::string, std::string> &cells)
+{
+    const std::string type = stringOr(entry, "model_type");
+    const double size = numberOr(entry, "model_size", 0.0);
+    const double parameters = numberOr(entry, "model_n_params", 0.0);
+    const double bits = parameters > 0.0 ? size * 8.0 / parameters : 0.0;
+    if (type.find("BF16") != std::string::npos) {
+        cells["weight_format"] = "bf16";
+    } else if (type.find("F16") != std::string::npos) {
+        cells["weight_format"] = "fp16";
+    } else if (type.find("F32") != std::string::npos || type.find("all F32") != std::string::npos) {
+        cells["weight_format"] = "fp32";
+    } else if (bits > 6.0) {
+        cells["weight_format"] = "int8";
+        cells["quant_group_size"] = "32";
+        cells["quant_scale_bits"] =
+            numberText(std::clamp(std::round((bits - 8.0) * 32.0), 0.0, 64.0));
+        cells["quant_zero_bits"] = "0";
+    } else if (bits > 0.0) {
+        cells["weight_format"] = "int4";
+        cells["quant_group_size"] = "32";
+        cells["quant_scale_bits"] =
+            numberText(std::clamp(std::round((bits - 4.0) * 32.0), 0.0, 64.0));
+        cells["quant_zero_bits"] = "0";
+    }
+}
+
+std::string llamaCacheFormat(const std::string &type)
+{
+    if (type == "f16")
+        return "fp16";
+    if (type == "bf16")
+        return "bf16";
+    if (type == "f32")
+        return "fp32";
+    if (type == "q8_0")
+        return "int8";
+    if (type == "q4_0" || type == "q4_1")
+        return "int4";
+    return {};
+}
+
+/** One llama-bench test (a JSON object, a JSONL line or a CSV row as an object). */
+void addLlamaBenchTest(MeasurementSet &set, const json &entry, const std::string &file, int line,
+                       const std::string &where, const MeasurementDefaults &defaults,
+                       std::map<std::string, std::pair<double, int>> &seenRuns)
+{
+    auto cells = emptyCells();
+    applyDefaults(cells, defaults);
+    if (cells["device"].empty())
+        cells["device"] = deviceFromName(stringOr(entry, "gpu_info"), defaults.deviceIds);
+    auto report = [&](std::string message) {
+        set.problems.push_back({file, line, 0, where, std::move(message)});
+    };
+    if (cells["model"].empty()) {
+        report("llama-bench names the model \"" + stringOr(entry, "model_type") +
+               "\", not a preset: give the model preset (accel-calc --model ID): left out");
+        return;
+    }
+    if (cells["device"].empty()) {
+        report("the GPU \"" + stringOr(entry, "gpu_info") +
+               "\" matches no device preset: give it (accel-calc --device ID): left out");
+        return;
+    }
+    llamaWeightFormat(entry, cells);
+    const std::string kvType = stringOr(entry, "type_k");
+    cells["kv_format"] = llamaCacheFormat(kvType);
+    if (cells["kv_format"].empty() && !kvType.empty())
+        report("KV cache type " + kvType + " has no app format: taken as fp16");
+    if (cells["kv_format"].empty())
+        cells["kv_format"] = "fp16";
+    const double prompt = numberOr(entry, "n_prompt", 0.0);
+    const double generated = numberOr(entry, "n_gen", 0.0);
+    const double depth = numberOr(entry, "n_depth", 0.0);
+    const double averageNs = numberOr(entry, "avg_ns", 0.0);
+    const double averageTs = numberOr(entry, "avg_ts", 0.0);
+    cells["batch"] = "1";
+    if (prompt > 0.0 && generated == 0.0) {
+        cells["metric"] = "prefill_seconds";
+        cells["value"] = numberText(averageNs > 0.0 ? averageNs / 1e9 : prompt / averageTs);
+        cells["prompt_tokens"] = numberText(prompt);
+        cells["context_tokens"] = numberText(depth + prompt);
+    } else if (generated > 0.0 && prompt == 0.0) {
+        cells["metric"] = "decode_tokens_per_second_per_sequence";
+        cells["value"] = numberText(averageTs);
+        cells["prompt_tokens"] = numberText(depth);
+        cells["context_tokens"] = numberText(depth + generated);
+    } else {
+        report("a combined prompt + generation test (pg) is not one metric: left out");
+        return;
+    }
+    if (defaults.engine.empty())
+        cells["engine"] = "llama.cpp " + stringOr(entry, "build_commit") + " (" +
+                          stringOr(entry, "backends") + ")";
+    cells["source"] = file + " (llama-bench " + stringOr(entry, "test_time") + ")";
+    addRun(set, cells, {}, file, line, where, seenRuns);
+}
+
+/** `vllm bench serve --save-result`: one serving run at a fixed concurrency. */
+void addVllmResult(MeasurementSet &set, const json &doc, const std::string &file,
+                   const MeasurementDefaults &defaults,
+                   std::map<std::string, std::pair<double, int>> &seenRuns)
+{
+    auto cells = emptyCells();
+    applyDefaults(cells, defaults);
+    auto report = [&](std::string where, std::string message) {
+        set.problems.push_back({file, 0, 0, std::move(where), std::move(message)});
+    };
+    if (cells["model"].empty() || cells["device"].empty()) {
+        report(cells["model"].empty() ? "/model_id" : "",
+               "a vLLM result names the model \"" + stringOr(doc, "model_id") +
+                   "\" and no device: give the model and device presets (accel-calc --model ID "
+                   "--device ID)");
+        return;
+    }
+    const double completed = numberOr(doc, "completed", 0.0);
+    const double concurrency = numberOr(doc, "max_concurrency", 0.0);
+    if (!(completed > 0.0)) {
+        report("/completed", "no completed request: nothing measured");
+        return;
+    }
+    if (!(concurrency >= 1.0)) {
+        report("/max_concurrency", "not set: the batch the server ran is unknown (rerun with "
+                                   "--max-concurrency N): left out");
+        return;
+    }
+    const double prompt = std::round(numberOr(doc, "total_input_tokens", 0.0) / completed);
+    const double output = std::round(numberOr(doc, "total_output_tokens", 0.0) / completed);
+    cells["batch"] = numberText(concurrency);
+    cells["prompt_tokens"] = numberText(prompt);
+    // the KV a decode step reads grows from the prompt to prompt + output: its mean
+    cells["context_tokens"] = numberText(prompt + std::round(output / 2.0));
+    if (defaults.engine.empty())
+        cells["engine"] = "vLLM";
+    cells["source"] = file + " (vllm bench serve " + stringOr(doc, "date") + ")";
+    const double tpot = numberOr(doc, "median_tpot_ms", numberOr(doc, "mean_tpot_ms", 0.0));
+    if (tpot > 0.0) {
+        auto decode = cells;
+        decode["metric"] = "step_seconds";
+        decode["value"] = numberText(tpot / 1000.0);
+        addRun(set, decode, {}, file, 0, "/median_tpot_ms", seenRuns);
+    } else {
+        report("/median_tpot_ms", "missing: no decode step time in the result");
+    }
+    const double ttft = numberOr(doc, "median_ttft_ms", 0.0);
+    if (ttft > 0.0 && concurrency == 1.0) {
+        auto first = cells;
+        first["metric"] = "ttft_seconds";
+        first["value"] = numberText(ttft / 1000.0);
+        first["context_tokens"] = numberText(prompt + 1.0);
+        addRun(set, first, {}, file, 0, "/median_ttft_ms", seenRuns);
+    } else if (ttft > 0.0) {
+        report("/median_ttft_ms", "measured at concurrency " + numberText(concurrency) +
+                                      ": it includes queueing behind other prompts, so it is "
+                                      "not a single request's time to first token: not fitted");
+    }
+}
+
+} // namespace
+
+Result<MeasurementSet> readMeasurements(std::string_view text, const std::string &file,
+                                        const MeasurementDefaults &defaults)
+{
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return Diagnostic{file, "empty: no measurement"};
+    MeasurementSet set;
+    std::map<std::string, std::pair<double, int>> seenRuns;
+    if (text[first] == '[' || text[first] == '{') {
+        json doc;
+        try {
+            doc = json::parse(text);
+        } catch (const json::exception &) {
+            // llama-bench -o jsonl: one object per line
+            int line = 0;
+            std::size_t start = 0;
+            while (start < text.size()) {
+                std::size_t end = text.find('\n', start);
+                if (end == std::string_view::npos)
+                    end = text.size();
+                ++line;
+                const std::string_view row = text.substr(start, end - start);
+                start = end + 1;
+                if (row.find_first_not_of(" \t\r") == std::string_view::npos)
+                    continue;
+                try {
+                    const json entry = json::parse(row);
+                    if (!entry.is_object() || !entry.contains("avg_ts"))
+                        return Diagnostic{file + ":" + std::to_string(line),
+                                          "not a llama-bench JSONL line"};
+                    addLlamaBenchTest(set, entry, file, line, {}, defaults, seenRuns);
+                } catch (const json::exception &error) {
+                    return Diagnostic{file + ":" + std::to_string(line),
+                                      std::string("not JSON: ") + error.what()};
+                }
+            }
+            return set;
+        }
+        if (doc.is_array()) {
+            for (std::size_t i = 0; i < doc.size(); ++i) {
+                if (!doc[i].is_object() || !doc[i].contains("avg_ts"))
+                    return Diagnostic{file + ": /" + std::to_string(i),
+                                      "not a llama-bench test (no avg_ts)"};
+                addLlamaBenchTest(set, doc[i], file, 0, "/" + std::to_string(i), defaults,
+                                  seenRuns);
+            }
+            return set;
+        }
+        if (doc.contains("median_tpot_ms") || doc.contains("mean_tpot_ms") ||
+            doc.contains("median_ttft_ms")) {
+            addVllmResult(set, doc, file, defaults, seenRuns);
+            return set;
+        }
+        return Diagnostic{file, "a JSON file the app does not know: a measurement is a "
+                                "`vllm bench serve --save-result` result or llama-bench -o json"};
+    }
+    const std::string_view header = text.substr(first, text.find('\n', first) - first);
+    if (header.find("avg_ts") != std::string_view::npos &&
+        header.find("n_prompt") != std::string_view::npos) {
+        // llama-bench -o csv: every field quoted; each row as an object, by the header's names
+        std::vector<std::string> names;
+        for (const Field &f : splitLine(header))
+            names.push_back(f.text);
+        int line = 0;
+        std::size_t start = 0;
+        while (start < text.size()) {
+            std::size_t end = text.find('\n', start);
+            if (end == std::string_view::npos)
+                end = text.size();
+            ++line;
+            const std::string_view row = text.substr(start, end - start);
+            start = end + 1;
+            if (line == 1 || row.find_first_not_of(" \t\r") == std::string_view::npos)
+                continue;
+            const std::vector<Field> fields = splitLine(row);
+            json entry = json::object();
+            for (std::size_t i = 0; i < names.size() && i < fields.size(); ++i)
+                entry[names[i]] = fields[i].text;
+            addLlamaBenchTest(set, entry, file, line, {}, defaults, seenRuns);
+        }
+        return set;
+    }
+    return readMeasurementsCsv(text, file);
 }
 
 } // namespace core

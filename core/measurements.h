@@ -2,7 +2,8 @@
 #pragma once
 
 // Measured runs: what an engine achieved for a model on a device at a batch, context and prompt,
-// read from the app's CSV format (docs/scenario-format.md, "Measurements"). Each run becomes a
+// read from the app's CSV format (docs/scenario-format.md, "Measurements"), llama-bench's and
+// `vllm bench serve`'s result files. Each run becomes a
 // Scenario (presets plus the row's settings), so predictions for it come from core::evaluate.
 
 #include "result.h"
@@ -64,6 +65,26 @@ std::vector<std::string_view> measurementColumns();
  *  header, a missing column). */
 [[nodiscard]] Result<MeasurementSet> readMeasurementsCsv(std::string_view text,
                                                          const std::string &file);
+
+/** What a benchmark result file does not say: the model and device presets it ran (llama-bench
+ *  and vLLM name a file or a Hugging Face id, not a preset), the engine, the TP degree. */
+struct MeasurementDefaults
+{
+    std::string model;
+    std::string device;
+    std::string engine;
+    double tensorParallel = 0;          ///< 0: the file's or 1
+    std::vector<std::string> deviceIds; ///< presets a GPU name may match (llama-bench gpu_info)
+};
+
+/** Reads any supported measurement file by its content: the app's CSV (above), llama-bench's
+ *  JSON, JSONL or CSV output (pp tests become prefill_seconds, tg tests
+ *  decode_tokens_per_second_per_sequence, weights' bits from the GGUF size), or a `vllm bench
+ *  serve --save-result` JSON (the median TPOT as the step time at max_concurrency; the TTFT only
+ *  at concurrency 1, where no queueing is in it). */
+[[nodiscard]] Result<MeasurementSet> readMeasurements(std::string_view text,
+                                                      const std::string &file,
+                                                      const MeasurementDefaults &defaults);
 
 /** The prediction for one run with the scenario's estimate (speed of light, typical or a
  *  profile applied to `scenario.calibration`). */

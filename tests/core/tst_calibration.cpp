@@ -11,6 +11,7 @@
 #include "core/measurements.h"
 #include "core/scenarioio.h"
 
+#include <QFile>
 #include <QObject>
 
 #include <cmath>
@@ -32,6 +33,10 @@ private slots:
     void readerKeepsGoodRowsAndNamesBadOnes();
     void readerRefusesAFileWithoutItsColumns();
     void publishedMeasurementsAllRead();
+    void readsLlamaBenchJsonAndCsv_data();
+    void readsLlamaBenchJsonAndCsv();
+    void llamaBenchNeedsItsPresets();
+    void readsVllmBenchServe();
     void fitRecoversKnownEfficiencies();
     void fitStaysInsideItsBounds();
     void fitSaysWhatItCannotDetermine();
@@ -207,6 +212,113 @@ void Calibration::publishedMeasurementsAllRead()
     QCOMPARE(set.problems.front().columnName, std::string("compute_format"));
     for (const core::Measurement &m : set.rows)
         QVERIFY2(!m.source.empty(), m.where().c_str());
+}
+
+namespace {
+
+QByteArray fixture(const char *name)
+{
+    QFile file(QStringLiteral(ACCEL_FIXTURES_DIR "/measurements/") + QLatin1String(name));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("no fixture %s", name);
+    return file.readAll();
+}
+
+} // namespace
+
+void Calibration::readsLlamaBenchJsonAndCsv_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<double>("prefillSeconds");
+    QTest::addColumn<double>("tokensPerSecond");
+    QTest::newRow("json") << QStringLiteral("llama-bench-rtx4080.json") << 0.07213564 << 118.881588;
+    QTest::newRow("csv") << QStringLiteral("llama-bench-rtx4080.csv") << 0.07028566 << 119.915244;
+}
+
+// llama.cpp's README sample: pp512 (512 prompt tokens in 72.1 ms) becomes prefill_seconds,
+// tg128 (118.9 tokens/s) decode at batch 1; Q4_K_M's 4,677,120,000 B over 7,615,616,512
+// parameters is 4.91 bits: int4 in groups of 32 with 29 bits of scale.
+void Calibration::readsLlamaBenchJsonAndCsv()
+{
+    QFETCH(QString, name);
+    QFETCH(double, prefillSeconds);
+    QFETCH(double, tokensPerSecond);
+    core::MeasurementDefaults defaults;
+    defaults.model = "qwen2-5-7b";
+    defaults.device = "nvidia-rtx-4090";
+    auto read = core::readMeasurements(fixture(name.toLatin1().constData()).toStdString(),
+                                       name.toStdString(), defaults);
+    QVERIFY2(read, read ? "" : read.error().message.c_str());
+    QCOMPARE(read->rows.size(), std::size_t(2));
+    const core::Measurement &pp = read->rows[0];
+    QCOMPARE(pp.metric, core::MeasuredMetric::PrefillSeconds);
+    ACCEL_COMPARE_NEAR(pp.value, prefillSeconds, 1e-9);
+    QCOMPARE(pp.scenario.serving.promptTokens, 512.0);
+    QCOMPARE(pp.scenario.serving.weightFormat, core::NumericFormat::Int4);
+    QCOMPARE(pp.scenario.serving.quant.groupSize, 32.0);
+    QCOMPARE(pp.scenario.serving.quant.scaleBits, 29.0);
+    QCOMPARE(pp.scenario.serving.kvFormat, core::NumericFormat::Fp16);
+    QVERIFY(pp.engine.starts_with("llama.cpp 8cf427ff"));
+    const core::Measurement &tg = read->rows[1];
+    QCOMPARE(tg.metric, core::MeasuredMetric::DecodeTokensPerSecondPerSequence);
+    ACCEL_COMPARE_NEAR(tg.value, tokensPerSecond, 1e-9);
+    QCOMPARE(tg.scenario.serving.batch, 1.0);
+    QCOMPARE(tg.scenario.serving.contextTokens, 128.0);
+}
+
+// llama-bench names no preset: without the model the run is reported, not guessed; a GPU name
+// that is a preset's is matched ("NVIDIA GeForce RTX 4090" -> nvidia-rtx-4090); the RTX 4080 is
+// no preset.
+void Calibration::llamaBenchNeedsItsPresets()
+{
+    const std::string json = fixture("llama-bench-rtx4080.json").toStdString();
+    core::MeasurementDefaults none;
+    auto read = core::readMeasurements(json, "lb.json", none);
+    QVERIFY(read);
+    QVERIFY(read->rows.empty());
+    QCOMPARE(read->problems.size(), std::size_t(2));
+    QCOMPARE(read->problems[0].columnName, std::string("/0"));
+    QVERIFY(read->problems[0].message.find("model") != std::string::npos);
+
+    core::MeasurementDefaults modelOnly;
+    modelOnly.model = "qwen2-5-7b";
+    modelOnly.deviceIds = {"nvidia-rtx-4090", "nvidia-l4"};
+    read = core::readMeasurements(json, "lb.json", modelOnly);
+    QVERIFY(read);
+    QVERIFY(read->rows.empty());
+    QVERIFY(read->problems[0].message.find("RTX 4080") != std::string::npos);
+    std::string renamed = json;
+    for (auto at = renamed.find("RTX 4080"); at != std::string::npos; at = renamed.find("RTX 4080"))
+        renamed.replace(at, 8, "RTX 4090");
+    read = core::readMeasurements(renamed, "lb.json", modelOnly);
+    QVERIFY(read);
+    QCOMPARE(read->rows.size(), std::size_t(2));
+    QCOMPARE(read->rows[0].scenario.device.presetId, std::string("nvidia-rtx-4090"));
+}
+
+// vllm bench serve at concurrency 32, 2,048 + 2,048 tokens: the median TPOT (70.23 ms) is the
+// step at batch 32 over a mean context of 2,048 + 1,024 tokens; the TTFT (7.1 s) is queueing
+// behind 31 other prompts, not one request's first token, so it is reported and not fitted.
+void Calibration::readsVllmBenchServe()
+{
+    core::MeasurementDefaults defaults;
+    defaults.model = "llama-3-1-8b";
+    defaults.device = "nvidia-h100-sxm";
+    auto read = core::readMeasurements(fixture("vllm-bench-serve-c32.json").toStdString(),
+                                       "vllm.json", defaults);
+    QVERIFY(read);
+    QCOMPARE(read->rows.size(), std::size_t(1));
+    const core::Measurement &m = read->rows.front();
+    QCOMPARE(m.metric, core::MeasuredMetric::StepSeconds);
+    ACCEL_COMPARE_NEAR(m.value, 0.07023, 1e-12);
+    QCOMPARE(m.scenario.serving.batch, 32.0);
+    QCOMPARE(m.scenario.serving.promptTokens, 2048.0);
+    QCOMPARE(m.scenario.serving.contextTokens, 3072.0);
+    QCOMPARE(m.engine, std::string("vLLM"));
+    QCOMPARE(read->problems.size(), std::size_t(1));
+    QCOMPARE(read->problems.front().columnName, std::string("/median_ttft_ms"));
+    QVERIFY(!core::readMeasurements("{\"hello\": 1}", "x.json", defaults));
+    QVERIFY(!core::readMeasurements("  ", "x.json", defaults));
 }
 
 // Runs generated by the core itself with bandwidth efficiency 0.6, compute efficiency 0.45 and a

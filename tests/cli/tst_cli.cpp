@@ -2,11 +2,13 @@
 // accel-calc as its users run it: the lesson's scenario files give the lesson's numbers, the
 // output is JSON only, and bad input exits 2 with "FILE: /json/path: what is wrong".
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -92,6 +94,8 @@ private slots:
     void standardInputIsBounded();
     void contextSweepOfALongPrompt();
     void badCommandLines();
+    void calibrateWritesAProfileThatValidateAndEvaluateUse();
+    void calibrateReportsBadRowsByLineAndColumn();
 };
 
 void Cli::lessonScenarioFiles_data()
@@ -570,6 +574,84 @@ void Cli::badCommandLines()
     QCOMPARE(run.exitCode, 2);
     QVERIFY(run.out.isEmpty());
     QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+// Issue #24: calibrate -> PROFILE.json -> validate and evaluate --calibration, and a scenario
+// that names the profile file beside it.
+void Cli::calibrateWritesAProfileThatValidateAndEvaluateUse()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString profile = dir.filePath(QStringLiteral("profile.json"));
+    const Run fit = accelCalc({"calibrate", "published", "-o", profile, "--leave-one-out"});
+    QCOMPARE(fit.exitCode, 0);
+    const QJsonObject result = parseObject(fit.out);
+    QCOMPARE(result.value("rows_total").toInt(), 18);
+    QVERIFY(result.value("within_15_percent").toInt() >= 15);
+    QVERIFY(result.value("leave_one_out").toObject().value("within_15_percent").toInt() >= 11);
+    QVERIFY(QFile::exists(profile));
+    QVERIFY(!QFile::exists(profile + QStringLiteral(".part")));
+
+    const Run validate = accelCalc({"validate", "published", "--calibration", profile});
+    QCOMPARE(validate.exitCode, 0);
+    const QJsonObject rows = parseObject(validate.out);
+    QCOMPARE(rows.value("rows_total").toInt(), 18);
+    const QJsonObject first = rows.value("rows").toArray().first().toObject();
+    for (const char *key : {"metric", "measured", "predicted", "predicted_uncalibrated", "ratio"})
+        QVERIFY2(first.contains(QLatin1String(key)), key);
+    QVERIFY(first.value("predicted").toDouble() < first.value("predicted_uncalibrated").toDouble());
+
+    const Run plain = accelCalc({"evaluate", "lesson-default"});
+    const Run calibrated = accelCalc({"evaluate", "lesson-default", "--calibration", profile});
+    QCOMPARE(calibrated.exitCode, 0);
+    const QJsonObject a = parseObject(plain.out);
+    const QJsonObject b = parseObject(calibrated.out);
+    QCOMPARE(valueAt(a, "decode.step_seconds"), 0.018294967296); // the lesson's l.123, exact
+    QVERIFY(valueAt(b, "decode.step_seconds") > valueAt(a, "decode.step_seconds"));
+    QCOMPARE(b.value("estimate").toObject().value("mode").toString(), QStringLiteral("calibrated"));
+
+    // a scenario naming the profile beside it
+    QFile scenario(dir.filePath(QStringLiteral("scenario.json")));
+    QVERIFY(scenario.open(QIODevice::WriteOnly));
+    scenario.write(R"({"model": "llama-2-7b", "device": "nvidia-a100-80gb-sxm",
+                      "calibration": {"profile": "profile.json", "engine": "gpt-fast"}})");
+    scenario.close();
+    const Run beside = accelCalc({"evaluate", scenario.fileName()});
+    QCOMPARE(beside.exitCode, 0);
+    QVERIFY2(parseObject(beside.out)
+                 .value("estimate")
+                 .toObject()
+                 .value("label")
+                 .toString()
+                 .contains(QStringLiteral("gpt-fast")),
+             beside.out.constData());
+    QVERIFY(QFile::remove(profile));
+    const Run missing = accelCalc({"evaluate", scenario.fileName()});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY(missing.err.contains("/calibration/profile"));
+}
+
+void Cli::calibrateReportsBadRowsByLineAndColumn()
+{
+    QTemporaryDir dir;
+    QFile csv(dir.filePath(QStringLiteral("runs.csv")));
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    csv.write("model,device,weight_format,kv_format,compute_format,quant_group_size,"
+              "quant_scale_bits,quant_zero_bits,batch,context_tokens,prompt_tokens,"
+              "tensor_parallel,metric,value,engine,source\n"
+              "llama-2-7b,nvidia-a100-80gb-sxm,bf16,bf16,,,,,1,128,64,1,"
+              "decode_tokens_per_second_per_sequence,100,e,s\n"
+              "llama-2-7b,nvidia-a100-80gb-sxm,bf16,bf16,,,,,1,128,64,1,speed,100,e,s\n");
+    csv.close();
+    const Run run = accelCalc({"calibrate", csv.fileName()});
+    QCOMPARE(run.exitCode, 0); // the good row is still fitted
+    QVERIFY2(run.err.contains("runs.csv:3:") && run.err.contains("(metric)"), run.err.constData());
+    const Run nothing = accelCalc({"calibrate", fixture(QStringLiteral("measurements/README.md"))});
+    QCOMPARE(nothing.exitCode, 2);
+    const Run noModel =
+        accelCalc({"calibrate", fixture(QStringLiteral("measurements/llama-bench-rtx4080.json"))});
+    QCOMPARE(noModel.exitCode, 2);
+    QVERIFY(noModel.err.contains("--model"));
 }
 
 QTEST_GUILESS_MAIN(Cli)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "views/calibration/measurementsdialog.h"
 #include "views/document/autosave.h"
 #include "views/document/scenariodocument.h"
 #include "views/document/userpresets.h"
@@ -442,6 +443,13 @@ void MainWindow::createActions()
             this, tr("Import config.json"), QString(), tr("Model configs (*.json);;All files (*)"));
         if (!path.isEmpty())
             importConfig(path);
+    });
+    file->addAction(tr("Import &Measurements..."), this, [this] {
+        const QStringList paths =
+            QFileDialog::getOpenFileNames(this, tr("Import Measurements"), QString(),
+                                          tr("Measurements (*.csv *.json *.jsonl);;All files (*)"));
+        if (!paths.isEmpty())
+            importMeasurements(paths);
     });
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export View"));
@@ -1149,6 +1157,24 @@ bool MainWindow::importConfig(const QString &path, bool interactive)
                                  : warnings.join(QStringLiteral("; ")),
                              10000);
     return true;
+}
+
+views::MeasurementsDialog *MainWindow::importMeasurements(const QStringList &paths,
+                                                          bool interactive)
+{
+    auto *dialog = new views::MeasurementsDialog(m_document, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QString error;
+    if (!dialog->load(paths, &error)) {
+        delete dialog;
+        if (interactive)
+            QMessageBox::warning(this, tr("Cannot import the measurements"), error);
+        else
+            statusBar()->showMessage(error);
+        return nullptr;
+    }
+    dialog->show();
+    return dialog;
 }
 
 bool MainWindow::save()

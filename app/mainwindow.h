@@ -26,6 +26,7 @@ struct Scenario;
 }
 
 namespace views {
+class MeasurementsDialog;
 struct ViewEntry;
 class ExplanationPanel;
 class HelpDialog;
@@ -64,6 +65,11 @@ public:
     bool openFileWithOverrides(const QString &path, const QStringList &overrides, QString *error);
     /** Imports a Hugging Face config.json as the model (one undo step). */
     bool importConfig(const QString &path, bool interactive = true);
+    /** File > Import Measurements: the runs against the estimate and their fit, in a dialog
+     *  whose Apply switches the scenario to the fit (one undo step). Returns the dialog (shown,
+     *  non-modal, deleted on close), or nullptr with the reason in the status bar. */
+    views::MeasurementsDialog *importMeasurements(const QStringList &paths,
+                                                  bool interactive = true);
     /** Offers back the work of windows that did not close cleanly, each by the name of its file
      *  and the time it was autosaved. Recovered work goes into its own file's window (this one
      *  when it has that file open, or when it is untitled and untouched) or a new window, never

@@ -4,6 +4,7 @@
 #include "views/io/atomicwriter.h"
 #include "views/io/filereader.h"
 
+#include "core/calibration.h"
 #include "core/comparison.h"
 #include "core/exports.h"
 #include "core/hfimport.h"
@@ -15,6 +16,7 @@
 #include "core/scenarioio.h"
 #include "core/selection.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QUndoCommand>
@@ -322,8 +324,56 @@ bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList
                                  .arg(filePath, QString::fromStdString(w.path),
                                       QString::fromStdString(w.message)));
     }
-    reset(loaded.value().scenario, QFileInfo(filePath).absoluteFilePath());
+    core::Scenario scenario = std::move(loaded.value().scenario);
+    core::CalibrationConfig &calibration = scenario.calibration;
+    if (!calibration.profilePath.empty() && !calibration.profile) {
+        // the profile file the scenario names, beside it
+        const QString path =
+            QFileInfo(filePath).dir().filePath(QString::fromStdString(calibration.profilePath));
+        QByteArray profileBytes;
+        QString problem;
+        if (!readFileAtMost(path, qint64(core::kLargestInputBytes), tr("a calibration profile"),
+                            &profileBytes, &problem)) {
+            if (error)
+                *error = QStringLiteral("%1: /calibration/profile: %2").arg(filePath, problem);
+            return false;
+        }
+        auto profile = core::readCalibrationProfile(
+            std::string_view(profileBytes.constData(), std::size_t(profileBytes.size())));
+        if (!profile) {
+            if (error)
+                *error = QStringLiteral("%1: %2: %3")
+                             .arg(path, QString::fromStdString(profile.error().path),
+                                  QString::fromStdString(profile.error().message));
+            return false;
+        }
+        calibration.profile = std::move(profile.value());
+    }
+    reset(scenario, QFileInfo(filePath).absoluteFilePath());
     return true;
+}
+
+void ScenarioDocument::setEstimateMode(core::EstimateMode mode)
+{
+    if (mode == m_scenario.calibration.mode)
+        return;
+    core::Scenario after = m_scenario;
+    after.calibration.mode = mode;
+    const QString name = mode == core::EstimateMode::SpeedOfLight ? tr("Speed of Light")
+                         : mode == core::EstimateMode::Typical    ? tr("Typical")
+                                                                  : tr("Calibrated");
+    pushEdit(after, tr("Estimate: %1").arg(name), -1);
+}
+
+void ScenarioDocument::applyCalibration(const core::CalibrationProfile &profile,
+                                        const QString &engine)
+{
+    core::Scenario after = m_scenario;
+    after.calibration.mode = core::EstimateMode::Calibrated;
+    after.calibration.profile = profile;
+    after.calibration.profilePath.clear(); // saved inline: the scenario carries its own fit
+    after.calibration.engine = engine.toStdString();
+    applyScenario(after, tr("Apply Calibration"));
 }
 
 bool ScenarioDocument::importModel(const QString &configPath, QString *error, QStringList *warnings)

@@ -92,6 +92,10 @@ public:
     void setKvFormat(core::NumericFormat format);
     bool setModelPreset(const QString &id, QString *error = nullptr);
     bool setDevicePreset(const QString &id, QString *error = nullptr);
+    /** Speed of light (the lesson's model), typical or calibrated efficiencies: one undo step. */
+    void setEstimateMode(core::EstimateMode mode);
+    /** Applies a fitted profile (File > Import Measurements) and switches to it: one undo step. */
+    void applyCalibration(const core::CalibrationProfile &profile, const QString &engine);
     /** Replaces the whole scenario as one undo step named `commandText`. */
     void applyScenario(const core::Scenario &scenario, const QString &commandText);
 

@@ -8,6 +8,7 @@
 #include "views/widgets/style.h"
 
 #include "core/calc.h"
+#include "core/calibration.h"
 #include "core/evaluation.h"
 #include "core/presets.h"
 #include "core/scenario.h"
@@ -78,6 +79,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     , m_trailLine(new QLineSeries)
     , m_trail(new QScatterSeries)
     , m_point(new QScatterSeries)
+    , m_lightPoint(new QScatterSeries)
     , m_ridge(new QScatterSeries)
     , m_ridgeSlideAt(std::numeric_limits<double>::infinity())
     , m_prefill(new QScatterSeries)
@@ -131,6 +133,11 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     m_comparePoint->setMarkerSize(12 * style::scale());
     m_comparePoint->setColor(style::comparisonDevice());
     attach(m_comparePoint);
+    m_lightPoint->setMarkerSize(16 * style::scale());
+    m_lightPoint->setColor(Qt::transparent);
+    m_lightPoint->setBorderColor(style::ink());
+    m_lightPoint->setPen(QPen(style::ink(), 2 * style::scale()));
+    attach(m_lightPoint);
     m_point->setMarkerSize(16 * style::scale());
     m_point->setBorderColor(style::paper());
     attach(m_point);
@@ -180,12 +187,11 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
         m_readout << label;
         connect(label, &FigureLabel::activated, this, &View::explainRequested);
     }
-    auto *note = new QLabel(tr("The lesson's toy model: perfect bandwidth use, weight-matrix "
-                               "FLOP only. Use it to rank options, then measure."),
-                            readout);
-    note->setWordWrap(true);
-    note->setStyleSheet(QStringLiteral("color: %1").arg(style::note().name()));
-    form->addRow(note);
+    m_estimateNote = new QLabel(readout);
+    m_estimateNote->setObjectName(QStringLiteral("estimateNote"));
+    m_estimateNote->setWordWrap(true);
+    m_estimateNote->setStyleSheet(QStringLiteral("color: %1").arg(style::note().name()));
+    form->addRow(m_estimateNote);
 
     m_batch = new LogSliderControl(document, QStringLiteral("serving.batch"), this);
     m_compare->addItem(tr("none"), QString());
@@ -392,9 +398,28 @@ void RooflineView::refresh()
     const QColor boundColour =
         e.decodeBound == core::Bound::Compute ? style::computeBound() : style::memoryBound();
     m_point->setColor(boundColour);
-    m_labels->add(tr("decode, batch %1: %2 FLOP/B, %3 TFLOP/s")
-                      .arg(number(s.serving.batch, 7), number(current.x()), number(current.y())),
-                  current, m_point, boundColour, QPointF(14, 6), true);
+    const bool expected = e.estimateMode != core::EstimateMode::SpeedOfLight;
+    m_labels->add(
+        tr("decode, batch %1%4: %2 FLOP/B, %3 TFLOP/s")
+            .arg(number(s.serving.batch, 7), number(current.x()), number(current.y()),
+                 expected ? (e.estimateMode == core::EstimateMode::Typical ? tr(", typical")
+                                                                           : tr(", calibrated"))
+                          : QString()),
+        current, m_point, boundColour, QPointF(14, 6), true);
+    if (expected) {
+        // the lesson's ceiling beside what engines reach (issue #24): a hollow ring
+        core::Scenario light = s;
+        light.calibration.mode = core::EstimateMode::SpeedOfLight;
+        const core::Evaluation l = core::evaluate(light);
+        const QPointF lightPoint(l[FigureId::DecodeIntensity],
+                                 l[FigureId::DecodeAttainableFlops] / kTera);
+        replaceIfChanged(m_lightPoint, {lightPoint});
+        m_labels->add(tr("speed of light: %1 TFLOP/s").arg(number(lightPoint.y())), lightPoint,
+                      m_lightPoint, style::ink(), QPointF(-14, -22), false,
+                      ChartLabels::Align::End);
+    } else {
+        m_lightPoint->clear();
+    }
 
     const double limit = e[FigureId::DecodeIntensityLimit];
     replaceIfChanged(m_limit, {QPointF(limit, yLowT), QPointF(limit, yHighT)});
@@ -428,6 +453,16 @@ void RooflineView::refresh()
 
     for (FigureLabel *label : m_readout)
         label->update(doc);
+    // every figure here says which estimate it is (issue #24)
+    const QString estimateNote =
+        e.estimateMode == core::EstimateMode::SpeedOfLight
+            ? tr("Speed of light, the lesson's toy model: perfect bandwidth use, no step overhead, "
+                 "weight-matrix FLOP only. Use it to rank options, then measure.")
+            : tr("Expected (%1): efficiencies and a step overhead fitted to measured runs. The "
+                 "ring is the speed of light.")
+                  .arg(QString::fromStdString(core::estimateLabel(s)));
+    if (m_estimateNote->text() != estimateNote)
+        m_estimateNote->setText(estimateNote);
     m_bound->setCustomText(
         e.decodeBound == core::Bound::Compute ? tr("compute-bound") : tr("memory-bound"), doc);
     style::setStyleSheetIfChanged(

@@ -15,6 +15,7 @@
 class QChart;
 class QChartView;
 class QComboBox;
+class QLabel;
 class QLineSeries;
 class QLogValueAxis;
 class QScatterSeries;
@@ -64,6 +65,9 @@ private:
     QLineSeries *m_trailLine;
     QScatterSeries *m_trail;
     QScatterSeries *m_point;
+    QLabel *m_estimateNote = nullptr;
+    QScatterSeries
+        *m_lightPoint; ///< the speed of light's point, beside a typical or calibrated one
     QScatterSeries *m_ridge;
     /** Reveal: the ridge marker slides up the bandwidth slope to its place (a window on
      *  screen only); infinity when it stands at its place. */

@@ -45,6 +45,8 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
     , m_totalBeyond(new QLineSeries)
     , m_perSequenceBeyond(new QLineSeries)
     , m_pacing(new QLineSeries)
+    , m_totalLight(new QLineSeries)
+    , m_perSequenceLight(new QLineSeries)
     , m_wall(new QLineSeries)
     , m_current(new QScatterSeries)
     , m_lessonRows(new QScatterSeries)
@@ -87,6 +89,10 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
     attach(m_perSequence, m_yPerSequence);
     attach(m_perSequenceBeyond, m_yPerSequence);
     attach(m_pacing, m_yPerSequence);
+    m_totalLight->setPen(QPen(style::kBlue, 1.2 * s, Qt::DashLine));
+    m_perSequenceLight->setPen(QPen(style::kOrange, 1.2 * s, Qt::DashLine));
+    attach(m_totalLight, m_yTotal);
+    attach(m_perSequenceLight, m_yPerSequence);
     attach(m_wall, m_yTotal);
     m_lessonRows->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_lessonRows->setMarkerSize(9 * s);
@@ -174,6 +180,23 @@ void ThroughputView::refresh()
         totalBeyond.prepend(total.last());
         perSequenceBeyond.prepend(perSequence.last());
     }
+    // a typical or calibrated estimate: the speed of light dashed above it (issue #24)
+    const bool expected = e.estimateMode != core::EstimateMode::SpeedOfLight;
+    QList<QPointF> totalLight, perSequenceLight;
+    if (expected) {
+        core::Scenario light = scenario;
+        light.calibration.mode = core::EstimateMode::SpeedOfLight;
+        for (const core::BatchPoint &p : core::sweepBatch(light, batches)) {
+            if (concealed ? p.batch >= scenario.serving.batch : p.batch > m_revealedUpTo)
+                continue;
+            totalLight << QPointF(p.batch, p.tokensPerSecond);
+            perSequenceLight << QPointF(p.batch, p.tokensPerSecondPerSequence);
+            yMax = std::max(yMax, p.tokensPerSecond);
+            pMax = std::max(pMax, p.tokensPerSecondPerSequence);
+        }
+    }
+    replaceIfChanged(m_totalLight, totalLight);
+    replaceIfChanged(m_perSequenceLight, perSequenceLight);
     replaceIfChanged(m_total, total);
     replaceIfChanged(m_totalBeyond, totalBeyond);
     replaceIfChanged(m_perSequence, perSequence);
@@ -198,9 +221,18 @@ void ThroughputView::refresh()
     // Direct labels near batch 2: below-right of the rising total, above the falling per-sequence.
     const core::BatchPoint &early = points[std::min<std::size_t>(1, points.size() - 1)];
     if (!concealed || total.size() > 1) { // not beside a curve hidden from a class
-        m_labels->add(tr("tokens/s, all sequences"), QPointF(early.batch, early.tokensPerSecond),
-                      m_total, style::kBlue, QPointF(14, 6), true);
-        m_labels->add(tr("tokens/s per sequence"),
+        const QString which = !expected                                       ? QString()
+                              : e.estimateMode == core::EstimateMode::Typical ? tr(" (typical)")
+                                                                              : tr(" (calibrated)");
+        m_labels->add(tr("tokens/s, all sequences%1").arg(which),
+                      QPointF(early.batch, early.tokensPerSecond), m_total, style::kBlue,
+                      QPointF(14, 6), true);
+        if (expected && totalLight.size() > 4) {
+            const QPointF at = totalLight[totalLight.size() * 3 / 4];
+            m_labels->add(tr("speed of light"), at, m_totalLight, style::kBlue, QPointF(-8, -22),
+                          false, ChartLabels::Align::End);
+        }
+        m_labels->add(tr("tokens/s per sequence%1").arg(which),
                       QPointF(early.batch, early.tokensPerSecondPerSequence), m_perSequence,
                       style::kOrange, QPointF(0, -28), true);
     }

@@ -49,6 +49,8 @@ private:
     QLineSeries *m_totalBeyond;
     QLineSeries *m_perSequenceBeyond;
     QLineSeries *m_pacing;
+    QLineSeries *m_totalLight; ///< speed of light, beside a typical or calibrated estimate
+    QLineSeries *m_perSequenceLight;
     QLineSeries *m_wall;
     QScatterSeries *m_current;
     QScatterSeries *m_lessonRows; ///< the lesson's batch 1, 8 and 32 (l.121-123)

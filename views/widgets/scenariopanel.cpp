@@ -5,6 +5,7 @@
 #include "views/widgets/batchcontrol.h"
 #include "views/widgets/style.h"
 
+#include "core/calibration.h"
 #include "core/parameters.h"
 #include "core/presets.h"
 #include "core/scenarioaccess.h"
@@ -18,6 +19,7 @@
 #include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -50,6 +52,8 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     , m_device(new QComboBox(this))
     , m_weightFormat(new QComboBox(this))
     , m_kvFormat(new QComboBox(this))
+    , m_estimate(new QComboBox(this))
+    , m_estimateNote(new QLabel(this))
     , m_refusal(new QLabel(this))
 {
     setObjectName(QStringLiteral("scenarioPanel"));
@@ -74,6 +78,21 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     m_device->setToolTip(tr("The device: every preset, filtered as you type."));
     form->addRow(tr("Model"), m_model);
     form->addRow(tr("Device"), m_device);
+
+    // which estimate every figure is: the lesson's speed of light, or efficiencies and a step
+    // overhead fitted to measured runs (issue #24)
+    m_estimate->addItem(tr("Speed of light"), int(core::EstimateMode::SpeedOfLight));
+    m_estimate->addItem(tr("Typical (published runs)"), int(core::EstimateMode::Typical));
+    m_estimate->addItem(tr("Calibrated (your runs)"), int(core::EstimateMode::Calibrated));
+    m_estimate->setToolTip(
+        tr("Speed of light: the lesson's perfect hardware, a ceiling. Typical: efficiencies and a "
+           "step overhead fitted to 18 published runs. Calibrated: fitted to your own runs (File "
+           "> Import Measurements)."));
+    m_estimate->setAccessibleName(tr("Estimate"));
+    form->addRow(tr("Estimate"), m_estimate);
+    m_estimateNote->setWordWrap(true);
+    m_estimateNote->setObjectName(QStringLiteral("estimateNote"));
+    form->addRow(QString(), m_estimateNote);
 
     for (core::NumericFormat f : core::kAllFormats) {
         if (!core::isStorageFormat(f))
@@ -125,8 +144,16 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     connect(m_kvFormat, &QComboBox::activated, this, [this](int index) {
         m_document->setKvFormat(core::NumericFormat(m_kvFormat->itemData(index).toInt()));
     });
+    connect(m_estimate, &QComboBox::activated, this, [this](int index) {
+        m_document->setEstimateMode(core::EstimateMode(m_estimate->itemData(index).toInt()));
+    });
     connect(document, &ScenarioDocument::changed, this, &ScenarioPanel::refresh);
     refresh();
+}
+
+QString ScenarioPanel::estimateText() const
+{
+    return m_estimateNote->text();
 }
 
 void ScenarioPanel::reloadPresets()
@@ -258,6 +285,22 @@ void ScenarioPanel::refresh()
     showStart(m_device);
     m_weightFormat->setCurrentIndex(m_weightFormat->findData(int(s.serving.weightFormat)));
     m_kvFormat->setCurrentIndex(m_kvFormat->findData(int(s.serving.kvFormat)));
+    m_estimate->setCurrentIndex(m_estimate->findData(int(s.calibration.mode)));
+    if (auto *model = qobject_cast<QStandardItemModel *>(m_estimate->model())) {
+        // Calibrated needs a profile: fitted from File > Import Measurements or named in the file
+        const int calibrated = m_estimate->findData(int(core::EstimateMode::Calibrated));
+        if (QStandardItem *item = model->item(calibrated))
+            item->setEnabled(s.calibration.profile.has_value());
+    }
+    const core::Evaluation &e = m_document->evaluation();
+    const QString note =
+        tr("%1: bandwidth %2 %, compute %3 %, %4 per step")
+            .arg(QString::fromStdString(core::estimateLabel(s)),
+                 QString::number(e[core::FigureId::EstimateBandwidthEfficiency] * 100.0, 'f', 0),
+                 QString::number(e[core::FigureId::EstimateComputeEfficiency] * 100.0, 'f', 0),
+                 fromView(core::formatSeconds(e[core::FigureId::EstimateStepOverheadSeconds])));
+    if (m_estimateNote->text() != note)
+        m_estimateNote->setText(note);
     for (auto it = m_editors.begin(); it != m_editors.end(); ++it) {
         const auto value = core::numberAt(s, it.key().toStdString());
         if (!value)

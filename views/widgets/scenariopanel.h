@@ -28,6 +28,10 @@ public:
     LogSliderControl *batchControl() const { return m_batch; }
     QComboBox *modelPicker() const { return m_model; }
     QComboBox *devicePicker() const { return m_device; }
+    /** Speed of light / Typical / Calibrated. */
+    QComboBox *estimatePicker() const { return m_estimate; }
+    /** What the figures are ("typical: nvidia-a100-80gb-sxm, bandwidth 72 %, ..."). */
+    QString estimateText() const;
     /** The editor of a numeric input, or nullptr. */
     QAbstractSpinBox *editor(const QString &path) const { return m_editors.value(path); }
     /** Lists the presets again (after the user's presets changed). */
@@ -46,6 +50,8 @@ private:
     QComboBox *m_device;
     QComboBox *m_weightFormat;
     QComboBox *m_kvFormat;
+    QComboBox *m_estimate;
+    QLabel *m_estimateNote;
     LogSliderControl *m_batch;
     LogSliderControl *m_context;
     QHash<QString, QAbstractSpinBox *> m_editors;

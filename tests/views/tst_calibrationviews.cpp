@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Issue #24 in the app: the estimate switch in the scenario panel (undoable, every figure says
+// which it is), the speed of light beside a typical estimate on the roofline and throughput
+// views, and File > Import Measurements with its undoable apply.
+
+#include "viewtestsupport.h"
+
+#include "app/mainwindow.h"
+#include "views/calibration/measurementsdialog.h"
+#include "views/document/scenariodocument.h"
+#include "views/roofline/rooflineview.h"
+#include "views/roofline/throughputview.h"
+#include "views/widgets/scenariopanel.h"
+
+#include "core/calibration.h"
+#include "core/evaluation.h"
+#include "core/scenarioio.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using core::FigureId;
+
+class CalibrationViews : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void estimateSwitchIsUndoableAndLabelled();
+    void chartsShowTheSpeedOfLightBesideTheEstimate();
+    void importMeasurementsFitsAndAppliesUndoably();
+    void importRefusesAnUnreadableFile();
+};
+
+namespace {
+
+core::Scenario llama7bOnA100()
+{
+    auto read = core::readScenario(R"({"model": "llama-2-7b", "device": "nvidia-a100-80gb-sxm",
+        "serving": {"batch": 8, "concurrent_sequences": 32, "context_tokens": 2048,
+                    "prompt_tokens": 1024}})");
+    return read.value().scenario;
+}
+
+/** Where a look at a window is kept when ACCEL_LOOK_DIR is set (never in a CI run). */
+void look(QWidget &widget, const QString &name)
+{
+    const QString dir = qEnvironmentVariable("ACCEL_LOOK_DIR");
+    if (!dir.isEmpty())
+        widget.grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
+}
+
+} // namespace
+
+void CalibrationViews::initTestCase()
+{
+    viewtestsupport::initViewTests(QStringLiteral("tst_calibrationviews"));
+}
+
+void CalibrationViews::estimateSwitchIsUndoableAndLabelled()
+{
+    views::ScenarioDocument document;
+    document.reset(llama7bOnA100());
+    views::ScenarioPanel panel(&document);
+    viewtestsupport::showOffscreen(panel, {360, 800});
+    QComboBox *picker = panel.estimatePicker();
+    QCOMPARE(picker->currentData().toInt(), int(core::EstimateMode::SpeedOfLight));
+    // Calibrated needs a profile; none yet
+    auto *model = qobject_cast<QStandardItemModel *>(picker->model());
+    QVERIFY(model);
+    QVERIFY(!model->item(picker->findData(int(core::EstimateMode::Calibrated)))->isEnabled());
+    QVERIFY2(panel.estimateText().startsWith(QStringLiteral("speed of light: bandwidth 100 %")),
+             qPrintable(panel.estimateText()));
+    const double light = document.evaluation()[FigureId::DecodeStepSeconds];
+
+    picker->setCurrentIndex(picker->findData(int(core::EstimateMode::Typical)));
+    emit picker->activated(picker->currentIndex());
+    document.flush();
+    QCOMPARE(document.scenario().calibration.mode, core::EstimateMode::Typical);
+    QCOMPARE(document.evaluation().estimateMode, core::EstimateMode::Typical);
+    QVERIFY(document.evaluation()[FigureId::DecodeStepSeconds] > light * 1.2);
+    QVERIFY2(panel.estimateText().startsWith(QStringLiteral("typical: nvidia-a100-80gb-sxm")),
+             qPrintable(panel.estimateText()));
+    QCOMPARE(document.undoStack()->undoText(), QStringLiteral("Estimate: Typical"));
+    document.undoStack()->undo();
+    document.flush();
+    QCOMPARE(document.evaluation()[FigureId::DecodeStepSeconds], light);
+    QCOMPARE(picker->currentData().toInt(), int(core::EstimateMode::SpeedOfLight));
+}
+
+void CalibrationViews::chartsShowTheSpeedOfLightBesideTheEstimate()
+{
+    views::ScenarioDocument document;
+    core::Scenario s = llama7bOnA100();
+    document.reset(s);
+    views::RooflineView roofline(&document);
+    views::ThroughputView throughput(&document);
+    viewtestsupport::showOffscreen(roofline);
+    viewtestsupport::showOffscreen(throughput, {1280, 400});
+    auto seriesOf = [](QWidget &view, auto *type) {
+        using Series = std::remove_pointer_t<decltype(type)>;
+        QList<Series *> found;
+        for (QAbstractSeries *series : view.findChild<QChartView *>()->chart()->series())
+            if (auto *typed = qobject_cast<Series *>(series))
+                found << typed;
+        return found;
+    };
+    auto nonEmpty = [](const auto &list) {
+        int count = 0;
+        for (auto *series : list)
+            count += series->count() > 0 ? 1 : 0;
+        return count;
+    };
+    const int scattersLight = nonEmpty(seriesOf(roofline, (QScatterSeries *)nullptr));
+    const int linesLight = nonEmpty(seriesOf(throughput, (QLineSeries *)nullptr));
+    const QString toyNote = roofline.findChild<QLabel *>(QStringLiteral("estimateNote"))->text();
+    QVERIFY(toyNote.startsWith(QStringLiteral("Speed of light")));
+
+    document.setEstimateMode(core::EstimateMode::Typical);
+    document.flush();
+    // one more marker (the hollow speed-of-light ring) and two more curves (dashed)
+    QCOMPARE(nonEmpty(seriesOf(roofline, (QScatterSeries *)nullptr)), scattersLight + 1);
+    QCOMPARE(nonEmpty(seriesOf(throughput, (QLineSeries *)nullptr)), linesLight + 2);
+    QVERIFY(roofline.findChild<QLabel *>(QStringLiteral("estimateNote"))
+                ->text()
+                .startsWith(QStringLiteral("Expected (typical: nvidia-a100-80gb-sxm)")));
+    // the ring sits at the speed of light's attainable FLOP/s, above the expected point
+    core::Scenario light = document.scenario();
+    light.calibration.mode = core::EstimateMode::SpeedOfLight;
+    const double lightFlops = core::evaluate(light)[FigureId::DecodeAttainableFlops] / 1e12;
+    bool ringFound = false;
+    for (QScatterSeries *series : seriesOf(roofline, (QScatterSeries *)nullptr))
+        if (series->count() == 1 && viewtestsupport::near(series->at(0).y(), lightFlops, 1e-9))
+            ringFound = true;
+    QVERIFY(ringFound);
+    QVERIFY(roofline.operatingPoint().y() < lightFlops);
+    look(roofline, QStringLiteral("roofline-typical"));
+    look(throughput, QStringLiteral("throughput-typical"));
+}
+
+void CalibrationViews::importMeasurementsFitsAndAppliesUndoably()
+{
+    views::ScenarioDocument document;
+    document.reset(llama7bOnA100());
+    views::MeasurementsDialog dialog(&document);
+    QString error;
+    QVERIFY2(dialog.load({QStringLiteral(ACCEL_SOURCE_DIR "/presets/measurements/published.csv")},
+                         &error),
+             qPrintable(error));
+    viewtestsupport::showOffscreen(dialog, {1100, 760});
+    QVERIFY(dialog.result());
+    QCOMPARE(dialog.table()->rowCount(), 18);
+    QVERIFY(dialog.applyButton()->isEnabled());
+    QVERIFY2(dialog.reportText().contains(QStringLiteral("could not determine")),
+             qPrintable(dialog.reportText()));
+    QVERIFY(dialog.reportText().contains(QStringLiteral("compute_format")));
+    look(dialog, QStringLiteral("import-measurements"));
+
+    const double before = document.evaluation()[FigureId::DecodeStepSeconds];
+    dialog.applyButton()->click();
+    document.flush();
+    QCOMPARE(document.scenario().calibration.mode, core::EstimateMode::Calibrated);
+    QVERIFY(document.scenario().calibration.profile);
+    QVERIFY(document.evaluation()[FigureId::DecodeStepSeconds] > before);
+    QCOMPARE(document.undoStack()->undoText(), QStringLiteral("Apply Calibration"));
+    // saved and read back: the scenario carries its fit inline
+    auto again = core::readScenario(core::writeScenario(document.scenario()));
+    QVERIFY(again);
+    QCOMPARE(core::evaluate(again->scenario)[FigureId::DecodeStepSeconds],
+             document.evaluation()[FigureId::DecodeStepSeconds]);
+    document.undoStack()->undo();
+    document.flush();
+    QCOMPARE(document.evaluation()[FigureId::DecodeStepSeconds], before);
+}
+
+void CalibrationViews::importRefusesAnUnreadableFile()
+{
+    views::ScenarioDocument document;
+    document.reset(llama7bOnA100());
+    const core::Scenario before = document.scenario();
+    views::MeasurementsDialog dialog(&document);
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY(!dialog.load({dir.filePath(QStringLiteral("missing.csv"))}, &error));
+    QVERIFY2(error.contains(QStringLiteral("missing.csv")), qPrintable(error));
+    QFile junk(dir.filePath(QStringLiteral("junk.json")));
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write("{\"not\": \"a benchmark\"}");
+    junk.close();
+    QVERIFY(!dialog.load({junk.fileName()}, &error));
+    QVERIFY2(error.contains(QStringLiteral("junk.json")), qPrintable(error));
+    QCOMPARE(core::writeScenario(document.scenario()), core::writeScenario(before));
+}
+
+QTEST_MAIN(CalibrationViews)
+#include "tst_calibrationviews.moc"

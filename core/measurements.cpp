@@ -291,6 +291,40 @@ double predict(const Scenario &scenario, MeasuredMetric metric)
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+bool sameSetup(const Scenario &run, const Scenario &scenario)
+{
+    return !run.model.presetId.empty() && run.model.presetId == scenario.model.presetId &&
+           run.device.presetId == scenario.device.presetId &&
+           run.serving.weightFormat == scenario.serving.weightFormat &&
+           run.serving.tensorParallel == scenario.serving.tensorParallel;
+}
+
+std::optional<MeasuredDecodePoint> measuredDecodePoint(const Measurement &m)
+{
+    const double batch = m.scenario.serving.batch;
+    double step = 0.0;
+    switch (m.metric) {
+    case MeasuredMetric::DecodeTokensPerSecondPerSequence:
+        step = 1.0 / m.value;
+        break;
+    case MeasuredMetric::DecodeTokensPerSecond:
+        step = batch / m.value;
+        break;
+    case MeasuredMetric::StepSeconds:
+        step = m.value;
+        break;
+    default:
+        return std::nullopt;
+    }
+    const Evaluation e = evaluate(m.scenario);
+    MeasuredDecodePoint point;
+    point.batch = batch;
+    point.tokensPerSecond = batch / step;
+    point.intensity = e[FigureId::DecodeIntensity];
+    point.attainableFlops = e[FigureId::DecodeFlopsPerStep] / step;
+    return point;
+}
+
 Result<MeasurementSet> readMeasurementsCsv(std::string_view text, const std::string &file)
 {
     MeasurementSet set;

@@ -9,6 +9,7 @@
 #include "result.h"
 #include "scenario.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,6 +86,22 @@ struct MeasurementDefaults
 [[nodiscard]] Result<MeasurementSet> readMeasurements(std::string_view text,
                                                       const std::string &file,
                                                       const MeasurementDefaults &defaults);
+
+/** A measured decode run where the charts draw it: its batch and tokens/s (all sequences) on the
+ *  throughput view, its intensity and the FLOP/s it reached (its FLOP per step over the measured
+ *  step) on the roofline. Nullopt for prefill and TTFT runs. */
+struct MeasuredDecodePoint
+{
+    double batch = 0;
+    double tokensPerSecond = 0;
+    double intensity = 0;
+    double attainableFlops = 0;
+};
+std::optional<MeasuredDecodePoint> measuredDecodePoint(const Measurement &measurement);
+
+/** True when a measured run is of the scenario's model, device and weight format (the charts
+ *  draw only those beside the scenario's curves). */
+bool sameSetup(const Scenario &run, const Scenario &scenario);
 
 /** The prediction for one run with the scenario's estimate (speed of light, typical or a
  *  profile applied to `scenario.calibration`). */

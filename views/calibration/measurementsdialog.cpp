@@ -202,6 +202,7 @@ bool MeasurementsDialog::load(const QStringList &paths, QString *error)
         m_problems.insert(m_problems.end(), set->problems.begin(), set->problems.end());
     }
     m_failure.clear();
+    m_document->setMeasurements(m_runs); // drawn on the roofline and throughput views
     if (!m_runs.empty()) {
         auto fit = core::calibrate(m_runs, "Calibration from " +
                                                QFileInfo(paths.value(0)).fileName().toStdString());

@@ -353,6 +353,17 @@ bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList
     return true;
 }
 
+void ScenarioDocument::setMeasurements(std::vector<core::Measurement> runs)
+{
+    m_measurements = std::move(runs);
+    schedule(Results);
+}
+
+const std::vector<core::Measurement> &ScenarioDocument::measurements() const
+{
+    return m_measurements;
+}
+
 void ScenarioDocument::setEstimateMode(core::EstimateMode mode)
 {
     if (mode == m_scenario.calibration.mode)

@@ -7,6 +7,7 @@
 // Recomputation is coalesced: a burst of edits costs one evaluate() and one changed() signal.
 
 #include "core/evaluation.h"
+#include "core/measurements.h"
 #include "core/scenario.h"
 #include "core/units.h"
 
@@ -96,6 +97,11 @@ public:
     void setEstimateMode(core::EstimateMode mode);
     /** Applies a fitted profile (File > Import Measurements) and switches to it: one undo step. */
     void applyCalibration(const core::CalibrationProfile &profile, const QString &engine);
+    /** Measured runs to draw beside the estimate (File > Import Measurements); not part of the
+     *  scenario: not saved, not undone. The charts show those of the scenario's model, device
+     *  and weight format. */
+    void setMeasurements(std::vector<core::Measurement> runs);
+    const std::vector<core::Measurement> &measurements() const;
     /** Replaces the whole scenario as one undo step named `commandText`. */
     void applyScenario(const core::Scenario &scenario, const QString &commandText);
 
@@ -127,6 +133,7 @@ private:
     void pushEdit(const core::Scenario &after, const QString &text, int mergeId);
 
     core::Scenario m_scenario;
+    std::vector<core::Measurement> m_measurements;
     mutable core::Evaluation m_evaluation;
     mutable bool m_evaluationStale = true;
     core::MemoryUnits m_units = core::MemoryUnits::GB;

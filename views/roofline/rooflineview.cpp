@@ -10,6 +10,7 @@
 #include "core/calc.h"
 #include "core/calibration.h"
 #include "core/evaluation.h"
+#include "core/measurements.h"
 #include "core/presets.h"
 #include "core/scenario.h"
 #include "core/scenarioedits.h"
@@ -30,6 +31,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace views {
 
@@ -133,6 +135,11 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     m_comparePoint->setMarkerSize(12 * style::scale());
     m_comparePoint->setColor(style::comparisonDevice());
     attach(m_comparePoint);
+    m_measured = new QScatterSeries;
+    m_measured->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    m_measured->setMarkerSize(12 * style::scale());
+    m_measured->setColor(style::ink());
+    attach(m_measured);
     m_lightPoint->setMarkerSize(16 * style::scale());
     m_lightPoint->setColor(Qt::transparent);
     m_lightPoint->setBorderColor(style::ink());
@@ -406,6 +413,20 @@ void RooflineView::refresh()
                                                                            : tr(", calibrated"))
                           : QString()),
         current, m_point, boundColour, QPointF(14, 6), true);
+    QList<QPointF> measured;
+    std::map<std::string, QPointF> firstByEngine;
+    for (const core::Measurement &m : doc.measurements()) {
+        if (!core::sameSetup(m.scenario, s))
+            continue;
+        if (const auto point = core::measuredDecodePoint(m)) {
+            measured << QPointF(point->intensity, point->attainableFlops / kTera);
+            firstByEngine.emplace(m.engine, measured.back());
+        }
+    }
+    replaceIfChanged(m_measured, measured);
+    for (const auto &[engine, at] : firstByEngine)
+        m_labels->add(tr("measured, %1").arg(QString::fromStdString(engine)), at, m_measured,
+                      style::ink(), QPointF(10, 12));
     if (expected) {
         // the lesson's ceiling beside what engines reach (issue #24): a hollow ring
         core::Scenario light = s;

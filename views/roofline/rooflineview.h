@@ -65,6 +65,7 @@ private:
     QLineSeries *m_trailLine;
     QScatterSeries *m_trail;
     QScatterSeries *m_point;
+    QScatterSeries *m_measured = nullptr; ///< imported runs of this model, device and format
     QLabel *m_estimateNote = nullptr;
     QScatterSeries
         *m_lightPoint; ///< the speed of light's point, beside a typical or calibrated one

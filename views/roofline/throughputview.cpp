@@ -8,6 +8,7 @@
 #include "views/widgets/style.h"
 
 #include "core/evaluation.h"
+#include "core/measurements.h"
 #include "core/parameters.h"
 #include "core/scenario.h"
 #include "core/units.h"
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace views {
 
@@ -49,6 +51,7 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
     , m_perSequenceLight(new QLineSeries)
     , m_wall(new QLineSeries)
     , m_current(new QScatterSeries)
+    , m_measured(new QScatterSeries)
     , m_lessonRows(new QScatterSeries)
 {
     setObjectName(QStringLiteral("throughputView"));
@@ -98,6 +101,10 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
     m_lessonRows->setMarkerSize(9 * s);
     m_lessonRows->setColor(style::ink());
     attach(m_lessonRows, m_yTotal);
+    m_measured->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    m_measured->setMarkerSize(12 * s);
+    m_measured->setColor(style::ink());
+    attach(m_measured, m_yTotal);
     attach(m_current, m_yTotal);
     m_labels = std::make_unique<ChartLabels>(m_chart);
     auto *view = new QChartView(m_chart, this);
@@ -195,6 +202,20 @@ void ThroughputView::refresh()
             pMax = std::max(pMax, p.tokensPerSecondPerSequence);
         }
     }
+    // imported runs of this model, device and format: measured tokens/s against the estimate
+    QList<QPointF> measured;
+    std::map<std::string, QPointF> firstByEngine;
+    for (const core::Measurement &m : doc.measurements()) {
+        if (!core::sameSetup(m.scenario, scenario))
+            continue;
+        if (const auto point = core::measuredDecodePoint(m)) {
+            measured << QPointF(point->batch, point->tokensPerSecond);
+            firstByEngine.emplace(m.engine, measured.back());
+            yMin = std::min(yMin, point->tokensPerSecond / 1.5); // room for the marker's label
+            yMax = std::max(yMax, point->tokensPerSecond);
+        }
+    }
+    replaceIfChanged(m_measured, measured);
     replaceIfChanged(m_totalLight, totalLight);
     replaceIfChanged(m_perSequenceLight, perSequenceLight);
     replaceIfChanged(m_total, total);
@@ -236,6 +257,9 @@ void ThroughputView::refresh()
                       QPointF(early.batch, early.tokensPerSecondPerSequence), m_perSequence,
                       style::kOrange, QPointF(0, -28), true);
     }
+    for (const auto &[engine, at] : firstByEngine)
+        m_labels->add(tr("measured, %1").arg(QString::fromStdString(engine)), at, m_measured,
+                      style::ink(), QPointF(10, 10));
     m_labels->add(tr("pacing target %1 tokens/s").arg(number(pacing)), QPointF(kMaxBatch, pacing),
                   m_pacing, style::kOrange, QPointF(-8, 4), false, ChartLabels::Align::End);
 

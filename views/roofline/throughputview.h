@@ -53,6 +53,7 @@ private:
     QLineSeries *m_perSequenceLight;
     QLineSeries *m_wall;
     QScatterSeries *m_current;
+    QScatterSeries *m_measured;   ///< imported runs of this model, device and format
     QScatterSeries *m_lessonRows; ///< the lesson's batch 1, 8 and 32 (l.121-123)
     std::unique_ptr<ChartLabels> m_labels;
     double m_wallBatch = -1;

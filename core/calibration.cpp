@@ -34,7 +34,8 @@ struct Pass
 {
     double memory = 0;
     double compute = 0;
-    double links = 0;
+    double links = 0;       ///< link time without the all-reduces' fixed latency
+    double collectives = 0; ///< tensor-parallel all-reduces, each paying the latency
 };
 
 /** A measured run as the fit sees it: its passes and the measured time they took. */
@@ -48,15 +49,21 @@ struct Row
     std::string engine;
 };
 
-/** The coefficients: 1/bandwidth efficiency, 1/compute efficiency, overhead per pass. */
+/** What a device link's all-reduce costs when neither the preset nor a fit says
+ *  (InterconnectConfig's default, the lesson's l.171). */
+constexpr double kDefaultCollectiveLatency = 10e-6;
+
+/** The coefficients: 1/bandwidth efficiency, 1/compute efficiency, overhead per pass, latency
+ *  per tensor-parallel all-reduce. */
 struct Coefficients
 {
-    std::array<double, 3> x{1.0, 1.0, 0.0};
-    std::array<bool, 3> fitted{false, false, false};
+    std::array<double, 4> x{1.0, 1.0, 0.0, kDefaultCollectiveLatency};
+    std::array<bool, 4> fitted{false, false, false, false};
 };
 
-constexpr std::array<const char *, 3> kCoefficientNames = {"bandwidth efficiency",
-                                                           "compute efficiency", "step overhead"};
+constexpr std::size_t kCoefficients = 4;
+constexpr std::array<const char *, kCoefficients> kCoefficientNames = {
+    "bandwidth efficiency", "compute efficiency", "step overhead", "all-reduce latency"};
 
 /** The run with the terms a profile assumes and the speed of light's efficiencies. */
 Scenario fitScenario(const Measurement &m)
@@ -71,19 +78,59 @@ Scenario fitScenario(const Measurement &m)
     return s;
 }
 
-Pass decodePass(const Evaluation &e)
+double decodeLinks(const Evaluation &e)
 {
-    return {e[FigureId::DecodeMemorySeconds], e[FigureId::DecodeComputeSeconds],
-            e[FigureId::DecodeCommunicationSeconds]};
+    return e[FigureId::DecodeCommunicationSeconds];
 }
 
-Pass prefillPass(const Evaluation &e)
+double prefillLinks(const Evaluation &e)
+{
+    return std::max(0.0, e[FigureId::PrefillSeconds] -
+                             std::max(e[FigureId::PrefillBytes] / e[FigureId::Bandwidth],
+                                      e[FigureId::PrefillFlops] / e[FigureId::PeakFlops]));
+}
+
+/** A pass's times; `withoutLatency` is the same run with the device link's latency at 0, so
+ *  the all-reduces' count is the difference over the latency the run assumed. */
+Pass makePass(const Evaluation &e, const Evaluation &withoutLatency, double latency, bool prefill)
 {
     Pass p;
-    p.memory = e[FigureId::PrefillBytes] / e[FigureId::Bandwidth];
-    p.compute = e[FigureId::PrefillFlops] / e[FigureId::PeakFlops];
-    p.links = std::max(0.0, e[FigureId::PrefillSeconds] - std::max(p.memory, p.compute));
+    if (prefill) {
+        p.memory = e[FigureId::PrefillBytes] / e[FigureId::Bandwidth];
+        p.compute = e[FigureId::PrefillFlops] / e[FigureId::PeakFlops];
+    } else {
+        p.memory = e[FigureId::DecodeMemorySeconds];
+        p.compute = e[FigureId::DecodeComputeSeconds];
+    }
+    const double links = prefill ? prefillLinks(e) : decodeLinks(e);
+    p.links = prefill ? prefillLinks(withoutLatency) : decodeLinks(withoutLatency);
+    p.collectives = latency > 0.0 ? std::max(0.0, (links - p.links) / latency) : 0.0;
     return p;
+}
+
+/** The passes of `s` for a prefill, a decode step, or both. */
+std::vector<Pass> passesOf(const Scenario &s, bool prefill, bool decode)
+{
+    Scenario quiet = s;
+    quiet.device.deviceLinkLatencySeconds = 0.0;
+    const double latency = isSet(s.device.deviceLinkLatencySeconds)
+                               ? s.device.deviceLinkLatencySeconds
+                               : s.interconnect.latencySeconds;
+    std::vector<Pass> passes;
+    const Evaluation e = evaluate(s);
+    const Evaluation e0 = evaluate(quiet);
+    if (prefill)
+        passes.push_back(makePass(e, e0, latency, true));
+    if (decode && !prefill) {
+        passes.push_back(makePass(e, e0, latency, false));
+    } else if (decode) { // the first token's own step, at batch 1
+        Scenario single = s;
+        single.serving.batch = 1;
+        Scenario singleQuiet = quiet;
+        singleQuiet.serving.batch = 1;
+        passes.push_back(makePass(evaluate(single), evaluate(singleQuiet), latency, false));
+    }
+    return passes;
 }
 
 /** Measured time of the passes a metric covers (a rate becomes its step time). */
@@ -113,24 +160,19 @@ Row makeRow(const Measurement &m, std::size_t index)
     row.deviceClass = classOf(m.scenario.device);
     row.engine = m.engine;
     const Scenario s = fitScenario(m);
-    const Evaluation e = evaluate(s);
-    const double batch = s.serving.batch;
-    row.seconds = asSeconds(m.metric, m.value, batch);
+    row.seconds = asSeconds(m.metric, m.value, s.serving.batch);
     switch (m.metric) {
     case MeasuredMetric::DecodeTokensPerSecondPerSequence:
     case MeasuredMetric::DecodeTokensPerSecond:
     case MeasuredMetric::StepSeconds:
-        row.passes = {decodePass(e)};
+        row.passes = passesOf(s, false, true);
         break;
     case MeasuredMetric::PrefillSeconds:
-        row.passes = {prefillPass(e)};
+        row.passes = passesOf(s, true, false);
         break;
-    case MeasuredMetric::TtftSeconds: {
-        Scenario single = s;
-        single.serving.batch = 1;
-        row.passes = {prefillPass(e), decodePass(evaluate(single))};
+    case MeasuredMetric::TtftSeconds:
+        row.passes = passesOf(s, true, true);
         break;
-    }
     }
     return row;
 }
@@ -139,7 +181,8 @@ double predictSeconds(const Row &row, const Coefficients &c)
 {
     double seconds = 0.0;
     for (const Pass &p : row.passes)
-        seconds += std::max(p.memory * c.x[0], p.compute * c.x[1]) + p.links + c.x[2];
+        seconds += std::max(p.memory * c.x[0], p.compute * c.x[1]) + p.links + c.x[2] +
+                   p.collectives * c.x[3];
     return seconds;
 }
 
@@ -150,7 +193,7 @@ std::string percent(double efficiency)
 
 std::string describe(std::size_t column, double value)
 {
-    if (column == 2)
+    if (column >= 2)
         return formatSeconds(value);
     return percent(1.0 / value);
 }
@@ -162,9 +205,9 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
                      std::vector<std::string> &notes)
 {
     Coefficients c = fallback;
-    c.fitted = {false, false, false};
-    std::array<bool, 3> held{false, false, false};
-    std::array<std::string, 3> why;
+    c.fitted = {false, false, false, false};
+    std::array<bool, kCoefficients> held{false, false, false, false};
+    std::array<std::string, kCoefficients> why;
     std::vector<bool> memoryBound;
     for (int iteration = 0; iteration < 12; ++iteration) {
         // which roof each pass is under with the coefficients so far
@@ -176,12 +219,12 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
             break;
         memoryBound = bound;
 
-        std::vector<std::array<double, 3>> design;
+        std::vector<std::array<double, kCoefficients>> design;
         std::vector<double> targets;
         std::vector<double> weights;
         std::size_t k = 0;
         for (const Row *row : rows) {
-            std::array<double, 3> a{0.0, 0.0, 0.0};
+            std::array<double, kCoefficients> a{0.0, 0.0, 0.0, 0.0};
             double links = 0.0;
             for (const Pass &p : row->passes) {
                 if (memoryBound[k++])
@@ -189,27 +232,29 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
                 else
                     a[1] += p.compute;
                 a[2] += 1.0;
+                a[3] += p.collectives;
                 links += p.links;
             }
             design.push_back(a);
             targets.push_back(row->seconds - links);
             weights.push_back(1.0 / (row->seconds * row->seconds));
         }
-        for (std::size_t j = 0; j < 3; ++j) {
+        for (std::size_t j = 0; j < kCoefficients; ++j) {
             const bool used = std::any_of(design.begin(), design.end(),
                                           [j](const auto &a) { return a[j] > 0.0; });
             if (!used && !held[j]) {
                 held[j] = true;
-                why[j] = j == 1 ? "every measurement is memory-bound; a ttft_seconds or "
-                                  "prefill_seconds with a prompt of 1,000 tokens or more, or a "
-                                  "decode at a batch past the ridge, would determine it"
-                                : "no measurement depends on it";
+                why[j] = j == 1   ? "every measurement is memory-bound; a ttft_seconds or "
+                                    "prefill_seconds with a prompt of 1,000 tokens or more, or a "
+                                    "decode at a batch past the ridge, would determine it"
+                         : j == 3 ? "" // no run at TP > 1: the link's own, nothing to say
+                                  : "no measurement depends on it";
             }
         }
         for (int attempt = 0; attempt < 3; ++attempt) {
             LinearFitProblem problem;
             std::vector<std::size_t> free;
-            for (std::size_t j = 0; j < 3; ++j)
+            for (std::size_t j = 0; j < kCoefficients; ++j)
                 if (!held[j])
                     free.push_back(j);
             if (free.empty())
@@ -217,7 +262,7 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
             problem.columns = free.size();
             for (std::size_t i = 0; i < design.size(); ++i) {
                 double target = targets[i];
-                for (std::size_t j = 0; j < 3; ++j)
+                for (std::size_t j = 0; j < kCoefficients; ++j)
                     if (held[j])
                         target -= design[i][j] * c.x[j];
                 for (std::size_t j : free)
@@ -226,8 +271,9 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
             }
             problem.weights = weights;
             for (std::size_t j : free) {
-                problem.lower.push_back(j == 2 ? 0.0 : 1.0); // efficiency <= 1, overhead >= 0
-                problem.upper.push_back(j == 2 ? 1.0 : 1e4); // efficiency >= 0.01 %, <= 1 s
+                // efficiencies in [0.01 %, 100 %], overhead in [0, 1 s], latency in [0, 1 ms]
+                problem.lower.push_back(j >= 2 ? 0.0 : 1.0);
+                problem.upper.push_back(j == 2 ? 1.0 : j == 3 ? 1e-3 : 1e4);
                 problem.names.emplace_back(kCoefficientNames[j]);
             }
             const auto fit = fitLinearLeastSquares(problem);
@@ -252,8 +298,8 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
                               "model size, format or batch would separate it";
         }
     }
-    for (std::size_t j = 0; j < 3; ++j) {
-        if (held[j])
+    for (std::size_t j = 0; j < kCoefficients; ++j) {
+        if (held[j] && !why[j].empty())
             notes.push_back(scope + ": " + kCoefficientNames[j] + " not determined (" + why[j] +
                             "): " + describe(j, c.x[j]) + " from " + fallbackScope + ".");
     }
@@ -269,6 +315,10 @@ CalibrationEntry makeEntry(const Coefficients &c)
     entry.bandwidthFitted = c.fitted[0];
     entry.computeFitted = c.fitted[1];
     entry.overheadFitted = c.fitted[2];
+    entry.latencyFitted = c.fitted[3];
+    // the link's own latency unless a fit here or above found another
+    if (c.fitted[3] || c.x[3] != kDefaultCollectiveLatency)
+        entry.collectiveLatencySeconds = c.x[3];
     return entry;
 }
 
@@ -276,7 +326,9 @@ Coefficients coefficientsOf(const CalibrationEntry &entry)
 {
     Coefficients c;
     c.x = {1.0 / entry.bandwidthEfficiency, 1.0 / entry.computeEfficiency,
-           entry.stepOverheadSeconds};
+           entry.stepOverheadSeconds,
+           std::isnan(entry.collectiveLatencySeconds) ? kDefaultCollectiveLatency
+                                                      : entry.collectiveLatencySeconds};
     return c;
 }
 
@@ -440,6 +492,7 @@ EstimateTerms estimateTerms(const Scenario &s)
     t.bandwidthEfficiency = entry->bandwidthEfficiency;
     t.computeEfficiency = entry->computeEfficiency;
     t.stepOverheadSeconds = entry->stepOverheadSeconds;
+    t.collectiveLatencySeconds = entry->collectiveLatencySeconds;
     t.attentionFlops = profile->attentionFlops;
     t.kvWrite = profile->kvWrite;
     return t;
@@ -619,11 +672,19 @@ Result<CalibrationProfile> readCalibrationProfile(std::string_view text)
                                  "must be a number of seconds from 0 to 10");
                 entry.stepOverheadSeconds = v.get<double>();
             }
+            if (e.contains("collective_latency_s")) {
+                const json &v = e["collective_latency_s"];
+                if (!v.is_number() || v.get<double>() < 0.0 || v.get<double>() > 1e-3)
+                    detail::fail(where + "/collective_latency_s",
+                                 "must be a number of seconds from 0 to 0.001");
+                entry.collectiveLatencySeconds = v.get<double>();
+            }
             if (e.contains("fitted") && e["fitted"].is_object()) {
                 const json &f = e["fitted"];
                 entry.bandwidthFitted = f.value("bandwidth_efficiency", false);
                 entry.computeFitted = f.value("compute_efficiency", false);
                 entry.overheadFitted = f.value("step_overhead_s", false);
+                entry.latencyFitted = f.value("collective_latency_s", false);
             }
             entry.points = e.value("points", 0.0);
             if (e.contains("median_error") && e["median_error"].is_number())
@@ -658,9 +719,12 @@ std::string calibrationProfileToJson(const CalibrationProfile &p)
         entry["bandwidth_efficiency"] = e.bandwidthEfficiency;
         entry["compute_efficiency"] = e.computeEfficiency;
         entry["step_overhead_s"] = e.stepOverheadSeconds;
+        if (std::isfinite(e.collectiveLatencySeconds))
+            entry["collective_latency_s"] = e.collectiveLatencySeconds;
         entry["fitted"] = {{"bandwidth_efficiency", e.bandwidthFitted},
                            {"compute_efficiency", e.computeFitted},
-                           {"step_overhead_s", e.overheadFitted}};
+                           {"step_overhead_s", e.overheadFitted},
+                           {"collective_latency_s", e.latencyFitted}};
         entry["points"] = e.points;
         if (std::isfinite(e.medianRelativeError))
             entry["median_error"] = e.medianRelativeError;

@@ -10,6 +10,7 @@
 #include "measurements.h"
 #include "result.h"
 
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,6 +27,7 @@ struct EstimateTerms
     double bandwidthEfficiency = 1.0;
     double computeEfficiency = 1.0;
     double stepOverheadSeconds = 0.0;
+    double collectiveLatencySeconds = std::numeric_limits<double>::quiet_NaN(); ///< NaN: the link's
     bool attentionFlops = false;
     bool kvWrite = false;
     EstimateMode mode = EstimateMode::SpeedOfLight;

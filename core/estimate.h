@@ -25,11 +25,15 @@ struct CalibrationEntry
     double bandwidthEfficiency = 1.0;
     double computeEfficiency = 1.0;
     double stepOverheadSeconds = 0.0;
+    /// Time per tensor-parallel all-reduce, fitted from runs at TP > 1; NaN: the device link's
+    /// own (10 us where the preset gives none)
+    double collectiveLatencySeconds = std::numeric_limits<double>::quiet_NaN();
     /// false where the measurements could not determine the figure and it came from the class
     /// (or stayed at the speed of light): said beside the number
     bool bandwidthFitted = false;
     bool computeFitted = false;
     bool overheadFitted = false;
+    bool latencyFitted = false;
     double points = 0; ///< measurements fitted
     double medianRelativeError = std::numeric_limits<double>::quiet_NaN();
     double worstRelativeError = std::numeric_limits<double>::quiet_NaN();

@@ -38,6 +38,7 @@ private slots:
     void llamaBenchNeedsItsPresets();
     void readsVllmBenchServe();
     void fitRecoversKnownEfficiencies();
+    void fitFindsTheAllReduceLatency();
     void fitStaysInsideItsBounds();
     void fitSaysWhatItCannotDetermine();
     void calibrationBeatsTheSpeedOfLightOnPublishedRuns();
@@ -374,6 +375,43 @@ void Calibration::fitRecoversKnownEfficiencies()
     QVERIFY2(fit->worstAbsoluteError < 0.06, qPrintable(QString::number(fit->worstAbsoluteError)));
 }
 
+// Tensor-parallel runs generated with 25 us per all-reduce (the preset assumes 10 us), at TP 1 to
+// 8 for models of 32, 40 and 80 layers: the fit finds the latency, and a profile applies it.
+void Calibration::fitFindsTheAllReduceLatency()
+{
+    std::vector<core::Measurement> runs;
+    for (const char *model : {"llama-2-7b", "llama-2-13b", "llama-2-70b"}) {
+        for (int tp : {1, 2, 4, 8}) {
+            for (int batch : {1, 16}) {
+                const QStringList settings{QStringLiteral("serving.batch=%1").arg(batch),
+                                           QStringLiteral("serving.tensor_parallel=%1").arg(tp),
+                                           QStringLiteral("serving.context_tokens=512"),
+                                           QStringLiteral("serving.prompt_tokens=256")};
+                core::Measurement m =
+                    run(QString::fromLatin1(model), QStringLiteral("nvidia-a100-80gb-sxm"),
+                        settings, core::MeasuredMetric::StepSeconds, 1.0);
+                core::Scenario truth = m.scenario;
+                truth.device.deviceLinkLatencySeconds = 25e-6;
+                truth.serving.bandwidthEfficiency = 0.7;
+                truth.serving.stepOverheadSeconds = 0.002;
+                truth.serving.attentionFlops = 1;
+                truth.serving.kvWrite = 1;
+                m.value = core::predict(truth, m.metric);
+                runs.push_back(m);
+            }
+        }
+    }
+    auto fit = core::calibrate(runs);
+    QVERIFY(fit);
+    const core::CalibrationEntry *entry =
+        core::findCalibrationEntry(fit->profile, runs.front().scenario.device, "e");
+    QVERIFY(entry);
+    QVERIFY(entry->latencyFitted);
+    ACCEL_COMPARE_NEAR(entry->collectiveLatencySeconds, 25e-6, 1e-7);
+    ACCEL_COMPARE_NEAR(entry->stepOverheadSeconds, 0.002, 1e-6);
+    QVERIFY2(fit->worstAbsoluteError < 1e-6, qPrintable(QString::number(fit->worstAbsoluteError)));
+}
+
 // Runs faster than the speed of light allows (a lying file that slipped through) cannot push an
 // efficiency above 1 or the overhead below 0.
 void Calibration::fitStaysInsideItsBounds()
@@ -419,7 +457,7 @@ void Calibration::fitSaysWhatItCannotDetermine()
 }
 
 // The acceptance, on the shipped data: the speed of light lands 0 of 18 within 15 %
-// (median 1.56x optimistic); each run predicted by a fit of the other 17 lands 11 of 18.
+// (median 1.56x optimistic); each run predicted by a fit of the other 17 lands 12 of 18.
 void Calibration::calibrationBeatsTheSpeedOfLightOnPublishedRuns()
 {
     const auto &rows = core::publishedMeasurements().rows;
@@ -432,7 +470,7 @@ void Calibration::calibrationBeatsTheSpeedOfLightOnPublishedRuns()
         toyWithin += std::fabs(p.predictedUncalibrated / p.measured - 1.0) <= 0.15 ? 1 : 0;
     }
     QCOMPARE(toyWithin, std::size_t(0));
-    QVERIFY2(within >= 11, qPrintable(QString::number(within)));
+    QVERIFY2(within >= 12, qPrintable(QString::number(within)));
     const core::CalibrationProfile &typical = core::typicalProfile();
     QVERIFY(!typical.entries.empty());
 }

@@ -5,6 +5,7 @@
 #include "views/io/filereader.h"
 #include "views/widgets/style.h"
 
+#include "core/formats.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
 #include "core/units.h"
@@ -228,10 +229,14 @@ void MeasurementsDialog::fill()
         for (const core::CalibrationPoint &p : m_result->points) {
             const core::Measurement &m = m_runs[p.row];
             const core::ServingConfig &sv = m.scenario.serving;
+            QString device = text(m.scenario.device.name);
+            for (const QString &vendor : {QStringLiteral("NVIDIA "), QStringLiteral("GeForce "),
+                                          QStringLiteral("AMD "), QStringLiteral("Apple ")})
+                device.remove(vendor);
             const QString run =
-                tr("%1 on %2, batch %3, %4 tokens")
-                    .arg(text(m.scenario.model.name), text(m.scenario.device.name),
-                         style::number(sv.batch, 7), style::number(sv.contextTokens, 7));
+                tr("%1, %2, batch %3, %4 tokens")
+                    .arg(text(m.scenario.model.name), device, style::number(sv.batch, 7),
+                         style::number(sv.contextTokens, 7));
             const QStringList cells = {
                 run,
                 text(m.engine),
@@ -310,19 +315,23 @@ void MeasurementsDialog::fill()
     if (m_result) {
         report += tr("<h3>Fitted profile</h3><table cellpadding=3>"
                      "<tr><th align=left>For</th><th>Bandwidth</th><th>Compute</th>"
-                     "<th>Step overhead</th><th>Runs</th></tr>");
+                     "<th>Step overhead</th><th>All-reduce</th><th>Runs</th></tr>");
         for (const core::CalibrationEntry &entry : m_result->profile.entries) {
             auto cell = [](const QString &value, bool fittedHere) {
                 return fittedHere ? value : value + MeasurementsDialog::tr(" (not determined)");
             };
+            const QString latency = std::isnan(entry.collectiveLatencySeconds)
+                                        ? tr("the link's")
+                                        : text(core::formatSeconds(entry.collectiveLatencySeconds));
             report += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
-                                     "<td align=right>%4</td><td align=right>%5</td></tr>")
+                                     "<td align=right>%4</td><td align=right>%6</td>"
+                                     "<td align=right>%5</td></tr>")
                           .arg(text(entry.scopeLabel()).toHtmlEscaped(),
                                cell(percent(entry.bandwidthEfficiency), entry.bandwidthFitted),
                                cell(percent(entry.computeEfficiency), entry.computeFitted),
                                cell(text(core::formatSeconds(entry.stepOverheadSeconds)),
                                     entry.overheadFitted),
-                               QString::number(entry.points));
+                               QString::number(entry.points), latency);
         }
         report += QStringLiteral("</table>");
         if (!m_result->profile.notes.empty()) {

@@ -50,7 +50,7 @@ const char *const kUsage =
     "\n"
     "SCENARIO is a scenario file, - for standard input, or a built-in scenario id\n"
     "MEASUREMENTS is a measurement CSV (docs/scenario-format.md), llama-bench JSON/JSONL/CSV\n"
-    "output, a vllm bench serve --save-result JSON, or \"published\" for the\n"
+    "output, a vllm bench serve --save-result JSON, a GuideLLM report, or \"published\" for the\n"
     "measurements the app ships; problems in a row go to standard error as FILE:LINE:COLUMN.\n"
     "(accel-calc presets lists them, e.g. lesson-default).\n"
     "--set serving.batch=32 overrides any input; VALUE is parsed as JSON, else taken as a string.\n"

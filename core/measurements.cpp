@@ -616,6 +616,84 @@ void addVllmResult(MeasurementSet &set, const json &doc, const std::string &file
     }
 }
 
+/** A GuideLLM distribution's median: {"successful": {"median": m, "percentiles": {"p50"}}}. */
+double guideMedian(const json &metrics, const char *name)
+{
+    const auto it = metrics.find(name);
+    if (it == metrics.end() || !it->is_object())
+        return 0.0;
+    const json *summary = &*it;
+    if (const auto successful = it->find("successful");
+        successful != it->end() && successful->is_object())
+        summary = &*successful;
+    if (const double median = numberOr(*summary, "median", 0.0); median > 0.0)
+        return median;
+    if (const auto percentiles = summary->find("percentiles");
+        percentiles != summary->end() && percentiles->is_object())
+        return numberOr(*percentiles, "p50", 0.0);
+    return numberOr(*summary, "mean", 0.0);
+}
+
+/** One GuideLLM benchmark (a strategy run at one concurrency or rate): the median inter-token
+ *  latency as the step at the median concurrency; the TTFT only when synchronous (one request
+ *  at a time, no queueing in it). */
+void addGuideLlmBenchmark(MeasurementSet &set, const json &benchmark, const std::string &file,
+                          const std::string &where, const MeasurementDefaults &defaults,
+                          std::map<std::string, std::pair<double, int>> &seenRuns)
+{
+    auto cells = emptyCells();
+    applyDefaults(cells, defaults);
+    auto report = [&](const std::string &field, std::string message) {
+        set.problems.push_back({file, 0, 0, where + field, std::move(message)});
+    };
+    if (cells["model"].empty() || cells["device"].empty()) {
+        report("", "a GuideLLM report names no model or device preset: give them (accel-calc "
+                   "--model ID --device ID)");
+        return;
+    }
+    const json metrics = benchmark.value("metrics", json::object());
+    std::string strategy;
+    if (const auto config = benchmark.find("config");
+        config != benchmark.end() && config->is_object())
+        if (const auto s = config->find("strategy"); s != config->end() && s->is_object())
+            strategy = s->value("type_", s->value("kind", std::string()));
+    const double concurrency = std::round(guideMedian(metrics, "request_concurrency"));
+    const double prompt = std::round(guideMedian(metrics, "prompt_token_count"));
+    const double output = std::round(guideMedian(metrics, "output_token_count"));
+    if (!(concurrency >= 1.0)) {
+        report("/metrics/request_concurrency", "no concurrency: the batch is unknown: left out");
+        return;
+    }
+    cells["batch"] = numberText(concurrency);
+    cells["prompt_tokens"] = numberText(prompt);
+    cells["context_tokens"] = numberText(prompt + std::round(output / 2.0));
+    if (defaults.engine.empty())
+        cells["engine"] = "GuideLLM run";
+    cells["source"] = file + " (GuideLLM " + (strategy.empty() ? "benchmark" : strategy) + ")";
+    const double itl = guideMedian(metrics, "inter_token_latency_ms");
+    if (itl > 0.0) {
+        auto decode = cells;
+        decode["metric"] = "step_seconds";
+        decode["value"] = numberText(itl / 1000.0);
+        addRun(set, decode, {}, file, 0, where + "/metrics/inter_token_latency_ms", seenRuns);
+    } else {
+        report("/metrics/inter_token_latency_ms", "missing: no decode step time");
+    }
+    const double ttft = guideMedian(metrics, "time_to_first_token_ms");
+    if (ttft > 0.0 && (strategy == "synchronous" || concurrency == 1.0)) {
+        auto first = cells;
+        first["metric"] = "ttft_seconds";
+        first["value"] = numberText(ttft / 1000.0);
+        first["batch"] = "1";
+        first["context_tokens"] = numberText(prompt + 1.0);
+        addRun(set, first, {}, file, 0, where + "/metrics/time_to_first_token_ms", seenRuns);
+    } else if (ttft > 0.0) {
+        report("/metrics/time_to_first_token_ms",
+               "measured at concurrency " + numberText(concurrency) +
+                   ": it includes queueing, so it is not one request's first token: not fitted");
+    }
+}
+
 } // namespace
 
 Result<MeasurementSet> readMeasurements(std::string_view text, const std::string &file,
@@ -666,13 +744,21 @@ Result<MeasurementSet> readMeasurements(std::string_view text, const std::string
             }
             return set;
         }
+        if (doc.contains("benchmarks") && doc["benchmarks"].is_array()) { // GuideLLM
+            for (std::size_t i = 0; i < doc["benchmarks"].size(); ++i)
+                if (doc["benchmarks"][i].is_object())
+                    addGuideLlmBenchmark(set, doc["benchmarks"][i], file,
+                                         "/benchmarks/" + std::to_string(i), defaults, seenRuns);
+            return set;
+        }
         if (doc.contains("median_tpot_ms") || doc.contains("mean_tpot_ms") ||
             doc.contains("median_ttft_ms")) {
             addVllmResult(set, doc, file, defaults, seenRuns);
             return set;
         }
         return Diagnostic{file, "a JSON file the app does not know: a measurement is a "
-                                "`vllm bench serve --save-result` result or llama-bench -o json"};
+                                "`vllm bench serve --save-result` result, llama-bench -o json or "
+                                "a GuideLLM report"};
     }
     const std::string_view header = text.substr(first, text.find('\n', first) - first);
     if (header.find("avg_ts") != std::string_view::npos &&

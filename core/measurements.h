@@ -82,7 +82,8 @@ struct MeasurementDefaults
  *  JSON, JSONL or CSV output (pp tests become prefill_seconds, tg tests
  *  decode_tokens_per_second_per_sequence, weights' bits from the GGUF size), or a `vllm bench
  *  serve --save-result` JSON (the median TPOT as the step time at max_concurrency; the TTFT only
- *  at concurrency 1, where no queueing is in it). */
+ *  at concurrency 1, where no queueing is in it), or a GuideLLM report (each benchmark's median
+ *  inter-token latency as the step at its median concurrency; the TTFT when synchronous). */
 [[nodiscard]] Result<MeasurementSet> readMeasurements(std::string_view text,
                                                       const std::string &file,
                                                       const MeasurementDefaults &defaults);

@@ -198,7 +198,8 @@ bool MeasurementsDialog::load(const QStringList &paths, QString *error)
         for (const core::Measurement &m : set->rows)
             m_usedDefaults = m_usedDefaults ||
                              m.source.find(" (llama-bench ") != std::string::npos ||
-                             m.source.find(" (vllm bench serve ") != std::string::npos;
+                             m.source.find(" (vllm bench serve ") != std::string::npos ||
+                             m.source.find(" (GuideLLM ") != std::string::npos;
         m_runs.insert(m_runs.end(), set->rows.begin(), set->rows.end());
         m_problems.insert(m_problems.end(), set->problems.begin(), set->problems.end());
     }
@@ -303,12 +304,12 @@ void MeasurementsDialog::fill()
                        .arg(lightWithin)
                        .arg(percent(m_result->medianAbsoluteError),
                             percent(m_result->worstAbsoluteError),
-                            m_usedDefaults
-                                ? tr(" Runs from llama-bench or vLLM, which name no preset, were "
-                                     "taken as %1 on %2 (the scenario's).")
-                                      .arg(text(m_document->scenario().model.name),
-                                           text(m_document->scenario().device.name))
-                                : QString())
+                            m_usedDefaults ? tr(" Runs from llama-bench, vLLM or GuideLLM, which "
+                                                "name no preset, were "
+                                                "taken as %1 on %2 (the scenario's).")
+                                                 .arg(text(m_document->scenario().model.name),
+                                                      text(m_document->scenario().device.name))
+                                           : QString())
                  : tr("<b>Nothing to fit</b>: %1.").arg(m_failure));
 
     QString report;

@@ -22,6 +22,7 @@
 #include "views/widgets/view.h"
 #include "views/wizard/selectionwizard.h"
 
+#include "core/calibration.h"
 #include "core/explain.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
@@ -1023,6 +1024,14 @@ void MainWindow::updateStatus()
         belowPacing ? QStringLiteral("color: %1").arg(views::style::warning().name()) : QString());
     if (belowPacing)
         m_speedStatus->setText(m_speedStatus->text() + tr(" (below the pacing target)"));
+    // which estimate the speeds are, on every tab (issue #24)
+    if (e.estimateMode != core::EstimateMode::SpeedOfLight)
+        m_speedStatus->setText(
+            m_speedStatus->text() +
+            (e.estimateMode == core::EstimateMode::Typical ? tr(", typical") : tr(", calibrated")));
+    else if (m_document->scenario().calibration.active())
+        m_speedStatus->setText(m_speedStatus->text() + tr(", speed of light (no profile entry)"));
+    m_speedStatus->setToolTip(fromStd(core::estimateLabel(m_document->scenario())));
     m_boundStatus->setText(e.decodeBound == core::Bound::Compute ? tr("compute-bound")
                                                                  : tr("memory-bound"));
     m_units->setCurrentIndex(m_units->findData(int(units)));

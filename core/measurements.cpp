@@ -87,6 +87,25 @@ std::vector<Field> splitLine(std::string_view line)
     return fields;
 }
 
+/** The lines of `text` without their '\n': line N is element N - 1. */
+std::vector<std::string_view> linesOf(std::string_view text)
+{
+    std::vector<std::string_view> lines;
+    for (std::size_t start = 0; start <= text.size();) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
+bool isBlank(std::string_view line)
+{
+    return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
 std::optional<double> parseNumber(const std::string &text)
 {
     if (text.empty())
@@ -331,13 +350,7 @@ Result<MeasurementSet> readMeasurementsCsv(std::string_view text, const std::str
     std::map<std::string, int> columnIndex;
     std::map<std::string, std::pair<double, int>> seenRuns; // run -> (value, line)
     int lineNumber = 0;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos)
-            end = text.size();
-        const std::string_view line = text.substr(start, end - start);
-        start = end + 1;
+    for (const std::string_view line : linesOf(text)) {
         ++lineNumber;
         if (line.empty() || line == "\r" || line.starts_with('#'))
             continue;
@@ -711,15 +724,9 @@ Result<MeasurementSet> readMeasurements(std::string_view text, const std::string
         } catch (const json::exception &) {
             // llama-bench -o jsonl: one object per line
             int line = 0;
-            std::size_t start = 0;
-            while (start < text.size()) {
-                std::size_t end = text.find('\n', start);
-                if (end == std::string_view::npos)
-                    end = text.size();
+            for (const std::string_view row : linesOf(text)) {
                 ++line;
-                const std::string_view row = text.substr(start, end - start);
-                start = end + 1;
-                if (row.find_first_not_of(" \t\r") == std::string_view::npos)
+                if (isBlank(row))
                     continue;
                 try {
                     const json entry = json::parse(row);
@@ -768,15 +775,9 @@ Result<MeasurementSet> readMeasurements(std::string_view text, const std::string
         for (const Field &f : splitLine(header))
             names.push_back(f.text);
         int line = 0;
-        std::size_t start = 0;
-        while (start < text.size()) {
-            std::size_t end = text.find('\n', start);
-            if (end == std::string_view::npos)
-                end = text.size();
+        for (const std::string_view row : linesOf(text)) {
             ++line;
-            const std::string_view row = text.substr(start, end - start);
-            start = end + 1;
-            if (line == 1 || row.find_first_not_of(" \t\r") == std::string_view::npos)
+            if (row.data() <= header.data() || isBlank(row)) // the header and what precedes it
                 continue;
             const std::vector<Field> fields = splitLine(row);
             json entry = json::object();

@@ -665,11 +665,12 @@ void addGuideLlmBenchmark(MeasurementSet &set, const json &benchmark, const std:
         return;
     }
     const json metrics = benchmark.value("metrics", json::object());
-    std::string strategy;
-    if (const auto config = benchmark.find("config");
-        config != benchmark.end() && config->is_object())
-        if (const auto s = config->find("strategy"); s != config->end() && s->is_object())
-            strategy = s->value("type_", s->value("kind", std::string()));
+    std::string strategy; // under "config" since GuideLLM 0.3, under "args" before
+    for (const char *holder : {"config", "args"})
+        if (const auto config = benchmark.find(holder);
+            strategy.empty() && config != benchmark.end() && config->is_object())
+            if (const auto s = config->find("strategy"); s != config->end() && s->is_object())
+                strategy = s->value("type_", s->value("kind", std::string()));
     const double concurrency = std::round(guideMedian(metrics, "request_concurrency"));
     const double prompt = std::round(guideMedian(metrics, "prompt_token_count"));
     const double output = std::round(guideMedian(metrics, "output_token_count"));

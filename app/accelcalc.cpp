@@ -205,16 +205,30 @@ bool resolveScenarioProfile(const Input &input, core::Scenario &scenario)
 }
 
 /** --model, --device, --engine, --tensor-parallel: what a benchmark file does not say. 1 when
- *  args[i] was one (i moves past its value), -1 when its value is missing, 0 otherwise. */
+ *  args[i] was one (i moves past its value), -1 when its value is missing or wrong (`error` says
+ *  which), 0 otherwise. */
 int defaultsOption(const std::vector<std::string> &args, std::size_t &i,
-                   core::MeasurementDefaults &defaults)
+                   core::MeasurementDefaults &defaults, std::string &error)
 {
     const std::string &arg = args[i];
     if (arg != "--model" && arg != "--device" && arg != "--engine" && arg != "--tensor-parallel")
         return 0;
-    if (i + 1 >= args.size())
+    if (i + 1 >= args.size()) {
+        error = arg + " needs a value";
         return -1;
+    }
     const std::string &value = args[++i];
+    if (arg == "--tensor-parallel") {
+        // a typo must not become "0 devices" (atof's answer to "abc")
+        char *end = nullptr;
+        const double devices = std::strtod(value.c_str(), &end);
+        if (end == value.c_str() || *end != '\0' || !(devices >= 1.0) || devices > 4096.0 ||
+            devices != std::floor(devices)) {
+            error = "--tensor-parallel needs a whole number of devices from 1 to 4096, not \"" +
+                    value + "\"";
+            return -1;
+        }
+    }
     if (arg == "--model")
         defaults.model = value;
     else if (arg == "--device")
@@ -279,6 +293,7 @@ int calibrateCommand(const std::vector<std::string> &args)
     std::string output;
     bool leaveOut = false;
     core::MeasurementDefaults defaults;
+    std::string optionError;
     for (std::size_t i = 1; i < args.size(); ++i) {
         if (args[i] == "-o" || args[i] == "--output") {
             if (i + 1 >= args.size())
@@ -286,9 +301,10 @@ int calibrateCommand(const std::vector<std::string> &args)
             output = args[++i];
         } else if (args[i] == "--leave-one-out") {
             leaveOut = true;
-        } else if (const auto option = defaultsOption(args, i, defaults); option != 0) {
+        } else if (const auto option = defaultsOption(args, i, defaults, optionError);
+                   option != 0) {
             if (option < 0)
-                return usageError(args[i] + " needs a value");
+                return usageError(optionError);
         } else if (args[i].starts_with("--")) {
             return usageError("unknown option \"" + args[i] + "\" for calibrate");
         } else {
@@ -344,14 +360,16 @@ int validateCommand(const std::vector<std::string> &args)
     std::vector<std::string> files;
     std::string calibration;
     core::MeasurementDefaults defaults;
+    std::string optionError;
     for (std::size_t i = 1; i < args.size(); ++i) {
         if (args[i] == "--calibration") {
             if (i + 1 >= args.size())
                 return usageError("--calibration needs PROFILE.json or typical");
             calibration = args[++i];
-        } else if (const auto option = defaultsOption(args, i, defaults); option != 0) {
+        } else if (const auto option = defaultsOption(args, i, defaults, optionError);
+                   option != 0) {
             if (option < 0)
-                return usageError(args[i] + " needs a value");
+                return usageError(optionError);
         } else if (args[i].starts_with("--")) {
             return usageError("unknown option \"" + args[i] + "\" for validate");
         } else {

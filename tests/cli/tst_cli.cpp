@@ -652,6 +652,15 @@ void Cli::calibrateReportsBadRowsByLineAndColumn()
         accelCalc({"calibrate", fixture(QStringLiteral("measurements/llama-bench-rtx4080.json"))});
     QCOMPARE(noModel.exitCode, 2);
     QVERIFY(noModel.err.contains("--model"));
+    // a typo in the tensor parallel must not be read as "0 devices"
+    for (const char *bad : {"abc", "0", "2.5", "-4", "1e9"}) {
+        const Run typo = accelCalc({"calibrate", "published", "--tensor-parallel", bad});
+        QCOMPARE(typo.exitCode, 2);
+        QVERIFY2(typo.err.contains("--tensor-parallel needs a whole number") &&
+                     typo.err.contains(bad),
+                 typo.err.constData());
+    }
+    QCOMPARE(accelCalc({"validate", "published", "--tensor-parallel"}).exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(Cli)

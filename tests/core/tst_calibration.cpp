@@ -357,8 +357,8 @@ void Calibration::readsGuideLlmRealReport()
     core::MeasurementDefaults defaults;
     defaults.model = "llama-3-1-8b";
     defaults.device = "nvidia-h100-sxm";
-    auto read = core::readMeasurements(
-        fixture("guidellm-benchmarks-stripped.json").toStdString(), "benchmarks.json", defaults);
+    auto read = core::readMeasurements(fixture("guidellm-benchmarks-stripped.json").toStdString(),
+                                       "benchmarks.json", defaults);
     QVERIFY(read);
     QCOMPARE(read->problems.size(), std::size_t(0));
     QCOMPARE(read->rows.size(), std::size_t(2));

@@ -7,10 +7,13 @@
 
 #include "app/mainwindow.h"
 #include "views/calibration/measurementsdialog.h"
+#include "views/cost/costview.h"
 #include "views/document/scenariodocument.h"
 #include "views/roofline/rooflineview.h"
 #include "views/roofline/throughputview.h"
 #include "views/widgets/scenariopanel.h"
+#include "views/widgets/steadylabel.h"
+#include "views/wizard/checksview.h"
 
 #include "core/calibration.h"
 #include "core/evaluation.h"
@@ -42,6 +45,7 @@ private slots:
     void chartsShowTheSpeedOfLightBesideTheEstimate();
     void importMeasurementsFitsAndAppliesUndoably();
     void importRefusesAnUnreadableFile();
+    void costAndChecksSayWhichEstimate();
 };
 
 namespace {
@@ -223,6 +227,28 @@ void CalibrationViews::importRefusesAnUnreadableFile()
     QVERIFY(!dialog.load({junk.fileName()}, &error));
     QVERIFY2(error.contains(QStringLiteral("junk.json")), qPrintable(error));
     QCOMPARE(core::writeScenario(document.scenario()), core::writeScenario(before));
+}
+
+// The cost per token and the wizard's latency checks rest on the speed estimate: both say which
+// one, beside their figures, and follow the switch.
+void CalibrationViews::costAndChecksSayWhichEstimate()
+{
+    views::ScenarioDocument document;
+    document.reset(llama7bOnA100());
+    views::CostView cost(&document);
+    views::ChecksView checks(&document);
+    viewtestsupport::showOffscreen(cost);
+    viewtestsupport::showOffscreen(checks);
+    auto heading = [&checks] { return checks.findChild<views::SteadyLabel *>()->text(); };
+    QVERIFY2(cost.notes().contains(QStringLiteral("by the speed of light estimate")),
+             qPrintable(cost.notes()));
+    QVERIFY2(heading().contains(QStringLiteral("<b>speed of light</b> (a ceiling")),
+             qPrintable(heading()));
+    document.setEstimateMode(core::EstimateMode::Typical);
+    document.flush();
+    QVERIFY2(cost.notes().contains(QStringLiteral("by the typical: nvidia-a100-80gb-sxm")),
+             qPrintable(cost.notes()));
+    QVERIFY2(heading().contains(QStringLiteral("<b>typical estimate</b>")), qPrintable(heading()));
 }
 
 QTEST_MAIN(CalibrationViews)

@@ -8,6 +8,7 @@
 #include "views/widgets/style.h"
 
 #include "core/calc.h"
+#include "core/calibration.h"
 #include "core/evaluation.h"
 #include "core/explain.h"
 #include "core/lessonfigures.h"
@@ -309,7 +310,7 @@ void CostView::refresh()
             : tr("<h3>What a token costs</h3><p>Price per hour divided by the tokens "
                  "produced in the hours the devices are busy: idle hours are billed too "
                  "(l.179-184). At %1 % utilisation: <b>%2 per million tokens</b>; %3 "
-                 "per busy hour%4.</p>")
+                 "per busy hour%4, by the %5 estimate.</p>")
                   .arg(style::number(u, 3),
                        // the core's own formatting: style::number rounds 1e306 to "0"
                        concealed ? QStringLiteral("?")
@@ -318,7 +319,8 @@ void CostView::refresh()
                                                     core::Quantity::Tokens)),
                        s.cost.throttleFactor < 1 ? tr(" after a %1 throttle derate")
                                                        .arg(style::number(s.cost.throttleFactor, 3))
-                                                 : QString());
+                                                 : QString(),
+                       fromStd(core::estimateLabel(s)).toHtmlEscaped());
     if (core::isSet(apiPerMillion))
         html += tr("<p>A hosted API at $%1 per million generated tokens (input and output priced "
                    "apart, for this prompt and answer) is cheaper below the break-even.</p>")

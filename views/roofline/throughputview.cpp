@@ -239,6 +239,13 @@ void ThroughputView::refresh()
     replaceIfChanged(m_pacing, {QPointF(0.9, pacing), QPointF(kMaxBatch * 1.15, pacing)});
 
     m_labels->clear();
+    // the dashed speed of light, the pacing target and the wall are drawn lines: no label on them
+    m_labels->addLineObstacle(total, m_total, 4);
+    m_labels->addLineObstacle(perSequence, m_perSequence, 4);
+    m_labels->addLineObstacle(totalLight, m_totalLight, 4);
+    m_labels->addLineObstacle(perSequenceLight, m_perSequenceLight, 4);
+    m_labels->addLineObstacle({QPointF(0.9, pacing), QPointF(kMaxBatch * 1.15, pacing)}, m_pacing,
+                              1);
     // Direct labels near batch 2: below-right of the rising total, above the falling per-sequence.
     const core::BatchPoint &early = points[std::min<std::size_t>(1, points.size() - 1)];
     if (!concealed || total.size() > 1) { // not beside a curve hidden from a class
@@ -268,6 +275,7 @@ void ThroughputView::refresh()
     m_wallBatch = !concurrencyFits || maximum < 1 ? 0 : (maximum >= kMaxBatch ? -1 : maximum);
     if (m_wallBatch > 0) {
         replaceIfChanged(m_wall, {QPointF(m_wallBatch, yLow), QPointF(m_wallBatch, yHigh)});
+        m_labels->addLineObstacle(m_wall->points(), m_wall, 1);
         m_labels->add(tr("memory wall: past batch %1 it does not fit").arg(number(m_wallBatch, 7)),
                       QPointF(m_wallBatch, yHigh), m_wall, style::warning(), QPointF(-8, 4), true,
                       ChartLabels::Align::End);
@@ -310,6 +318,10 @@ void ThroughputView::refresh()
                                number(e[FigureId::DecodeTokensPerSecondPerSequence])),
                       current, m_current, e.fits() ? style::kBlue : style::warning(),
                       QPointF(10, 10), true);
+        // between the point and the wall (or a target line) the one line may find no room
+        m_labels->setCrowdedText(tr("batch %1: %2 tokens/s,\n%3 per sequence")
+                                     .arg(number(current.x(), 7), number(current.y()),
+                                          number(e[FigureId::DecodeTokensPerSecondPerSequence])));
     }
     m_labels->reposition();
 }

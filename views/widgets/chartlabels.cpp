@@ -107,10 +107,14 @@ void ChartLabels::reposition()
     const QRectF area = m_chart->plotArea();
     QList<QRectF> placed;
     placed.reserve(m_labels.size() + m_obstacles.size());
+    // a line obstacle along an axis is a rectangle of no width (or height), which intersects
+    // nothing: each keeps a pixel and a half of room on every side
+    const double room = 1.5 * style::scale();
     for (const Obstacle &obstacle : m_obstacles)
         placed.append(QRectF(m_chart->mapToPosition(obstacle.corner, obstacle.series),
                              m_chart->mapToPosition(obstacle.oppositeCorner, obstacle.series))
-                          .normalized());
+                          .normalized()
+                          .adjusted(-room, -room, room, room));
     for (const Label &label : m_labels) {
         QPointF position = m_chart->mapToPosition(label.value, label.series) + label.offset;
         if (!label.narrowText.isEmpty()) {
@@ -129,13 +133,14 @@ void ChartLabels::reposition()
             label.item->setText(label.text);
         }
         // where the label goes with its text now; false when nowhere is free
-        const QPointF anchored = position;
+        QPointF anchored = position;
+        Align align = label.align;
         double wantedTop = position.y();
         auto place = [&](QPointF &at, const QRectF &bounds) {
             at = anchored;
-            if (label.align == Align::End)
+            if (align == Align::End)
                 at.rx() -= bounds.width();
-            else if (label.align == Align::Centre)
+            else if (align == Align::Centre)
                 at.rx() -= bounds.width() / 2;
             // keep the text inside the plot area so it is never clipped
             const double top = area.top() + 2;
@@ -173,11 +178,26 @@ void ChartLabels::reposition()
             return std::isfinite(bestDistance);
         };
         QRectF bounds = label.item->boundingRect();
-        if (!place(position, bounds) && !label.crowdedText.isEmpty() &&
-            label.item->text() != label.crowdedText) {
+        bool free = place(position, bounds);
+        if (!free && !label.crowdedText.isEmpty() && label.item->text() != label.crowdedText) {
             label.item->setText(label.crowdedText);
             bounds = label.item->boundingRect();
-            place(position, bounds);
+            free = place(position, bounds);
+        }
+        if (!free && label.align != Align::Centre) {
+            // the other side of its point: a label between a point and a wall beside it (issue
+            // #24, presenter size) finds its room on the left
+            const QPointF point = m_chart->mapToPosition(label.value, label.series);
+            anchored = QPointF(point.x() - label.offset.x(), anchored.y());
+            align = label.align == Align::Start ? Align::End : Align::Start;
+            QPointF mirrored;
+            if (place(mirrored, bounds))
+                position = mirrored;
+            else { // nowhere free on either side: as first placed
+                anchored = QPointF(point.x() + label.offset.x(), anchored.y());
+                align = label.align;
+                place(position, bounds);
+            }
         }
         const QRectF wanted(QPointF(position.x(), wantedTop), bounds.size());
         const QRectF rect(position, bounds.size());

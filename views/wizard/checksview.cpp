@@ -6,6 +6,7 @@
 #include "views/widgets/steadylabel.h"
 #include "views/widgets/style.h"
 
+#include "core/estimate.h"
 #include "core/selection.h"
 #include "core/units.h"
 
@@ -189,6 +190,12 @@ void ChecksView::refresh()
                        style::number(s.serving.pacingTargetTokensPerSecond),
                        fromStd(core::formatBytes(s.serving.overheadGb * core::kGB,
                                                  document()->units())));
+    if (sel.regime != core::Regime::Training) // which speeds the latency and cost columns use
+        heading += s.calibration.mode == core::EstimateMode::SpeedOfLight
+                       ? tr(" Speeds: <b>speed of light</b> (a ceiling: engines measure slower).")
+                   : s.calibration.mode == core::EstimateMode::Typical
+                       ? tr(" Speeds: <b>typical estimate</b>, each device by its own class.")
+                       : tr(" Speeds: <b>calibrated</b> (the scenario's profile).");
     if (!sel.problems.empty())
         heading += tr(" <span style=\"color:%1\">%2 candidate(s) could not be checked: %3</span>")
                        .arg(style::warning().name())

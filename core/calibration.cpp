@@ -539,6 +539,11 @@ const CalibrationProfile &typicalProfile()
             return CalibrationProfile{};
         CalibrationProfile p = std::move(fit.value().profile);
         p.created = "2026-12-04";
+        // what each run cites (engine, repository, commit, date): the file alone says little
+        std::set<std::string> cited;
+        for (const Measurement &m : set.rows)
+            cited.insert(m.engine + ": " + m.source);
+        p.sources.assign(cited.begin(), cited.end());
         return p;
     }();
     return profile;

@@ -97,6 +97,11 @@ void CalibrationViews::estimateSwitchIsUndoableAndLabelled()
     QVERIFY(document.evaluation()[FigureId::DecodeStepSeconds] > light * 1.2);
     QVERIFY2(panel.estimateText().startsWith(QStringLiteral("typical: nvidia-a100-80gb-sxm")),
              qPrintable(panel.estimateText()));
+    // its tooltip cites the runs the typical profile was fitted on, with their commits
+    const QString cited = panel.findChild<QLabel *>(QStringLiteral("estimateNote"))->toolTip();
+    QVERIFY2(cited.contains(QStringLiteral("gpt-fast: pytorch-labs/gpt-fast README.md @ 0f925b5")),
+             qPrintable(cited));
+    QCOMPARE(cited.count(QStringLiteral("\n- ")), qsizetype(core::typicalProfile().sources.size()));
     QCOMPARE(document.undoStack()->undoText(), QStringLiteral("Estimate: Typical"));
     document.undoStack()->undo();
     document.flush();

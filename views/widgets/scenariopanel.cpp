@@ -301,6 +301,21 @@ void ScenarioPanel::refresh()
                  fromView(core::formatSeconds(e[core::FigureId::EstimateStepOverheadSeconds])));
     if (m_estimateNote->text() != note)
         m_estimateNote->setText(note);
+    // where the efficiencies come from: the runs a typical or calibrated profile was fitted on
+    QString sources;
+    const core::CalibrationProfile *profile =
+        s.calibration.mode == core::EstimateMode::Typical ? &core::typicalProfile()
+        : s.calibration.mode == core::EstimateMode::Calibrated && s.calibration.profile
+            ? &*s.calibration.profile
+            : nullptr;
+    if (profile) {
+        sources = tr("%1, fitted %2 on:")
+                      .arg(QString::fromStdString(profile->name),
+                           QString::fromStdString(profile->created));
+        for (const std::string &source : profile->sources)
+            sources += QStringLiteral("\n- ") + QString::fromStdString(source);
+    }
+    m_estimateNote->setToolTip(sources);
     for (auto it = m_editors.begin(); it != m_editors.end(); ++it) {
         const auto value = core::numberAt(s, it.key().toStdString());
         if (!value)

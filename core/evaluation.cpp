@@ -369,11 +369,15 @@ double weightBytesRead(const Base &b, double tokens)
 {
     const double rowsSkipped =
         std::max(0.0, b.embeddingBytes - std::min(tokens, 1e12) * b.embeddingRowBytes);
+    // the table is part of what is always read (the shared weights of an MoE): never more than
+    // half of that is skipped, whatever vocabulary a file claims
     if (!b.moe)
-        return b.weightsBytes - rowsSkipped;
+        return b.weightsBytes - std::min(rowsSkipped, 0.5 * b.weightsBytes);
     double distinct = expectedDistinctExperts(b.experts, b.expertsPerToken, tokens);
     double parametersRead = b.sharedParameters + distinct * b.perExpertParameters;
-    return parametersRead * b.effectiveBytesPerParameter / b.tensorParallel - rowsSkipped;
+    const double shared = b.sharedParameters * b.effectiveBytesPerParameter / b.tensorParallel;
+    return parametersRead * b.effectiveBytesPerParameter / b.tensorParallel -
+           std::min(rowsSkipped, 0.5 * shared);
 }
 
 /** Per-device memory holds one stage's layers: the weights and KV of 1/PP of the model. */

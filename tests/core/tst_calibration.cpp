@@ -29,6 +29,7 @@ private slots:
     void attentionFlopsWorkedForLlama2();
     void kvWriteAddsOneTokenPerSequence();
     void embeddingRowsAreGatheredNotStreamed();
+    void embeddingGatherNeverReadsNegativeBytes();
     void explainShowsTheEfficiencies();
     void readerKeepsGoodRowsAndNamesBadOnes();
     void readerRefusesAFileWithoutItsColumns();
@@ -147,6 +148,24 @@ void Calibration::embeddingRowsAreGatheredNotStreamed()
         {QStringLiteral("model=\"llama-2-7b\""), QStringLiteral("model.tie_embeddings=true")});
     const core::Evaluation t = core::evaluate(tied);
     QCOMPARE(t[FigureId::DecodeWeightBytesPerStep], t[FigureId::WeightsBytes]);
+}
+
+// Found by the monkey (issue #25's seed): an MoE model whose (absurd but valid) vocabulary makes
+// the embedding table larger than the shared weights a batch-1 step reads read negative bytes,
+// a negative intensity and a NaN on the roofline. The rows skipped never exceed half what the
+// step would read.
+void Calibration::embeddingGatherNeverReadsNegativeBytes()
+{
+    for (const double batch : {1.0, 2.0, 4.0, 8.0, 1024.0}) {
+        const core::Evaluation e = testsupport::evaluateScenario(
+            QStringLiteral("lesson-default"),
+            {QStringLiteral("model=\"llama-4-scout\""), QStringLiteral("model.vocab_size=68507500"),
+             QStringLiteral("serving.weight_format=\"int4\""),
+             QStringLiteral("serving.batch=%1").arg(batch)});
+        QVERIFY2(e[FigureId::DecodeWeightBytesPerStep] > 0.0, qPrintable(QString::number(batch)));
+        QVERIFY(e[FigureId::DecodeBytesPerStep] > 0.0);
+        QVERIFY(e[FigureId::DecodeIntensity] > 0.0);
+    }
 }
 
 // "18.29 GB / 1,000 GB/s = 36.59 ms" at efficiency 0.5 hid the efficiency; now it is in the sum.

@@ -8,6 +8,7 @@
 #include "core/evaluationjson.h"
 #include "core/exports.h"
 #include "core/hfimport.h"
+#include "core/outlook.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
 #include "core/selection.h"
@@ -44,6 +45,8 @@ const char *const kUsage =
     "                  [--format jsonl|json|csv]   (the app's standard sweep values)\n"
     "  accel-calc check SCENARIO [--devices ID,...] [--formats F,...] [--set PATH=VALUE ...]\n"
     "                  [--format json|csv]\n"
+    "  accel-calc outlook SCENARIO [--set PATH=VALUE ...]   (the recommended option's cost,\n"
+    "                  alternatives, sensitivity to each input's range, traffic growth plan)\n"
     "  accel-calc import-hf CONFIG.json\n"
     "  accel-calc presets\n"
     "  accel-calc --version\n"
@@ -450,7 +453,7 @@ int run(const std::vector<std::string> &args)
         return calibrateCommand(args);
     if (command == "validate")
         return validateCommand(args);
-    if (command != "evaluate" && command != "sweep" && command != "check")
+    if (command != "evaluate" && command != "sweep" && command != "check" && command != "outlook")
         return usageError("unknown command \"" + command + "\"");
 
     std::string scenarioArgument;
@@ -543,6 +546,17 @@ int run(const std::vector<std::string> &args)
             return kBadInput;
         const core::Evaluation evaluation = core::evaluate(scenario);
         std::cout << core::stampJson(core::evaluationToJson(scenario, evaluation, explain),
+                                     core::exportStamp(ACCEL_VERSION))
+                  << "\n";
+        return 0;
+    }
+
+    if (command == "outlook") {
+        core::Scenario scenario;
+        if (!load(input, overrides, scenario) || !resolveScenarioProfile(input, scenario))
+            return kBadInput;
+        const core::Selection selection = core::selectDevice(scenario);
+        std::cout << core::stampJson(core::outlookToJson(scenario, selection),
                                      core::exportStamp(ACCEL_VERSION))
                   << "\n";
         return 0;

@@ -87,6 +87,21 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     // traffic
     {"traffic.requests_per_day", "Requests per day", "requests", 0, 1e12, false, false, kNone, "Average daily requests.", "Power and cost", ACCEL_FIELD(traffic.requestsPerDay)},
     {"traffic.peak_requests_per_second", "Peak requests/s", "requests/s", 0, 1e9, false, false, kNone, "Requests per second at peak.", "Power and cost", ACCEL_FIELD(traffic.peakRequestsPerSecond)},
+    {"traffic.growth_per_month", "Traffic growth", "/month", 0, 10, false, false, 0, "Compound growth of the requests per month (0.05 = 5 % a month; app assumption: 0).", "Power and cost", ACCEL_FIELD(traffic.growthPerMonth)},
+    {"traffic.horizon_months", "Planning horizon", "months", 1, 120, false, true, 24, "How many months the growth plan looks ahead (app assumption: 24).", "Power and cost", ACCEL_FIELD(traffic.horizonMonths)},
+    // sensitivity: each input's range, as factors on its value (app assumptions, issue #25)
+    {"sensitivity.efficiency_low", "Efficiency, low", "x", 0, 1, true, false, kNone, "Low end of the delivered speed, as a factor on the estimate (default: the profile's worst fit error, or the typical profile's efficiency below the speed of light).", "Power and cost", ACCEL_FIELD(sensitivity.efficiencyLow)},
+    {"sensitivity.efficiency_high", "Efficiency, high", "x", 0, 10, true, false, kNone, "High end of the delivered speed, as a factor on the estimate (capped at the speed of light).", "Power and cost", ACCEL_FIELD(sensitivity.efficiencyHigh)},
+    {"sensitivity.traffic_low", "Traffic, low", "x", 0, 1, true, false, 0.5, "Low end of the traffic (or utilisation) as a factor.", "Power and cost", ACCEL_FIELD(sensitivity.trafficLow)},
+    {"sensitivity.traffic_high", "Traffic, high", "x", 1, 100, false, false, 2, "High end of the traffic (or utilisation, at most 100 % busy) as a factor.", "Power and cost", ACCEL_FIELD(sensitivity.trafficHigh)},
+    {"sensitivity.context_low", "Context, low", "x", 0, 1, true, false, 0.5, "Low end of the tokens per sequence (prompt in proportion) as a factor.", "Power and cost", ACCEL_FIELD(sensitivity.contextLow)},
+    {"sensitivity.context_high", "Context, high", "x", 1, 100, false, false, 2, "High end of the tokens per sequence as a factor.", "Power and cost", ACCEL_FIELD(sensitivity.contextHigh)},
+    {"sensitivity.concurrency_low", "Concurrency, low", "x", 0, 1, true, false, 0.5, "Low end of the peak concurrent sequences as a factor.", "Power and cost", ACCEL_FIELD(sensitivity.concurrencyLow)},
+    {"sensitivity.concurrency_high", "Concurrency, high", "x", 1, 100, false, false, 2, "High end of the peak concurrent sequences as a factor.", "Power and cost", ACCEL_FIELD(sensitivity.concurrencyHigh)},
+    {"sensitivity.price_low", "Price, low", "x", 0, 1, true, false, 0.7, "Low end of the price per device-hour as a factor (a negotiated discount).", "Power and cost", ACCEL_FIELD(sensitivity.priceLow)},
+    {"sensitivity.price_high", "Price, high", "x", 1, 100, false, false, 1.3, "High end of the price per device-hour as a factor.", "Power and cost", ACCEL_FIELD(sensitivity.priceHigh)},
+    {"sensitivity.growth_low", "Growth, low", "/month", 0, 10, false, false, 0, "Low end of the traffic growth per month.", "Power and cost", ACCEL_FIELD(sensitivity.growthLow)},
+    {"sensitivity.growth_high", "Growth, high", "/month", 0, 10, false, false, 0.1, "High end of the traffic growth per month.", "Power and cost", ACCEL_FIELD(sensitivity.growthHigh)},
     // interconnect
     {"interconnect.message_bytes", "Message", "B", 0, 1e15, false, false, kNone, "Bytes all-reduced per collective (default: one full gradient).", "Two toy communication estimates", ACCEL_FIELD(interconnect.messageBytes)},
     {"interconnect.devices", "Devices", "devices", 1, 1e6, false, true, 8, "Devices in the ring.", "Two toy communication estimates", ACCEL_FIELD(interconnect.devices)},

@@ -183,6 +183,27 @@ struct TrafficConfig
 {
     double requestsPerDay = kUnset;
     double peakRequestsPerSecond = kUnset;
+    double growthPerMonth = 0; ///< compound growth of the requests (0.05: 5 % a month)
+    double horizonMonths = 24; ///< how far the growth plan looks
+};
+
+/** The ranges a sensitivity analysis varies each input over (outlook.h): factors on the
+ *  scenario's value, low and high. An unset efficiency range comes from the estimate: the
+ *  profile's worst fit error, or the typical profile's efficiency below the speed of light. */
+struct SensitivityConfig
+{
+    double efficiencyLow = kUnset;
+    double efficiencyHigh = kUnset;
+    double trafficLow = 0.5;
+    double trafficHigh = 2.0;
+    double contextLow = 0.5;
+    double contextHigh = 2.0;
+    double concurrencyLow = 0.5;
+    double concurrencyHigh = 2.0;
+    double priceLow = 0.7;
+    double priceHigh = 1.3;
+    double growthLow = 0;    ///< growth per month at the low end
+    double growthHigh = 0.1; ///< growth per month at the high end
 };
 
 enum class LatencyModel { PerCollective, PerHop };
@@ -247,6 +268,7 @@ struct Scenario
     InterconnectConfig interconnect;
     PowerConfig power;
     WizardConfig wizard;
+    SensitivityConfig sensitivity;
     /// Speed of light (the lesson's model), typical or calibrated efficiencies (estimate.h).
     CalibrationConfig calibration;
 

@@ -251,6 +251,17 @@ void readCost(const json &doc, Scenario &s, Diagnostics &warnings)
     FieldReader t(sectionOrEmpty(doc, "traffic"), "/traffic", "traffic", warnings, &s.givenInputs);
     t.warnUnknownBesideNumbers({});
     t.numbers(s);
+
+    FieldReader v(sectionOrEmpty(doc, "sensitivity"), "/sensitivity", "sensitivity", warnings,
+                  &s.givenInputs);
+    v.warnUnknownBesideNumbers({});
+    v.numbers(s);
+    const SensitivityConfig &ranges = s.sensitivity;
+    if (isSet(ranges.efficiencyLow) && isSet(ranges.efficiencyHigh) &&
+        ranges.efficiencyLow > ranges.efficiencyHigh)
+        fail("/sensitivity/efficiency_low", "is above efficiency_high: a range runs low to high");
+    if (ranges.growthLow > ranges.growthHigh)
+        fail("/sensitivity/growth_low", "is above growth_high: a range runs low to high");
 }
 
 void readInterconnect(const json &doc, Scenario &s, Diagnostics &warnings)
@@ -419,7 +430,7 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
     FieldReader root(doc, "", "", warnings, nullptr);
     root.warnUnknown({"format", "version", "name", "description", "model", "device", "serving",
                       "training", "cost", "traffic", "interconnect", "power", "wizard",
-                      "calibration"});
+                      "calibration", "sensitivity"});
     std::string format;
     root.string("format", format);
     if (root.has("format") && format != kScenarioFormat)
@@ -566,10 +577,22 @@ json toJson(const Scenario &s)
 
     detail::putNumbers(sectionFor(doc, "cost"), s, "cost");
 
+    const TrafficConfig plainTraffic;
     if (isSet(s.traffic.requestsPerDay) || isSet(s.traffic.peakRequestsPerSecond) ||
-        doc.contains("traffic")) {
+        s.traffic.growthPerMonth != plainTraffic.growthPerMonth ||
+        s.traffic.horizonMonths != plainTraffic.horizonMonths || doc.contains("traffic")) {
         detail::putNumbers(sectionFor(doc, "traffic"), s, "traffic");
     }
+    // the ranges only where one differs from the defaults (or the file had the section)
+    bool rangesGiven = doc.contains("sensitivity");
+    const Scenario plain;
+    for (const ParameterInfo *info : sectionParameters("sensitivity")) {
+        const double mine = *info->field(const_cast<Scenario &>(s)); // read only
+        const double standard = *info->field(const_cast<Scenario &>(plain));
+        rangesGiven = rangesGiven || !(mine == standard || (!isSet(mine) && !isSet(standard)));
+    }
+    if (rangesGiven)
+        detail::putNumbers(sectionFor(doc, "sensitivity"), s, "sensitivity");
 
     const InterconnectConfig &ic = s.interconnect;
     json &interconnect = sectionFor(doc, "interconnect");

@@ -613,6 +613,8 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
                         : std::string(" per step"));
         if (f("ttft_seconds") > f("ttft_target_seconds"))
             return "first token " + formatSeconds(f("ttft_seconds"));
+        if (r.status == CheckStatus::Warn && f("burst_seconds") > f("ttft_target_seconds"))
+            return "a burst waits " + formatSeconds(f("burst_seconds")); // the warning's reason
         return num(f("tokens_per_second_per_sequence")) + " tokens/s per user";
     case CheckKind::Availability:
         if (regime == Regime::Edge)

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Issue #25: the decision's cost summary, the tornado (each end of each range re-runs the checks)
+// and the growth plan, with the figures worked out by hand for support-assistant: 40 users on
+// the 48 GB lesson accelerator at $4 a device-hour, 2 replicas of 1 device, 70 % busy.
+
+#include "testsupport.h"
+
+#include "core/calibration.h"
+#include "core/outlook.h"
+#include "core/scenarioio.h"
+#include "core/selection.h"
+
+#include <QTest>
+
+#include <cmath>
+
+class Outlook : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void costSummaryIsTheChecksOwn();
+    void tornadoEndsRecomputeTheChecks();
+    void efficiencyRangeComesFromTheEstimate();
+    void growthPlanRunsOutWhenWorkedOutByHand();
+    void noGrowthKeepsTodaysFleet();
+    void rangesMustRunLowToHigh();
+    void noRecommendationSaysWhy();
+};
+
+namespace {
+
+const core::TornadoBar &barOf(const core::Sensitivity &s, const char *key)
+{
+    for (const core::TornadoBar &bar : s.bars)
+        if (bar.range.key == key)
+            return bar;
+    qFatal("no bar %s", key);
+}
+
+} // namespace
+
+// 2 devices x $4 x 730 h = $5,840 a month, x 12 = $70,080 a year; the tokens a month and the cost
+// per million are the cost check's figures, the same the wizard's table shows.
+void Outlook::costSummaryIsTheChecksOwn()
+{
+    const core::Scenario s = testsupport::loadScenario(QStringLiteral("support-assistant"));
+    const core::Selection selection = core::selectDevice(s);
+    const core::Candidate *best = core::recommendedCandidate(selection);
+    QVERIFY(best);
+    const core::CostSummary c = core::costSummary(*best);
+    QVERIFY(c.priced);
+    QCOMPARE(c.devices, 2.0);
+    QCOMPARE(c.usdPerMonth, 5840.0);
+    QCOMPARE(c.usdPerYear, 70080.0);
+    QCOMPARE(c.usdPerMillionTokens, best->usdPerMillionTokens);
+    ACCEL_COMPARE_NEAR(c.usdPerMonth / (c.tokensPerMonth / 1e6), c.usdPerMillionTokens, 1e-9);
+    QVERIFY(std::isnan(c.apiUsdPerMonth)); // no API prices in this scenario
+    const auto options = core::alternatives(selection);
+    QCOMPARE(options.front(), best);
+    QVERIFY(options.size() >= 2);
+    // the 24 GB card cannot hold it: its risk is the memory shortfall, in one line
+    bool shortfall = false;
+    for (const core::Candidate *c : options)
+        shortfall = shortfall || QString::fromStdString(core::mainRisk(*c))
+                                     .startsWith(QStringLiteral("Memory headroom: short by"));
+    QVERIFY(shortfall);
+    // the warning every option carries is written out, not "! latency"
+    QVERIFY2(QString::fromStdString(core::mainRisk(*best))
+                 .contains(QStringLiteral("if all 40 prompts arrive at once the last waits")),
+             core::mainRisk(*best).c_str());
+}
+
+// Price x0.7 and x1.3: $4,088 and $7,592 a month. Demand x0.5 and x2 of today's 70 % of two
+// replicas (1.4 replicas' worth): max(2, ceil(0.7)) = 2 replicas, $5,840; ceil(2.8) = 3,
+// $8,760. Neither changes the memory margin (the binding check), which the context does.
+void Outlook::tornadoEndsRecomputeTheChecks()
+{
+    const core::Scenario s = testsupport::loadScenario(QStringLiteral("support-assistant"));
+    const core::Selection selection = core::selectDevice(s);
+    const core::Sensitivity t = core::sensitivity(s, selection);
+    QVERIFY(t.available);
+    QCOMPARE(t.baseCost, 5840.0);
+    QCOMPARE(t.baseMargin.kind, core::MarginKind::Memory);
+    const core::TornadoBar &price = barOf(t, "price");
+    ACCEL_COMPARE_NEAR(price.costLow, 4088.0, 1e-9);
+    ACCEL_COMPARE_NEAR(price.costHigh, 7592.0, 1e-9);
+    QCOMPARE(price.marginLow, t.baseMargin.value);
+    const core::TornadoBar &traffic = barOf(t, "traffic");
+    QCOMPARE(traffic.costLow, 5840.0);
+    QCOMPARE(traffic.costHigh, 8760.0);
+    const core::TornadoBar &context = barOf(t, "context");
+    QVERIFY(context.marginHigh < 0.0); // 6,000 tokens a sequence no longer fit one 48 GB card
+    QVERIFY(context.marginLow > t.baseMargin.value);
+    // widest first, growth (another month's cost) last; the band spans every other end
+    QCOMPARE(t.bars.back().range.key, std::string("growth"));
+    for (std::size_t i = 1; i + 1 < t.bars.size(); ++i)
+        QVERIFY(t.bars[i - 1].costSwing() >= t.bars[i].costSwing());
+    QCOMPARE(t.costLow, 4088.0);
+    QVERIFY(t.costHigh >= 8760.0);
+    QVERIFY(QString::fromStdString(t.mainUncertainty)
+                .startsWith(QStringLiteral("The main uncertainty is ") +
+                            QString::fromStdString(t.bars.front().range.label)));
+}
+
+// At the speed of light the low end is what the typical engines deliver on the device's class;
+// with the typical profile applied, its worst fit error either side; a range in the scenario
+// wins over both.
+void Outlook::efficiencyRangeComesFromTheEstimate()
+{
+    core::Scenario s = testsupport::loadScenario(QStringLiteral("llama-70b-fleet"));
+    const core::Selection light = core::selectDevice(s);
+    const core::Candidate *best = core::recommendedCandidate(light);
+    QVERIFY(best);
+    const auto ranges = core::sensitivityRanges(s, *best);
+    QCOMPARE(ranges.front().key, std::string("efficiency"));
+    QVERIFY(ranges.front().low < 1.0 && ranges.front().high == 1.0);
+    QVERIFY(QString::fromStdString(ranges.front().origin).contains(QStringLiteral("typical")));
+
+    s.calibration.mode = core::EstimateMode::Typical;
+    const core::Selection typical = core::selectDevice(s);
+    const core::Candidate *typicalBest = core::recommendedCandidate(typical);
+    QVERIFY(typicalBest);
+    const core::EstimateTerms terms = core::estimateTerms(typicalBest->scenario);
+    QVERIFY(terms.entry);
+    const auto fitted = core::sensitivityRanges(s, *typicalBest);
+    ACCEL_COMPARE_NEAR(fitted.front().low, 1.0 - terms.entry->worstRelativeError, 1e-12);
+
+    s.sensitivity.efficiencyLow = 0.25;
+    s.sensitivity.efficiencyHigh = 0.75;
+    const auto given = core::sensitivityRanges(s, *typicalBest);
+    QCOMPARE(given.front().low, 0.25);
+    QCOMPARE(given.front().high, 0.75);
+    QCOMPARE(given.front().origin, std::string("sensitivity.efficiency_low/high"));
+}
+
+// Today 1.4 replicas' worth of demand on 2 replicas; at 10 % a month it needs
+// ceil(1.4 x 1.1^m): 1.4 x 1.1^4 = 2.05 -> 3 replicas in month 4 (the fleet runs out),
+// 1.4 x 1.1^8 = 3.0010 -> 4 in month 8, 1.4 x 1.1^12 = 4.39 -> 5 in month 12. Month 4 costs
+// 3 x $4 x 730 = $8,760.
+void Outlook::growthPlanRunsOutWhenWorkedOutByHand()
+{
+    const core::Scenario s = testsupport::loadScenario(
+        QStringLiteral("support-assistant"), {QStringLiteral("traffic.growth_per_month=0.1")});
+    const core::GrowthPlan plan = core::growthPlan(s, core::selectDevice(s));
+    QVERIFY(plan.available);
+    QCOMPARE(plan.horizonMonths, 24);
+    QCOMPARE(plan.months.size(), std::size_t(25));
+    QCOMPARE(plan.runOutMonth, 4);
+    QVERIFY(plan.addReplicaMonths.size() >= 3);
+    QCOMPARE(plan.addReplicaMonths[0], 4);
+    QCOMPARE(plan.addReplicaMonths[1], 8);
+    QCOMPARE(plan.addReplicaMonths[2], 12);
+    QCOMPARE(plan.months[3].replicas, 2.0);
+    QCOMPARE(plan.months[4].replicas, 3.0);
+    QCOMPARE(plan.months[4].usdPerMonth, 8760.0);
+    ACCEL_COMPARE_NEAR(plan.months[4].demandFactor, 1.4641, 1e-12);
+    ACCEL_COMPARE_NEAR(plan.months[4].demandTokensPerSecond / plan.months[0].demandTokensPerSecond,
+                       1.4641, 1e-9);
+    double total = 0;
+    for (int m = 0; m < 24; ++m)
+        total += plan.months[std::size_t(m)].usdPerMonth;
+    QCOMPARE(plan.horizonUsd, total);
+    QVERIFY2(QString::fromStdString(plan.sentence).contains(QStringLiteral("runs out in month 4")),
+             plan.sentence.c_str());
+}
+
+void Outlook::noGrowthKeepsTodaysFleet()
+{
+    const core::Scenario s = testsupport::loadScenario(QStringLiteral("support-assistant"));
+    const core::GrowthPlan plan = core::growthPlan(s, core::selectDevice(s));
+    QCOMPARE(plan.runOutMonth, -1);
+    QVERIFY(plan.addReplicaMonths.empty());
+    QCOMPARE(plan.horizonUsd, 24 * 5840.0);
+    QVERIFY(QString::fromStdString(plan.sentence).contains(QStringLiteral("$140,160.00")));
+}
+
+void Outlook::rangesMustRunLowToHigh()
+{
+    auto read = core::readScenario(R"({"sensitivity": {"growth_low": 0.2, "growth_high": 0.1}})");
+    QVERIFY(!read);
+    QCOMPARE(read.error().path, std::string("/sensitivity/growth_low"));
+    auto reversed =
+        core::readScenario(R"({"sensitivity": {"efficiency_low": 0.9, "efficiency_high": 0.5}})");
+    QVERIFY(!reversed);
+    QCOMPARE(reversed.error().path, std::string("/sensitivity/efficiency_low"));
+    auto outside = core::readScenario(R"({"sensitivity": {"price_low": 1.5}})");
+    QVERIFY(!outside);
+    QCOMPARE(outside.error().path, std::string("/sensitivity/price_low"));
+    // a range the user gave survives a save
+    auto given = core::readScenario(R"({"sensitivity": {"price_low": 0.5}})");
+    QVERIFY(given);
+    auto again = core::readScenario(core::writeScenario(given->scenario));
+    QVERIFY(again);
+    QCOMPARE(again->scenario.sensitivity.priceLow, 0.5);
+}
+
+void Outlook::noRecommendationSaysWhy()
+{
+    const core::Scenario s =
+        testsupport::loadScenario(QStringLiteral("support-assistant"),
+                                  {QStringLiteral("serving.concurrent_sequences=100000")});
+    const core::Selection selection = core::selectDevice(s);
+    QVERIFY(!core::recommendedCandidate(selection));
+    const core::Sensitivity t = core::sensitivity(s, selection);
+    QVERIFY(!t.available);
+    QVERIFY(!t.why.empty());
+    QVERIFY(!core::growthPlan(s, selection).available);
+}
+
+QTEST_GUILESS_MAIN(Outlook)
+#include "tst_outlook.moc"

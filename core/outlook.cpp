@@ -7,6 +7,7 @@
 #include "units.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -138,10 +139,13 @@ std::vector<const Candidate *> alternatives(const Selection &selection, std::siz
 
 namespace {
 
+/** The first sentence, without its full stop (a reason goes into a longer line). */
 std::string firstSentence(const std::string &text)
 {
-    const auto end = text.find(". ");
-    return end == std::string::npos ? text : text.substr(0, end + 1);
+    std::string out = text.substr(0, text.find(". "));
+    while (!out.empty() && (out.back() == '.' || out.back() == ' '))
+        out.pop_back();
+    return out;
 }
 
 /** A warning's or failure's reason in one line, from the check's own figures. */
@@ -188,8 +192,12 @@ std::string reasonOf(const CheckResult &r, const Candidate &c)
             return "the hosted API is cheaper below " + percentText(f("break_even_utilisation")) +
                    " utilisation (now " + percentText(f("utilisation")) + ")";
         break;
-    case CheckKind::Compatibility:
     case CheckKind::Effort:
+        if (c.device.family == DeviceFamily::Gpu || c.device.family == DeviceFamily::Cpu)
+            return std::string(formatLabel(c.weightFormat)) +
+                   " weights need a validated kernel and a quality check before production";
+        break;
+    case CheckKind::Compatibility:
         break;
     }
     return firstSentence(r.summary);
@@ -444,9 +452,9 @@ Sensitivity sensitivity(const Scenario &scenario, const Selection &selection)
         bar.marginHigh = marginOf(high, out.baseMargin.kind).value;
         bar.passesLow = low.passes;
         bar.passesHigh = high.passes;
-        if (range.key == "efficiency") {
-            out.capacityLow = capacityPerMonth(low);
-            out.capacityHigh = capacityPerMonth(high);
+        if (range.key == "efficiency") { // today's fleet (its replicas) at either end
+            out.capacityLow = capacityPerMonth(low) / low.replicas * best->replicas;
+            out.capacityHigh = capacityPerMonth(high) / high.replicas * best->replicas;
         }
         out.bars.push_back(std::move(bar));
     }
@@ -473,13 +481,16 @@ Sensitivity sensitivity(const Scenario &scenario, const Selection &selection)
         });
     if (!out.bars.empty()) {
         const TornadoBar &top = out.bars.front();
+        std::string input = top.range.label; // in a sentence: "the main uncertainty is price..."
+        if (!input.empty())
+            input[0] = char(std::tolower(static_cast<unsigned char>(input[0])));
         out.mainUncertainty =
-            priced ? "The main uncertainty is " + top.range.label + ": from " + top.range.lowText +
+            priced ? "The main uncertainty is " + input + ": from " + top.range.lowText +
                          " to " + top.range.highText + " the month costs " +
                          formatUsd(std::min(top.costLow, top.costHigh)) + " to " +
                          formatUsd(std::max(top.costLow, top.costHigh)) + " (base " +
                          formatUsd(out.baseCost) + ")."
-                   : "The main uncertainty is " + top.range.label + ": from " + top.range.lowText +
+                   : "The main uncertainty is " + input + ": from " + top.range.lowText +
                          " to " + top.range.highText + " the " + out.baseMargin.label +
                          " margin runs " + percentText(std::min(top.marginLow, top.marginHigh)) +
                          " to " + percentText(std::max(top.marginLow, top.marginHigh)) + ".";

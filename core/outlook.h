@@ -98,8 +98,8 @@ struct Sensitivity
     double baseCost = std::numeric_limits<double>::quiet_NaN();
     Margin baseMargin;
     std::vector<TornadoBar> bars; ///< widest cost swing first
-    /// low / base / high: the month's cost over every input's ends; the fleet's capacity
-    /// (tokens a month at 100 % busy) over the efficiency range
+    /// low / base / high: the month's cost over every input's ends; today's fleet's capacity
+    /// (its replicas, tokens a month at 100 % busy) over the efficiency range
     double costLow = std::numeric_limits<double>::quiet_NaN();
     double costHigh = std::numeric_limits<double>::quiet_NaN();
     double capacityLow = std::numeric_limits<double>::quiet_NaN();

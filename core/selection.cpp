@@ -567,7 +567,8 @@ CheckResult cost(const Candidate &c, const Evaluation &e)
                                             : ": consider it until traffic grows (l.234).";
         }
     } else {
-        text += " Set API prices to compare with a hosted API.";
+        text += " No hosted-API prices in the scenario (cost.api_usd_per_million_input and "
+                "_output): not compared with one.";
     }
     r.summary = text;
     return r;
@@ -923,10 +924,10 @@ void recommend(Selection &selection)
             deviceLabel(best) + " with " + label(best.weightFormat) + " weights, " +
             fleetLabel(best) + ": " +
             (priced
-                 ? "the cheapest fleet that passes every check (" + formatUsd(best.monthlyCostUsd) +
+                 ? "the cheapest fleet that fails no check (" + formatUsd(best.monthlyCostUsd) +
                        " a month, " + formatUsd(best.usdPerMillionTokens) + " per million tokens)"
-                 : std::string("the fewest devices and the smallest capacity that pass "
-                               "every check (price needed: no price per device-hour "
+                 : std::string("the fewest devices and the smallest capacity that fail "
+                               "no check (price needed: no price per device-hour "
                                "to cost it)")) +
             ". " + whyShape(best) + " " + whyReplicas(best, e) + " Per device " +
             gb(e[F::ServingBytesTotal]) + " of " + gb(best.capacityBytes) + " (" +

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "report.h"
 
+#include "decisioncharts.h"
+
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"
 #include "views/memory/memoryview.h"
@@ -11,7 +13,9 @@
 #include "views/wizard/decisionview.h"
 
 #include "core/evaluation.h"
+#include "core/calibration.h"
 #include "core/explain.h"
+#include "core/outlook.h"
 #include "core/parameters.h"
 #include "core/presets.h"
 #include "core/scenario.h"
@@ -32,6 +36,8 @@
 #include <QSvgGenerator>
 #include <QTextDocument>
 
+#include <algorithm>
+#include <functional>
 #include <memory>
 
 namespace views {
@@ -94,65 +100,252 @@ QString statusSymbol(core::CheckStatus status)
     return QStringLiteral("\u2013");
 }
 
-QString header(const core::Scenario &s)
+/** The scenario's name as a title: its own words, without a "(device selection)" the report's
+ *  heading already says. */
+QString titleOf(const core::Scenario &s)
 {
-    return QObject::tr("<h1>Device selection: %1</h1><p class=\"muted\">%2 &middot; Accelerator "
-                       "Explorer %3 &middot; preset data of %4</p>")
-        .arg(esc(s.name.empty() ? s.model.name : s.name),
-             QDate::currentDate().toString(Qt::ISODate), QApplication::applicationVersion(),
-             fromView(core::presetDataDate()));
+    QString name = QString::fromStdString(s.name.empty() ? s.model.name : s.name);
+    static const QRegularExpression suffix(QStringLiteral("\\s*\\((device selection|capacity decision)\\)\\s*$"),
+                                           QRegularExpression::CaseInsensitiveOption);
+    name.remove(suffix);
+    return name;
 }
 
-QString summary(const core::Scenario &s, const core::Selection &selection, core::MemoryUnits units)
+QString header(const core::Scenario &s)
+{
+    return QObject::tr("<h1>%1: capacity decision</h1><p class=\"muted\">%2 &middot; "
+                       "Accelerator Explorer %3 &middot; preset data of %4</p>")
+        .arg(titleOf(s).toHtmlEscaped(), QDate::currentDate().toString(Qt::ISODate),
+             QApplication::applicationVersion(), fromView(core::presetDataDate()));
+}
+
+QString usd(double value)
+{
+    return std::isfinite(value) ? esc(core::formatUsd(value)) : QObject::tr("n/a");
+}
+
+QString optionLabel(const core::Candidate &c)
+{
+    return QObject::tr("%1, %2 weights: %3")
+        .arg(esc(c.device.name), fromView(core::formatLabel(c.weightFormat)),
+             esc(core::fleetLabel(c)));
+}
+
+/** Page 1: what to buy, what it costs, what else was considered, what would change it. */
+QString executiveSummary(const core::Scenario &s, const core::Selection &selection,
+                         const core::Sensitivity &sensitivity, const core::GrowthPlan &growth,
+                         core::MemoryUnits units)
 {
     const core::Recommendation &r = selection.recommendation;
     const core::Candidate *best = core::recommendedCandidate(selection);
-    if (!best)
-        return QObject::tr("<h2>Decision</h2><p><b>No candidate passes every check.</b> %1</p>")
-            .arg(esc(r.flip));
-    const core::Scenario d = decided(s, selection);
-    const core::Evaluation e = core::evaluate(d);
-    auto fig = [&](core::FigureId id) { return esc(core::formatFigure(e, id, units)); };
-    using core::FigureId;
-    QString text = QObject::tr("<h2>Decision</h2><p><b>Use %1 with %2 weights: %3.</b> ")
-                       .arg(esc(best->device.name), fromView(core::formatLabel(best->weightFormat)),
-                            esc(core::fleetLabel(*best)));
-    if (selection.regime == core::Regime::Training) {
-        text += esc(r.reason) + QStringLiteral("</p>");
-        return text;
-    }
-    text += QObject::tr("The workload (%1 sequences of %2 tokens) needs %3 of each device's %4, "
-                        "leaving %5; a decode step at batch %6 takes about %7, %8 tokens/s per "
-                        "user, and the first token of a %9-token prompt about %10. ")
-                .arg(style::number(s.serving.concurrentSequences, 9),
-                     style::number(s.serving.contextTokens, 9), fig(FigureId::ServingBytesTotal),
-                     fig(FigureId::CapacityBytes), fig(FigureId::HeadroomBytes),
-                     style::number(e[FigureId::DecodeBatch], 9), fig(FigureId::DecodeStepSeconds),
-                     style::number(e[FigureId::DecodeTokensPerSecondPerSequence]),
-                     style::number(s.serving.promptTokens, 9))
-                .arg(fig(FigureId::PrefillTtftSeconds));
-    // the one cost model, as the checks computed it for this candidate
-    const core::CheckResult &cost = best->check(core::CheckKind::Cost);
-    if (core::isSet(best->monthlyCostUsd)) {
-        const bool fromTraffic = e[FigureId::CostTokensFromTraffic] != 0.0;
-        text += QObject::tr("Cost: %1 a month (%2 a year) for all %3 devices; %4 it serves %5 M "
-                            "tokens a month: %6 per million tokens. ")
-                    .arg(esc(core::formatUsd(best->monthlyCostUsd)),
-                         esc(core::formatUsd(cost.figure("usd_per_year"))),
-                         style::number(best->devices, 9),
-                         fromTraffic ? QObject::tr("with the traffic given,")
-                                     : QObject::tr("at %1 % of its capacity (no traffic given),")
-                                           .arg(style::number(cost.figure("utilisation") * 100)),
-                         style::number(cost.figure("tokens_per_month") / 1e6),
-                         esc(core::formatUsd(best->usdPerMillionTokens)));
+    QString out = QObject::tr("<h2>Executive summary</h2>");
+    if (!best) {
+        out += QObject::tr("<p><b>No option passes every check.</b> %1</p>").arg(esc(r.flip));
     } else {
-        text += QObject::tr("Cost: price needed: %1 has no price per device-hour. ")
-                    .arg(esc(best->device.name));
+        QStringList warned; // the verdict's words: "passes, with warnings" is not "passes"
+        for (const core::CheckResult &check : best->checks)
+            if (check.status == core::CheckStatus::Warn)
+                warned << QStringLiteral("%1 (%2)").arg(fromView(core::checkTitle(check.kind)),
+                                                        esc(core::checkReason(check, *best)));
+        // the rule's full reasoning is in "The decision in full": page 1 stays one page
+        out += QObject::tr("<p style=\"font-size:13pt\"><b>Recommended: %1.</b></p><p>%2</p>")
+                   .arg(optionLabel(*best),
+                        warned.isEmpty()
+                            ? QObject::tr("It passes every check, without a warning.")
+                            : QObject::tr("It fails no check and passes with warnings: %1.")
+                                  .arg(warned.join(QStringLiteral("; "))));
+        const core::CostSummary c = core::costSummary(*best);
+        if (selection.regime == core::Regime::Online) {
+            out += QObject::tr("<table><tr><th>Per month</th><th>Per year</th><th>Per million "
+                               "tokens</th><th>Hosted API, per million</th><th>Tokens a "
+                               "month</th></tr><tr><td><b>%1</b></td><td>%2</td><td>%3</td>"
+                               "<td>%4</td><td>%5 M</td></tr></table>")
+                       .arg(usd(c.usdPerMonth), usd(c.usdPerYear), usd(c.usdPerMillionTokens),
+                            std::isfinite(c.apiUsdPerMillionTokens)
+                                ? usd(c.apiUsdPerMillionTokens)
+                                : QObject::tr("not compared (no API price given)"),
+                            style::number(c.tokensPerMonth / 1e6, 4));
+        }
+        out += QObject::tr("<h3>The options considered</h3><table><tr><th>Option</th><th>Per "
+                           "month</th><th>Fits (memory to spare)</th><th>Latency</th><th>Main "
+                           "risk</th></tr>");
+        for (const core::Candidate *option : core::alternatives(selection)) {
+            const core::CheckResult &memory = option->check(core::CheckKind::Memory);
+            const core::CheckResult &latency = option->check(core::CheckKind::Latency);
+            const double headroom = memory.figure("headroom_bytes");
+            const QString fit =
+                !std::isfinite(headroom) ? esc(memory.headline)
+                : headroom >= 0
+                    ? QObject::tr("yes, %1 per device")
+                          .arg(esc(core::formatBytes(headroom, units)))
+                    : QObject::tr("no, short by %1").arg(esc(core::formatBytes(-headroom, units)));
+            const QString speed =
+                selection.regime == core::Regime::Training
+                    ? esc(latency.headline)
+                    : QObject::tr("first token %1; %2 tokens/s per user")
+                          .arg(esc(core::formatSeconds(latency.figure("ttft_seconds"))),
+                               style::number(latency.figure("tokens_per_second_per_sequence")));
+            out += QStringLiteral("<tr><td>%1%2</td><td>%3</td><td>%4</td><td>%5</td>"
+                                  "<td class=\"%6\">%7</td></tr>")
+                       .arg(option == best ? QStringLiteral("\u2605 ") : QString(),
+                            optionLabel(*option), usd(option->monthlyCostUsd), fit, speed,
+                            option->passes ? QString() : QStringLiteral("fail"),
+                            esc(core::mainRisk(*option)));
+        }
+        out += QStringLiteral("</table>");
     }
-    text += QObject::tr("%1 These are the lesson's toy-model estimates, good for ranking options; "
-                        "a load test under the real mix must confirm the p95.</p>")
-                .arg(esc(r.apiFallback));
-    return text;
+    if (!r.flip.empty())
+        out += QObject::tr("<p><b>What would change the decision.</b> %1</p>").arg(esc(r.flip));
+    if (sensitivity.available)
+        out += QObject::tr("<p><b>The main uncertainty.</b> %1 Across every input's range the "
+                           "month costs %2 to %3.</p>")
+                   .arg(esc(sensitivity.mainUncertainty), usd(sensitivity.costLow),
+                        usd(sensitivity.costHigh));
+    if (growth.available)
+        out += QObject::tr("<p><b>Growth.</b> %1</p>").arg(esc(growth.sentence));
+    const QString estimate = esc(core::estimateLabel(best ? best->scenario : s));
+    out += QObject::tr("<p class=\"muted\">Speeds: %1. Estimates rank the options; a load test "
+                       "under the real mix must confirm the p95 before committing (l.220).</p>")
+               .arg(estimate);
+    return out;
+}
+
+/** The fleet's money line by line: devices x price -> hour -> month -> year -> tokens ->
+ *  cost per million, the hosted API beside it. */
+QString costTable(const core::Selection &selection)
+{
+    const core::Candidate *best = core::recommendedCandidate(selection);
+    if (!best || selection.regime != core::Regime::Online)
+        return {};
+    const core::CostSummary c = core::costSummary(*best);
+    auto row = [](const QString &name, const QString &value, const QString &how) {
+        return QStringLiteral("<tr><th>%1</th><td style=\"text-align:right\">%2</td>"
+                              "<td class=\"muted\">%3</td></tr>")
+            .arg(name, value, how);
+    };
+    QString out = QObject::tr("<h2>Cost</h2><table><tr><th>Item</th><th>Value</th><th>How</th>"
+                              "</tr>");
+    out += row(QObject::tr("Devices"), style::number(c.devices, 9), esc(c.fleet));
+    out += row(QObject::tr("Price per device-hour"), usd(c.pricePerDeviceHour),
+               esc(best->check(core::CheckKind::Cost).summary.substr(
+                   0, best->check(core::CheckKind::Cost).summary.find(':'))));
+    out += row(QObject::tr("Fleet per hour"), usd(c.usdPerHour),
+               QObject::tr("devices x price"));
+    out += row(QObject::tr("Fleet per month"), QStringLiteral("<b>%1</b>").arg(usd(c.usdPerMonth)),
+               QObject::tr("x 730 hours: idle hours are paid too"));
+    out += row(QObject::tr("Fleet per year"), usd(c.usdPerYear), QObject::tr("x 12 months"));
+    out += row(QObject::tr("Generated tokens a month"),
+               QObject::tr("%1 M").arg(style::number(c.tokensPerMonth / 1e6, 4)),
+               c.fromTraffic
+                   ? QObject::tr("the traffic given; the fleet busy %1 % of the time")
+                         .arg(style::number(c.utilisation * 100, 3))
+                   : QObject::tr("%1 % of the fleet's capacity (no traffic given)")
+                         .arg(style::number(c.utilisation * 100, 3)));
+    out += row(QObject::tr("Per million tokens"), usd(c.usdPerMillionTokens),
+               QObject::tr("month / tokens"));
+    out += row(QObject::tr("Hosted API, same requests"),
+               std::isfinite(c.apiUsdPerMonth)
+                   ? QObject::tr("%1 a month (%2 per million)")
+                         .arg(usd(c.apiUsdPerMonth), usd(c.apiUsdPerMillionTokens))
+                   : QObject::tr("not compared"),
+               std::isfinite(c.apiUsdPerMonth)
+                   ? QObject::tr("input and output priced apart")
+                   : QObject::tr("no hosted-API price in the scenario"));
+    out += QStringLiteral("</table>");
+    return out;
+}
+
+QString sensitivityHtml(const core::Sensitivity &s)
+{
+    if (!s.available)
+        return QObject::tr("<h2>Sensitivity</h2><p>%1.</p>").arg(esc(s.why));
+    QString out = QObject::tr("<h2>Sensitivity</h2><p>For %1: each input moved alone to each end "
+                              "of its range, the checks re-run (the shape may change with it). "
+                              "The binding check is %2, %3 to spare.</p>")
+                      .arg(esc(s.option), esc(s.baseMargin.label),
+                           esc(core::formatNumber(s.baseMargin.value * 100, 3) + " %"));
+    out += QObject::tr("<table><tr><th></th><th>Low</th><th>Base</th><th>High</th></tr>"
+                       "<tr><th>Monthly cost (any one input)</th><td>%1</td><td>%2</td><td>%3</td>"
+                       "</tr><tr><th>Today's fleet's capacity, tokens a month at 100 % busy (efficiency)</th>"
+                       "<td>%4 M</td><td>%5 M</td><td>%6 M</td></tr></table>")
+               .arg(usd(s.costLow), usd(s.baseCost), usd(s.costHigh),
+                    style::number(s.capacityLow / 1e6, 4), style::number(s.capacityBase / 1e6, 4),
+                    style::number(s.capacityHigh / 1e6, 4));
+    out += QObject::tr("<table><tr><th>Input</th><th>Low end</th><th>High end</th><th>Month at "
+                       "low</th><th>Month at high</th><th>Range from</th></tr>");
+    for (const core::TornadoBar &bar : s.bars)
+        out += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4%5</td><td>%6%7</td>"
+                              "<td class=\"muted\">%8</td></tr>")
+                   .arg(esc(bar.range.label), esc(bar.range.lowText), esc(bar.range.highText),
+                        usd(bar.costLow),
+                        bar.passesLow ? QString() : QObject::tr(" (fails a check)"),
+                        usd(bar.costHigh),
+                        bar.passesHigh ? QString() : QObject::tr(" (fails a check)"),
+                        esc(bar.range.origin));
+    out += QStringLiteral("</table>");
+    return out;
+}
+
+QString growthHtml(const core::GrowthPlan &g)
+{
+    if (!g.available)
+        return QObject::tr("<h2>Growth</h2><p>%1.</p>").arg(esc(g.why));
+    QString out = QObject::tr("<h2>Growth</h2><p>%1</p>").arg(esc(g.sentence));
+    if (!g.addReplicaMonths.empty()) {
+        out += QObject::tr("<table><tr><th>Month</th><th>Demand vs today</th><th>Replicas</th>"
+                           "<th>Per month</th></tr>");
+        for (const int m : g.addReplicaMonths) {
+            const core::GrowthMonth &month = g.months[std::size_t(m)];
+            out += QStringLiteral("<tr><td>%1</td><td>x%2</td><td>%3</td><td>%4</td></tr>")
+                       .arg(m)
+                       .arg(style::number(month.demandFactor, 3),
+                            style::number(month.replicas, 9), usd(month.usdPerMonth));
+        }
+        out += QStringLiteral("</table>");
+    }
+    return out;
+}
+
+/** Every warning and failure with its reason, so no reader is sent into the app: one line per
+ *  distinct reason, with the options it applies to. */
+QString reasonsHtml(const core::Selection &selection)
+{
+    struct Reason
+    {
+        QString text;
+        QStringList options;
+    };
+    QList<Reason> reasons;
+    for (const core::Candidate &c : selection.candidates) {
+        const QString option = QObject::tr("%1 %2").arg(
+            esc(c.device.name), fromView(core::formatLabel(c.weightFormat)));
+        for (const core::CheckResult &check : c.checks) {
+            const std::string why = core::checkReason(check, c);
+            if (why.empty())
+                continue;
+            const QString text =
+                QStringLiteral("<b>%1</b> %2: %3")
+                    .arg(fromView(core::checkTitle(check.kind)),
+                         check.status == core::CheckStatus::Fail ? QObject::tr("fails")
+                                                                 : QObject::tr("warns"),
+                         esc(why));
+            auto it = std::find_if(reasons.begin(), reasons.end(),
+                                   [&](const Reason &r) { return r.text == text; });
+            if (it == reasons.end())
+                reasons.append({text, {option}});
+            else
+                it->options << option;
+        }
+    }
+    if (reasons.isEmpty())
+        return {};
+    QString out = QObject::tr("<h3>Why each warning and failure</h3><ul>");
+    for (const Reason &r : reasons)
+        out += QStringLiteral("<li>%1 <span class=\"muted\">(%2)</span></li>")
+                   .arg(r.text, r.options.size() == qsizetype(selection.candidates.size())
+                                    ? QObject::tr("every option")
+                                    : r.options.join(QStringLiteral(", ")));
+    return out + QStringLiteral("</ul>");
 }
 
 QString workload(const core::Scenario &s, core::MemoryUnits units)
@@ -225,8 +418,8 @@ QString checksTable(const core::Selection &selection)
         out += QStringLiteral("<td>%1</td></tr>").arg(esc(c.verdict));
     }
     out += QObject::tr("</table><p class=\"muted\">\u2714 pass, ! warning, \u2718 fail, \u2013 not "
-                       "applicable. Each cell's reasoning is in the wizard's checks table.</p>");
-    return out;
+                       "applicable.</p>");
+    return out + reasonsHtml(selection);
 }
 
 QString assumptions(const core::Scenario &s)
@@ -305,35 +498,49 @@ QString formulas(const core::Scenario &s, core::MemoryUnits units)
 
 struct Parts
 {
-    QString head;   ///< title, decision summary, workload
-    QString checks; ///< the checks table (a landscape page in the PDF)
-    QString charts; ///< caption for the charts
-    QString tail;   ///< full decision, assumptions, formulas, footer
+    QString summary;     ///< page 1: the executive summary
+    QString money;       ///< the cost table, the sensitivity's tables
+    QString growth;      ///< the growth sentence and its table
+    QString checks;      ///< the checks table and every warning's reason (a landscape page)
+    QString charts;      ///< caption for the roofline and memory charts
+    QString tail;        ///< workload, decision in full, assumptions, formulas, footer
+    core::Sensitivity sensitivity;
+    core::GrowthPlan growthPlan;
 };
 
 Parts parts(const core::Scenario &scenario, core::MemoryUnits units,
             const core::Selection &selection)
 {
     Parts p;
-    p.head = header(scenario) + summary(scenario, selection, units) + workload(scenario, units);
+    p.sensitivity = core::sensitivity(scenario, selection);
+    p.growthPlan = core::growthPlan(scenario, selection);
+    p.summary = header(scenario) +
+                executiveSummary(scenario, selection, p.sensitivity, p.growthPlan, units);
+    p.money = costTable(selection) + sensitivityHtml(p.sensitivity);
+    p.growth = growthHtml(p.growthPlan);
+    if (!(p.growthPlan.growthPerMonth > 0)) { // one sentence, no chart: on the money's page
+        p.money += p.growth;
+        p.growth.clear();
+    }
     p.checks = checksTable(selection);
     p.charts = QObject::tr("<h2>Roofline and memory, as decided</h2><p class=\"muted\">The "
                            "recommended device and format applied to the workload.</p>");
     const core::Scenario d = decided(scenario, selection);
-    p.tail = QObject::tr("<h2>The decision in full</h2>") + DecisionView::decisionHtml(selection) +
-             assumptions(d) + formulas(d, units) +
+    p.tail = workload(scenario, units) + QObject::tr("<h2>The decision in full</h2>") +
+             DecisionView::decisionHtml(selection) + assumptions(d) + formulas(d, units) +
              QObject::tr("<p class=\"muted\">Made with Accelerator Explorer %1 from the lesson "
                          "\"AI accelerators\"; preset data of %2.</p>")
                  .arg(QApplication::applicationVersion(), fromView(core::presetDataDate()));
     return p;
 }
 
-/** The two charts, laid out off screen on the decided scenario. */
+/** The two charts, laid out off screen on the decided scenario: the figures alone, a serving
+ *  decision's memory chart without the training bar. */
 struct Charts
 {
     ScenarioDocument document;
     std::unique_ptr<View> roofline;
-    std::unique_ptr<View> memory;
+    std::unique_ptr<MemoryView> memory;
 
     Charts(const core::Scenario &scenario, core::MemoryUnits units)
     {
@@ -342,22 +549,29 @@ struct Charts
         document.flush();
         roofline = std::make_unique<RooflineView>(&document);
         memory = std::make_unique<MemoryView>(&document);
-        for (View *view : {roofline.get(), memory.get()})
+        memory->setServingOnly(scenario.wizard.regime != core::Regime::Training);
+        for (View *view : {roofline.get(), static_cast<View *>(memory.get())})
             layOutOffscreen(*view, QSize(1400, 720));
     }
 };
 
-QString inlineSvg(View &view)
+/** The size the report's figures are laid out at (logical pixels). */
+constexpr QSize kChartSize(1000, 460);
+constexpr QSize kDecisionFigureSize(1000, 420);
+
+/** One figure as inline SVG, drawn by `paint` into its logical size. */
+template <typename Paint>
+QString inlineSvg(QSize size, const QString &title, Paint paint)
 {
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
-    svg.setSize(view.size());
-    svg.setViewBox(QRect(QPoint(), view.size()));
-    svg.setTitle(view.title());
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(), size));
+    svg.setTitle(title);
     QPainter painter(&svg);
-    view.render(painter, QRectF(QPointF(), QSizeF(view.size())));
+    paint(painter, QRectF(QPointF(), QSizeF(size)));
     painter.end();
     QString text = QString::fromUtf8(buffer.data());
     const qsizetype start = text.indexOf(QLatin1String("<svg"));
@@ -366,7 +580,14 @@ QString inlineSvg(View &view)
     text.replace(
         QRegularExpression(QStringLiteral("<svg([^>]*) width=\"[^\"]*\" height=\"[^\"]*\"")),
         QStringLiteral("<svg\\1 style=\"width:100%;height:auto\""));
-    return text;
+    return QStringLiteral("<figure>") + text + QStringLiteral("</figure>");
+}
+
+QString chartSvg(View &view)
+{
+    return inlineSvg(kChartSize, view.title(), [&view](QPainter &painter, const QRectF &target) {
+        view.renderFigure(painter, target, kChartSize);
+    });
 }
 
 bool writeHtml(const core::Scenario &scenario, core::MemoryUnits units, const QString &path,
@@ -377,10 +598,24 @@ bool writeHtml(const core::Scenario &scenario, core::MemoryUnits units, const QS
     Charts charts(decided(scenario, selection), units);
     QString html = QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1"
                                   "</title><style>%2</style></head><body>")
-                       .arg(QObject::tr("Device selection report"), QLatin1String(kStyle));
-    html += p.head + p.checks + p.charts + QStringLiteral("<figure>") +
-            inlineSvg(*charts.roofline) + QStringLiteral("</figure><figure>") +
-            inlineSvg(*charts.memory) + QStringLiteral("</figure>") + p.tail +
+                       .arg(QObject::tr("Capacity decision: %1").arg(titleOf(scenario).toHtmlEscaped()),
+                            QLatin1String(kStyle));
+    html += p.summary + p.money;
+    if (p.sensitivity.available) {
+        for (const TornadoMeasure measure :
+             {TornadoMeasure::MonthlyCost, TornadoMeasure::BindingMargin})
+            html += inlineSvg(kDecisionFigureSize, QObject::tr("Sensitivity"),
+                              [&](QPainter &painter, const QRectF &target) {
+                                  paintTornado(painter, target, p.sensitivity, measure);
+                              });
+    }
+    html += p.growth;
+    if (p.growthPlan.available && p.growthPlan.growthPerMonth > 0)
+        html += inlineSvg(kDecisionFigureSize, QObject::tr("Growth"),
+                          [&](QPainter &painter, const QRectF &target) {
+                              paintGrowth(painter, target, p.growthPlan);
+                          });
+    html += p.checks + p.charts + chartSvg(*charts.roofline) + chartSvg(*charts.memory) + p.tail +
             QStringLiteral("</body></html>\n");
     return writeAtomically(path, html.toUtf8(), error);
 }
@@ -416,6 +651,44 @@ void drawFlow(QPainter &painter, QPdfWriter &pdf, const QString &html, bool newP
     }
 }
 
+/** A figure painted at its logical `size`, scaled into `target` (vector on the PDF). */
+template <typename Paint>
+void paintScaled(QPainter &painter, const QRectF &target, QSize size, Paint paint)
+{
+    painter.save();
+    painter.translate(target.topLeft());
+    painter.scale(target.width() / size.width(), target.height() / size.height());
+    paint(painter, QRectF(QPointF(), QSizeF(size)));
+    painter.restore();
+}
+
+/** A page of its own: `html` at the top, then each figure in turn at the page's width (or
+ *  narrower, to keep its aspect), all of them sharing what height the text leaves. */
+void drawFigurePage(QPainter &painter, QPdfWriter &pdf, const QString &html, QSize figureSize,
+                    const QList<std::function<void(QPainter &, const QRectF &)>> &figures)
+{
+    pdf.setPageOrientation(QPageLayout::Portrait);
+    pdf.newPage();
+    const QRectF area = paintArea(pdf);
+    QTextDocument caption;
+    caption.documentLayout()->setPaintDevice(&pdf);
+    caption.setDefaultStyleSheet(QLatin1String(kStyle));
+    caption.setHtml(html);
+    caption.setTextWidth(area.width());
+    caption.drawContents(&painter);
+    const double top = caption.size().height() + 12;
+    const double gap = 24;
+    const double each =
+        std::max(1.0, (area.height() - top - gap * figures.size()) / std::max<qsizetype>(1, figures.size()));
+    const double aspect = double(figureSize.height()) / figureSize.width();
+    const double height = std::min(each, area.width() * aspect);
+    const double width = height / aspect;
+    for (qsizetype i = 0; i < figures.size(); ++i) {
+        const QRectF target((area.width() - width) / 2, top + i * (height + gap), width, height);
+        paintScaled(painter, target, figureSize, figures[i]);
+    }
+}
+
 bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QString &path,
               QString *error)
 {
@@ -426,7 +699,7 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
         path,
         [&](QIODevice &device, QString *) {
             QPdfWriter pdf(&device);
-            pdf.setTitle(QObject::tr("Device selection report"));
+            pdf.setTitle(QObject::tr("Capacity decision: %1").arg(titleOf(scenario)));
             pdf.setCreator(QStringLiteral("Accelerator Explorer ") +
                            QApplication::applicationVersion());
             pdf.setPageSize(QPageSize(QPageSize::A4));
@@ -435,25 +708,33 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
             QPainter painter;
             if (!painter.begin(&pdf))
                 return false;
-            drawFlow(painter, pdf, p.head, false);
+            drawFlow(painter, pdf, p.summary, false);
+            drawFlow(painter, pdf, p.money, true);
+            if (p.sensitivity.available)
+                drawFigurePage(
+                    painter, pdf, QObject::tr("<h2>Sensitivity, drawn</h2>"), kDecisionFigureSize,
+                    {[&](QPainter &out, const QRectF &target) {
+                         paintTornado(out, target, p.sensitivity, TornadoMeasure::MonthlyCost);
+                     },
+                     [&](QPainter &out, const QRectF &target) {
+                         paintTornado(out, target, p.sensitivity, TornadoMeasure::BindingMargin);
+                     }});
+            if (p.growthPlan.available && p.growthPlan.growthPerMonth > 0)
+                drawFigurePage(painter, pdf, p.growth, kDecisionFigureSize,
+                               {[&](QPainter &out, const QRectF &target) {
+                                   paintGrowth(out, target, p.growthPlan);
+                               }});
+            else if (!p.growth.isEmpty())
+                drawFlow(painter, pdf, p.growth, true);
             drawFlow(painter, pdf, p.checks, true, QPageLayout::Landscape); // nine columns
-            // the charts: one page, both vector
-            pdf.setPageOrientation(QPageLayout::Portrait);
-            pdf.newPage();
-            const QRectF area = paintArea(pdf);
-            QTextDocument caption;
-            caption.documentLayout()->setPaintDevice(&pdf);
-            caption.setDefaultStyleSheet(QLatin1String(kStyle));
-            caption.setHtml(p.charts);
-            caption.setTextWidth(area.width());
-            caption.drawContents(&painter);
-            const double top = caption.size().height() + 8;
-            const double each = (area.height() - top - 8) / 2;
-            for (int i = 0; i < 2; ++i) {
-                View &view = i == 0 ? *charts.roofline : *charts.memory;
-                const double width = std::min(area.width(), each * view.width() / view.height());
-                view.renderRecorded(painter, QRectF(0, top + i * (each + 8), width, each));
-            }
+            // the charts: one page, both vector, the figures alone
+            drawFigurePage(painter, pdf, p.charts, kChartSize,
+                           {[&](QPainter &out, const QRectF &target) {
+                                charts.roofline->renderFigure(out, target, kChartSize);
+                            },
+                            [&](QPainter &out, const QRectF &target) {
+                                charts.memory->renderFigure(out, target, kChartSize);
+                            }});
             drawFlow(painter, pdf, p.tail, true);
             return painter.end();
         },
@@ -466,7 +747,7 @@ QString reportHtml(const core::Scenario &scenario, core::MemoryUnits units)
 {
     const core::Selection selection = core::selectDevice(scenario);
     const Parts p = parts(scenario, units, selection);
-    return p.head + p.checks + p.charts + p.tail;
+    return p.summary + p.money + p.growth + p.checks + p.charts + p.tail;
 }
 
 bool writeReport(const core::Scenario &scenario, core::MemoryUnits units, const QString &path,

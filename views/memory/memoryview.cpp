@@ -31,6 +31,8 @@
 #include <QLineSeries>
 #include <QSpinBox>
 #include <QStackedBarSeries>
+
+#include <algorithm>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -255,6 +257,7 @@ QList<MemoryView::Bar> MemoryView::bars() const
     QList<Bar> bars;
 
     Bar training;
+    training.training = true;
     const QString recipe =
         s.training.recipe.empty() ? tr("custom") : QString::fromStdString(s.training.recipe);
     // short categories: Qt elides an axis label wider than its column ("Training 16 B/par...",
@@ -275,10 +278,12 @@ QList<MemoryView::Bar> MemoryView::bars() const
         for (auto &segment : training.segments)
             segment.second = 0;
     }
-    bars << training;
+    if (!m_servingOnly)
+        bars << training;
 
     auto servingBar = [&](const core::Scenario &scenario, const core::Evaluation &ev) {
         Bar bar;
+        bar.format = scenario.serving.weightFormat;
         bar.category =
             tr("Serving %1").arg(fromView(core::formatLabel(scenario.serving.weightFormat)));
         const core::OverheadSplit split = core::overheadSplit(scenario);
@@ -290,7 +295,9 @@ QList<MemoryView::Bar> MemoryView::bars() const
         return bar;
     };
     bars << servingBar(s, e);
-    if (auto lower = core::nextSmallerWeightFormat(s.serving.weightFormat)) {
+    const auto &asked = s.wizard.formats;
+    if (auto lower = core::nextSmallerWeightFormat(s.serving.weightFormat);
+        lower && (!m_servingOnly || std::find(asked.begin(), asked.end(), *lower) != asked.end())) {
         const core::Scenario other = core::withFormats(s, *lower);
         bars << servingBar(other, core::evaluate(other));
     }
@@ -368,12 +375,17 @@ void MemoryView::refresh()
     // off the scale and says so. The lesson's 216 GB against 24 GB stays whole: it is the lesson's
     // point.
     double servingTop = m_capacityBytes;
-    for (int i = 1; i < m_drawn.size(); ++i)
-        servingTop = std::max(servingTop, m_drawn[i].total);
-    const bool trainingOffScale = !m_drawn.isEmpty() && m_drawn[0].total > 10 * servingTop;
+    double trainingTotal = 0;
+    for (const Bar &bar : std::as_const(m_drawn)) {
+        if (bar.training)
+            trainingTotal = bar.total;
+        else
+            servingTop = std::max(servingTop, bar.total);
+    }
+    const bool trainingOffScale = trainingTotal > 10 * servingTop;
     double top = trainingOffScale ? servingTop * 1.3 : servingTop;
-    if (!trainingOffScale && !m_drawn.isEmpty())
-        top = std::max(top, m_drawn[0].total);
+    if (!trainingOffScale)
+        top = std::max(top, trainingTotal);
     const double yMax = std::ceil(top * 1.18 / unit / 10.0) * 10.0;
     m_trainingOffScale = trainingOffScale;
     m_y->setRange(0, yMax);
@@ -401,10 +413,8 @@ void MemoryView::refresh()
                           QPointF(n - 0.5, m_capacityBytes / unit + yMax * 0.004), m_capacity);
     for (int i = 0; i < m_drawn.size(); ++i) {
         const Bar &bar = m_drawn[i];
-        const bool trainingBar = i == 0;
-        const core::NumericFormat format =
-            i == 2 ? *core::nextSmallerWeightFormat(s.serving.weightFormat)
-                   : s.serving.weightFormat;
+        const bool trainingBar = bar.training;
+        const core::NumericFormat format = bar.format;
         double base = 0;
         for (const auto &segment : bar.segments) {
             // the part of the segment inside the axis (all of it unless the bar is off the scale)
@@ -491,6 +501,14 @@ void MemoryView::refresh()
     m_recompute->setCurrentIndex(int(s.training.recompute));
     m_updating = false;
     m_labels->reposition();
+}
+
+void MemoryView::setServingOnly(bool servingOnly)
+{
+    if (m_servingOnly == servingOnly)
+        return;
+    m_servingOnly = servingOnly;
+    refresh();
 }
 
 void MemoryView::setActivationsShown(bool shown)

@@ -9,6 +9,8 @@
 
 #include "views/widgets/view.h"
 
+#include "core/formats.h"
+
 #include <memory>
 
 class QBarCategoryAxis;
@@ -51,6 +53,11 @@ public:
      *  per parameter leave them out, so its tour step turns them off: one toggle away. */
     void setActivationsShown(bool shown);
     bool activationsShown() const;
+    /** A serving decision's figure (reports, slides): the serving bar alone, and the next
+     *  smaller format's only when the wizard was asked to try it; no training bar, whose scale
+     *  squashed the bars that carry the argument (issue #25). Off in the app, where the lesson
+     *  compares training with serving. */
+    void setServingOnly(bool servingOnly);
 
 protected:
     void refresh() override;
@@ -58,6 +65,8 @@ protected:
 private:
     struct Bar
     {
+        bool training = false;
+        core::NumericFormat format = core::NumericFormat::Bf16; ///< a serving bar's weights
         QString category;
         QList<QPair<QString, double>> segments; ///< name, bytes
         double total = 0;
@@ -76,6 +85,7 @@ private:
     QLabel *m_recipeNote;
     QLabel *m_groups; ///< the KV of each layer group, for models whose layers differ
     bool m_trainingOffScale = false;
+    bool m_servingOnly = false;
     QSpinBox *m_zeroStage;
     QSpinBox *m_dpDegree;
     QSpinBox *m_microBatch;

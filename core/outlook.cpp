@@ -485,15 +485,15 @@ Sensitivity sensitivity(const Scenario &scenario, const Selection &selection)
         if (!input.empty())
             input[0] = char(std::tolower(static_cast<unsigned char>(input[0])));
         out.mainUncertainty =
-            priced ? "The main uncertainty is " + input + ": from " + top.range.lowText +
-                         " to " + top.range.highText + " the month costs " +
+            priced ? "The main uncertainty is " + input + ": from " + top.range.lowText + " to " +
+                         top.range.highText + " the month costs " +
                          formatUsd(std::min(top.costLow, top.costHigh)) + " to " +
                          formatUsd(std::max(top.costLow, top.costHigh)) + " (base " +
                          formatUsd(out.baseCost) + ")."
-                   : "The main uncertainty is " + input + ": from " + top.range.lowText +
-                         " to " + top.range.highText + " the " + out.baseMargin.label +
-                         " margin runs " + percentText(std::min(top.marginLow, top.marginHigh)) +
-                         " to " + percentText(std::max(top.marginLow, top.marginHigh)) + ".";
+                   : "The main uncertainty is " + input + ": from " + top.range.lowText + " to " +
+                         top.range.highText + " the " + out.baseMargin.label + " margin runs " +
+                         percentText(std::min(top.marginLow, top.marginHigh)) + " to " +
+                         percentText(std::max(top.marginLow, top.marginHigh)) + ".";
     }
     return out;
 }

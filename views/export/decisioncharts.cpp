@@ -128,10 +128,10 @@ void paintTornado(QPainter &p, const QRectF &area, const core::Sensitivity &s,
     double labelWidth = 0;
     for (const core::TornadoBar *b : bars) {
         labelWidth = std::max(labelWidth, labelMetrics.horizontalAdvance(fromStd(b->range.label)));
-        labelWidth = std::max(
-            labelWidth, rangeMetrics.horizontalAdvance(fromStd(b->range.lowText) +
-                                                       QStringLiteral(" \u2192 ") +
-                                                       fromStd(b->range.highText)));
+        labelWidth =
+            std::max(labelWidth, rangeMetrics.horizontalAdvance(fromStd(b->range.lowText) +
+                                                                QStringLiteral(" \u2192 ") +
+                                                                fromStd(b->range.highText)));
     }
     labelWidth = std::min(labelWidth + 12 * px, area.width() * 0.42);
     const double axisHeight = 34 * px;
@@ -170,11 +170,11 @@ void paintTornado(QPainter &p, const QRectF &area, const core::Sensitivity &s,
         // the input and its range
         p.setPen(ink);
         p.setFont(labelFont);
-        p.drawText(QRectF(area.left(), mid - labelMetrics.height(), labelWidth - 10 * px,
-                          labelMetrics.height()),
-                   Qt::AlignRight | Qt::AlignBottom,
-                   labelMetrics.elidedText(fromStd(b->range.label), Qt::ElideRight,
-                                           labelWidth - 10 * px));
+        p.drawText(
+            QRectF(area.left(), mid - labelMetrics.height(), labelWidth - 10 * px,
+                   labelMetrics.height()),
+            Qt::AlignRight | Qt::AlignBottom,
+            labelMetrics.elidedText(fromStd(b->range.label), Qt::ElideRight, labelWidth - 10 * px));
         p.setPen(style::muted());
         p.setFont(rangeFont);
         p.drawText(QRectF(area.left(), mid, labelWidth - 10 * px, rangeMetrics.height() + 2 * px),
@@ -214,14 +214,14 @@ void paintTornado(QPainter &p, const QRectF &area, const core::Sensitivity &s,
             const double w = rangeMetrics.horizontalAdvance(text) + 4 * px;
             if (still && !high)
                 continue; // one label at a bar that did not move
-            const bool nearer = std::abs(v - base) <= std::abs((high ? lowValue : highValue) - base);
+            const bool nearer =
+                std::abs(v - base) <= std::abs((high ? lowValue : highValue) - base);
             bool right = x >= xBase;
             if (oneSide && nearer && !still)
                 right = !right;
-            const double tx = right ? std::min(std::max(bar.right(), xBase) + 3 * px,
-                                               plot.right() - w)
-                                    : std::max(std::min(bar.left(), xBase) - 3 * px - w,
-                                               plot.left());
+            const double tx =
+                right ? std::min(std::max(bar.right(), xBase) + 3 * px, plot.right() - w)
+                      : std::max(std::min(bar.left(), xBase) - 3 * px - w, plot.left());
             p.drawText(QRectF(tx, mid - barHeight / 2 - 1, w, barHeight + 2),
                        (right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter, text);
         }
@@ -260,12 +260,12 @@ void paintGrowth(QPainter &p, const QRectF &area, const core::GrowthPlan &plan, 
     p.setPen(ink);
     p.setFont(font(15 * px, true));
     const double titleHeight = 26 * px;
-    p.drawText(QRectF(area.left(), area.top(), area.width(), titleHeight),
-               Qt::AlignLeft | Qt::AlignVCenter,
-               QObject::tr("Demand against capacity: %1 a month for %2 months")
-                   .arg(fromStd(core::formatNumber(plan.growthPerMonth * 100, 3)) +
-                            QStringLiteral(" %"),
-                        QString::number(plan.horizonMonths)));
+    p.drawText(
+        QRectF(area.left(), area.top(), area.width(), titleHeight),
+        Qt::AlignLeft | Qt::AlignVCenter,
+        QObject::tr("Demand against capacity: %1 a month for %2 months")
+            .arg(fromStd(core::formatNumber(plan.growthPerMonth * 100, 3)) + QStringLiteral(" %"),
+                 QString::number(plan.horizonMonths)));
 
     const double left = 78 * px;
     const double right = 78 * px;
@@ -298,8 +298,7 @@ void paintGrowth(QPainter &p, const QRectF &area, const core::GrowthPlan &plan, 
         p.drawLine(QPointF(plot.left(), yOf(t)), QPointF(plot.right(), yOf(t)));
         p.setPen(style::muted());
         p.drawText(QRectF(area.left(), yOf(t) - 8 * px, left - 6 * px, 16 * px),
-                   Qt::AlignRight | Qt::AlignVCenter,
-                   fromStd(core::formatNumber(t, 4)));
+                   Qt::AlignRight | Qt::AlignVCenter, fromStd(core::formatNumber(t, 4)));
     }
     if (priced)
         for (const double t : ticks(0, usdMax, 5)) {

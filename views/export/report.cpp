@@ -10,10 +10,11 @@
 #include "views/widgets/appearance.h"
 #include "views/widgets/offscreen.h"
 #include "views/widgets/style.h"
+#include "views/wizard/checksview.h"
 #include "views/wizard/decisionview.h"
 
-#include "core/evaluation.h"
 #include "core/calibration.h"
+#include "core/evaluation.h"
 #include "core/explain.h"
 #include "core/outlook.h"
 #include "core/parameters.h"
@@ -70,43 +71,14 @@ const char *const kStyle =
     ".muted{color:#666}.pass{background:#d5efe6}.warn{background:#fbeccc}"
     ".fail{background:#f6dccc}.na{background:#eee}";
 
-QString statusClass(core::CheckStatus status)
-{
-    switch (status) {
-    case core::CheckStatus::Pass:
-        return QStringLiteral("pass");
-    case core::CheckStatus::Warn:
-        return QStringLiteral("warn");
-    case core::CheckStatus::Fail:
-        return QStringLiteral("fail");
-    case core::CheckStatus::NotApplicable:
-        break;
-    }
-    return QStringLiteral("na");
-}
-
-QString statusSymbol(core::CheckStatus status)
-{
-    switch (status) {
-    case core::CheckStatus::Pass:
-        return QStringLiteral("\u2714");
-    case core::CheckStatus::Warn:
-        return QStringLiteral("!");
-    case core::CheckStatus::Fail:
-        return QStringLiteral("\u2718");
-    case core::CheckStatus::NotApplicable:
-        break;
-    }
-    return QStringLiteral("\u2013");
-}
-
 /** The scenario's name as a title: its own words, without a "(device selection)" the report's
  *  heading already says. */
 QString titleOf(const core::Scenario &s)
 {
     QString name = QString::fromStdString(s.name.empty() ? s.model.name : s.name);
-    static const QRegularExpression suffix(QStringLiteral("\\s*\\((device selection|capacity decision)\\)\\s*$"),
-                                           QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression suffix(
+        QStringLiteral("\\s*\\((device selection|capacity decision)\\)\\s*$"),
+        QRegularExpression::CaseInsensitiveOption);
     name.remove(suffix);
     return name;
 }
@@ -176,8 +148,7 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
             const QString fit =
                 !std::isfinite(headroom) ? esc(memory.headline)
                 : headroom >= 0
-                    ? QObject::tr("yes, %1 per device")
-                          .arg(esc(core::formatBytes(headroom, units)))
+                    ? QObject::tr("yes, %1 per device").arg(esc(core::formatBytes(headroom, units)))
                     : QObject::tr("no, short by %1").arg(esc(core::formatBytes(-headroom, units)));
             const QString speed =
                 selection.regime == core::Regime::Training
@@ -227,30 +198,28 @@ QString costTable(const core::Selection &selection)
                               "</tr>");
     out += row(QObject::tr("Devices"), style::number(c.devices, 9), esc(c.fleet));
     out += row(QObject::tr("Price per device-hour"), usd(c.pricePerDeviceHour),
-               esc(best->check(core::CheckKind::Cost).summary.substr(
-                   0, best->check(core::CheckKind::Cost).summary.find(':'))));
-    out += row(QObject::tr("Fleet per hour"), usd(c.usdPerHour),
-               QObject::tr("devices x price"));
+               esc(best->check(core::CheckKind::Cost)
+                       .summary.substr(0, best->check(core::CheckKind::Cost).summary.find(':'))));
+    out += row(QObject::tr("Fleet per hour"), usd(c.usdPerHour), QObject::tr("devices x price"));
     out += row(QObject::tr("Fleet per month"), QStringLiteral("<b>%1</b>").arg(usd(c.usdPerMonth)),
                QObject::tr("x 730 hours: idle hours are paid too"));
     out += row(QObject::tr("Fleet per year"), usd(c.usdPerYear), QObject::tr("x 12 months"));
     out += row(QObject::tr("Generated tokens a month"),
                QObject::tr("%1 M").arg(style::number(c.tokensPerMonth / 1e6, 4)),
-               c.fromTraffic
-                   ? QObject::tr("the traffic given; the fleet busy %1 % of the time")
-                         .arg(style::number(c.utilisation * 100, 3))
-                   : QObject::tr("%1 % of the fleet's capacity (no traffic given)")
-                         .arg(style::number(c.utilisation * 100, 3)));
+               c.fromTraffic ? QObject::tr("the traffic given; the fleet busy %1 % of the time")
+                                   .arg(style::number(c.utilisation * 100, 3))
+                             : QObject::tr("%1 % of the fleet's capacity (no traffic given)")
+                                   .arg(style::number(c.utilisation * 100, 3)));
     out += row(QObject::tr("Per million tokens"), usd(c.usdPerMillionTokens),
                QObject::tr("month / tokens"));
-    out += row(QObject::tr("Hosted API, same requests"),
-               std::isfinite(c.apiUsdPerMonth)
-                   ? QObject::tr("%1 a month (%2 per million)")
-                         .arg(usd(c.apiUsdPerMonth), usd(c.apiUsdPerMillionTokens))
-                   : QObject::tr("not compared"),
-               std::isfinite(c.apiUsdPerMonth)
-                   ? QObject::tr("input and output priced apart")
-                   : QObject::tr("no hosted-API price in the scenario"));
+    out +=
+        row(QObject::tr("Hosted API, same requests"),
+            std::isfinite(c.apiUsdPerMonth)
+                ? QObject::tr("%1 a month (%2 per million)")
+                      .arg(usd(c.apiUsdPerMonth), usd(c.apiUsdPerMillionTokens))
+                : QObject::tr("not compared"),
+            std::isfinite(c.apiUsdPerMonth) ? QObject::tr("input and output priced apart")
+                                            : QObject::tr("no hosted-API price in the scenario"));
     out += QStringLiteral("</table>");
     return out;
 }
@@ -264,24 +233,26 @@ QString sensitivityHtml(const core::Sensitivity &s)
                               "The binding check is %2, %3 to spare.</p>")
                       .arg(esc(s.option), esc(s.baseMargin.label),
                            esc(core::formatNumber(s.baseMargin.value * 100, 3) + " %"));
-    out += QObject::tr("<table><tr><th></th><th>Low</th><th>Base</th><th>High</th></tr>"
-                       "<tr><th>Monthly cost (any one input)</th><td>%1</td><td>%2</td><td>%3</td>"
-                       "</tr><tr><th>Today's fleet's capacity, tokens a month at 100 % busy (efficiency)</th>"
-                       "<td>%4 M</td><td>%5 M</td><td>%6 M</td></tr></table>")
-               .arg(usd(s.costLow), usd(s.baseCost), usd(s.costHigh),
-                    style::number(s.capacityLow / 1e6, 4), style::number(s.capacityBase / 1e6, 4),
-                    style::number(s.capacityHigh / 1e6, 4));
+    out +=
+        QObject::tr(
+            "<table><tr><th></th><th>Low</th><th>Base</th><th>High</th></tr>"
+            "<tr><th>Monthly cost (any one input)</th><td>%1</td><td>%2</td><td>%3</td>"
+            "</tr><tr><th>Today's fleet's capacity, tokens a month at 100 % busy (efficiency)</th>"
+            "<td>%4 M</td><td>%5 M</td><td>%6 M</td></tr></table>")
+            .arg(usd(s.costLow), usd(s.baseCost), usd(s.costHigh),
+                 style::number(s.capacityLow / 1e6, 4), style::number(s.capacityBase / 1e6, 4),
+                 style::number(s.capacityHigh / 1e6, 4));
     out += QObject::tr("<table><tr><th>Input</th><th>Low end</th><th>High end</th><th>Month at "
                        "low</th><th>Month at high</th><th>Range from</th></tr>");
     for (const core::TornadoBar &bar : s.bars)
-        out += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4%5</td><td>%6%7</td>"
-                              "<td class=\"muted\">%8</td></tr>")
-                   .arg(esc(bar.range.label), esc(bar.range.lowText), esc(bar.range.highText),
-                        usd(bar.costLow),
-                        bar.passesLow ? QString() : QObject::tr(" (fails a check)"),
-                        usd(bar.costHigh),
-                        bar.passesHigh ? QString() : QObject::tr(" (fails a check)"),
-                        esc(bar.range.origin));
+        out +=
+            QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4%5</td><td>%6%7</td>"
+                           "<td class=\"muted\">%8</td></tr>")
+                .arg(esc(bar.range.label), esc(bar.range.lowText), esc(bar.range.highText),
+                     usd(bar.costLow), bar.passesLow ? QString() : QObject::tr(" (fails a check)"),
+                     usd(bar.costHigh),
+                     bar.passesHigh ? QString() : QObject::tr(" (fails a check)"),
+                     esc(bar.range.origin));
     out += QStringLiteral("</table>");
     return out;
 }
@@ -298,8 +269,8 @@ QString growthHtml(const core::GrowthPlan &g)
             const core::GrowthMonth &month = g.months[std::size_t(m)];
             out += QStringLiteral("<tr><td>%1</td><td>x%2</td><td>%3</td><td>%4</td></tr>")
                        .arg(m)
-                       .arg(style::number(month.demandFactor, 3),
-                            style::number(month.replicas, 9), usd(month.usdPerMonth));
+                       .arg(style::number(month.demandFactor, 3), style::number(month.replicas, 9),
+                            usd(month.usdPerMonth));
         }
         out += QStringLiteral("</table>");
     }
@@ -400,26 +371,8 @@ QString workload(const core::Scenario &s, core::MemoryUnits units)
 
 QString checksTable(const core::Selection &selection)
 {
-    QString out = QObject::tr(
-        "<h2>The six checks</h2><table><tr><th>Device</th><th>Weights</th><th>Fleet</th>");
-    for (std::size_t i = 0; i < core::kCheckCount; ++i)
-        out += QStringLiteral("<th>%1</th>").arg(fromView(core::checkTitle(core::CheckKind(i))));
-    out += QObject::tr("<th>Verdict</th></tr>");
-    const core::Candidate *best = core::recommendedCandidate(selection);
-    for (const core::Candidate &c : selection.candidates) {
-        const bool isBest = &c == best;
-        out += QStringLiteral("<tr><td>%1%2</td><td>%3</td><td>%4</td>")
-                   .arg(isBest ? QStringLiteral("\u2605 ") : QString(), esc(c.device.name),
-                        fromView(core::formatLabel(c.weightFormat)), esc(core::fleetLabel(c)));
-        for (const core::CheckResult &check : c.checks)
-            out += QStringLiteral("<td class=\"%1\">%2 %3</td>")
-                       .arg(statusClass(check.status), statusSymbol(check.status),
-                            esc(check.headline));
-        out += QStringLiteral("<td>%1</td></tr>").arg(esc(c.verdict));
-    }
-    out += QObject::tr("</table><p class=\"muted\">\u2714 pass, ! warning, \u2718 fail, \u2013 not "
-                       "applicable.</p>");
-    return out + reasonsHtml(selection);
+    return QObject::tr("<h2>The six checks</h2>") + ChecksView::tableHtml(selection) +
+           reasonsHtml(selection);
 }
 
 QString assumptions(const core::Scenario &s)
@@ -498,12 +451,12 @@ QString formulas(const core::Scenario &s, core::MemoryUnits units)
 
 struct Parts
 {
-    QString summary;     ///< page 1: the executive summary
-    QString money;       ///< the cost table, the sensitivity's tables
-    QString growth;      ///< the growth sentence and its table
-    QString checks;      ///< the checks table and every warning's reason (a landscape page)
-    QString charts;      ///< caption for the roofline and memory charts
-    QString tail;        ///< workload, decision in full, assumptions, formulas, footer
+    QString summary; ///< page 1: the executive summary
+    QString money;   ///< the cost table, the sensitivity's tables
+    QString growth;  ///< the growth sentence and its table
+    QString checks;  ///< the checks table and every warning's reason (a landscape page)
+    QString charts;  ///< caption for the roofline and memory charts
+    QString tail;    ///< workload, decision in full, assumptions, formulas, footer
     core::Sensitivity sensitivity;
     core::GrowthPlan growthPlan;
 };
@@ -560,8 +513,7 @@ constexpr QSize kChartSize(1000, 460);
 constexpr QSize kDecisionFigureSize(1000, 420);
 
 /** One figure as inline SVG, drawn by `paint` into its logical size. */
-template <typename Paint>
-QString inlineSvg(QSize size, const QString &title, Paint paint)
+template <typename Paint> QString inlineSvg(QSize size, const QString &title, Paint paint)
 {
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
@@ -596,10 +548,11 @@ bool writeHtml(const core::Scenario &scenario, core::MemoryUnits units, const QS
     const core::Selection selection = core::selectDevice(scenario);
     const Parts p = parts(scenario, units, selection);
     Charts charts(decided(scenario, selection), units);
-    QString html = QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1"
-                                  "</title><style>%2</style></head><body>")
-                       .arg(QObject::tr("Capacity decision: %1").arg(titleOf(scenario).toHtmlEscaped()),
-                            QLatin1String(kStyle));
+    QString html =
+        QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1"
+                       "</title><style>%2</style></head><body>")
+            .arg(QObject::tr("Capacity decision: %1").arg(titleOf(scenario).toHtmlEscaped()),
+                 QLatin1String(kStyle));
     html += p.summary + p.money;
     if (p.sensitivity.available) {
         for (const TornadoMeasure measure :
@@ -678,8 +631,8 @@ void drawFigurePage(QPainter &painter, QPdfWriter &pdf, const QString &html, QSi
     caption.drawContents(&painter);
     const double top = caption.size().height() + 12;
     const double gap = 24;
-    const double each =
-        std::max(1.0, (area.height() - top - gap * figures.size()) / std::max<qsizetype>(1, figures.size()));
+    const double each = std::max(1.0, (area.height() - top - gap * figures.size()) /
+                                          std::max<qsizetype>(1, figures.size()));
     const double aspect = double(figureSize.height()) / figureSize.width();
     const double height = std::min(each, area.width() * aspect);
     const double width = height / aspect;

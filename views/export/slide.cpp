@@ -4,14 +4,20 @@
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"
 #include "views/io/dataexport.h"
+#include "views/memory/memoryview.h"
 #include "views/viewregistry.h"
 #include "views/widgets/appearance.h"
 #include "views/widgets/offscreen.h"
 #include "views/widgets/style.h"
 #include "views/widgets/view.h"
 
+#include "core/evaluation.h"
+#include "core/explain.h"
 #include "core/exports.h"
+#include "core/outlook.h"
 #include "core/scenario.h"
+#include "core/scenarioedits.h"
+#include "core/selection.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -20,18 +26,21 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <QTextDocument>
 
+#include <algorithm>
 #include <memory>
 
 namespace views {
 
 namespace {
 
-// The view is laid out at a desktop size and drawn 1.5x: slide text at projector size.
+// The figure is laid out at a desktop size and drawn 1.5x: slide text at projector size.
 constexpr double kViewScale = 1.5;
 constexpr int kMargin = 56;
 constexpr int kTitleHeight = 120;
-constexpr int kFooterHeight = 200;
+constexpr int kFooterHeight = 132;
+constexpr int kKeyColumnWidth = 400;
 
 QFont pixelFont(int pixels, bool bold = false)
 {
@@ -41,51 +50,139 @@ QFont pixelFont(int pixels, bool bold = false)
     return font;
 }
 
+/** Where the figure goes: left of the three key numbers, between title and footer. */
+QRectF figureArea()
+{
+    return QRectF(kMargin, kTitleHeight + 8, kSlideWidth - 2 * kMargin - kKeyColumnWidth - 24,
+                  kSlideHeight - kTitleHeight - kFooterHeight - 16);
+}
+
+/** Rich text (a table, a diagnosis) drawn to fit `box`: its type shrinks until it does, down to
+ *  12 px, then the whole is scaled into the box: never cut, never over the footer. Returns the
+ *  height it took. */
+double drawFittedHtml(QPainter &p, const QString &html, const QRectF &box)
+{
+    QTextDocument doc;
+    doc.setDocumentMargin(0);
+    doc.setHtml(html);
+    for (int pixels = 26; pixels >= 12; pixels -= 2) {
+        doc.setDefaultFont(pixelFont(pixels));
+        doc.setTextWidth(box.width());
+        if (doc.size().height() <= box.height() && doc.idealWidth() <= box.width() + 1)
+            break;
+    }
+    // still too tall at 12 px: the whole of it scaled into the box, never cut
+    const double scale = std::min(
+        {1.0, box.height() / doc.size().height(), box.width() / std::max(1.0, doc.idealWidth())});
+    p.save();
+    p.translate(box.topLeft());
+    p.scale(scale, scale);
+    doc.drawContents(&p, QRectF(QPointF(), box.size() / scale));
+    p.restore();
+    return doc.size().height() * scale;
+}
+
 void paintSlide(QPainter &p, View &view, const QString &title, const QString &subtitle,
+                const std::vector<std::pair<std::string, std::string>> &keyNumbers,
                 const std::vector<std::pair<std::string, std::string>> &assumptions)
 {
     p.fillRect(QRect(0, 0, kSlideWidth, kSlideHeight), Qt::white);
     p.setPen(Qt::black);
     p.setFont(pixelFont(46, true));
     p.drawText(QRect(kMargin, 28, kSlideWidth - 2 * kMargin, 60), Qt::AlignLeft | Qt::AlignVCenter,
-               title);
+               QFontMetrics(p.font()).elidedText(title, Qt::ElideRight, kSlideWidth - 2 * kMargin));
     p.setPen(QColor(80, 80, 80));
     p.setFont(pixelFont(24));
-    p.drawText(QRect(kMargin, 86, kSlideWidth - 2 * kMargin, 34), Qt::AlignLeft | Qt::AlignVCenter,
-               subtitle);
+    p.drawText(
+        QRect(kMargin, 86, kSlideWidth - 2 * kMargin, 34), Qt::AlignLeft | Qt::AlignVCenter,
+        QFontMetrics(p.font()).elidedText(subtitle, Qt::ElideRight, kSlideWidth - 2 * kMargin));
 
-    const QRectF viewArea(kMargin, kTitleHeight + 8, kSlideWidth - 2 * kMargin,
-                          kSlideHeight - kTitleHeight - kFooterHeight - 8);
-    view.renderRecorded(p, viewArea);
+    // one figure: the chart alone, or the view's words and tables as text
+    const QRectF area = figureArea();
+    if (const QString html = view.figureHtml(); !html.isEmpty())
+        drawFittedHtml(p, html, area);
+    else
+        view.renderFigure(p, area, (area.size() / kViewScale).toSize());
 
-    // the assumptions in three columns, label above value
-    const int top = kSlideHeight - kFooterHeight + 14;
-    p.setPen(QPen(QColor(200, 200, 200), 2));
-    p.drawLine(kMargin, top - 8, kSlideWidth - kMargin, top - 8);
-    const int columns = 3;
-    const int columnWidth = (kSlideWidth - 2 * kMargin) / columns;
-    const int rowHeight = 48;
-    for (std::size_t i = 0; i < assumptions.size(); ++i) {
-        const int column = int(i) % columns;
-        const int row = int(i) / columns;
-        const QRect cell(kMargin + column * columnWidth, top + row * rowHeight, columnWidth - 16,
-                         rowHeight);
-        p.setPen(QColor(90, 90, 90));
-        p.setFont(pixelFont(17));
-        p.drawText(cell.adjusted(0, 0, 0, -rowHeight / 2), Qt::AlignLeft | Qt::AlignBottom,
-                   QString::fromStdString(assumptions[i].first));
+    // three key numbers beside it
+    const double keyLeft = kSlideWidth - kMargin - kKeyColumnWidth;
+    const double keyHeight = area.height() / 3;
+    for (std::size_t i = 0; i < keyNumbers.size() && i < 3; ++i) {
+        const QRectF cell(keyLeft, area.top() + double(i) * keyHeight, kKeyColumnWidth, keyHeight);
+        p.setPen(QPen(QColor(215, 215, 215), 2));
+        p.drawLine(cell.topLeft() + QPointF(0, 8), cell.topRight() + QPointF(0, 8));
         p.setPen(Qt::black);
-        p.setFont(pixelFont(21, true));
-        const QString value = QString::fromStdString(assumptions[i].second);
-        p.drawText(cell.adjusted(0, rowHeight / 2, 0, 0), Qt::AlignLeft | Qt::AlignTop,
-                   QFontMetrics(p.font()).elidedText(value, Qt::ElideRight, cell.width()));
+        p.setFont(pixelFont(50, true));
+        const QString value = QString::fromStdString(keyNumbers[i].second);
+        p.drawText(cell.adjusted(0, 20, 0, -keyHeight / 2), Qt::AlignLeft | Qt::AlignBottom,
+                   QFontMetrics(p.font()).elidedText(value, Qt::ElideRight, kKeyColumnWidth));
+        p.setPen(QColor(80, 80, 80));
+        p.setFont(pixelFont(22));
+        p.drawText(cell.adjusted(0, keyHeight / 2 + 4, 0, 0),
+                   Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                   QString::fromStdString(keyNumbers[i].first));
     }
+
+    // the footnote: the scenario shown, in one wrapped paragraph
+    const int top = kSlideHeight - kFooterHeight + 8;
+    p.setPen(QPen(QColor(200, 200, 200), 2));
+    p.drawLine(kMargin, top - 6, kSlideWidth - kMargin, top - 6);
+    QString footer;
+    for (const auto &[label, value] : assumptions)
+        footer += (footer.isEmpty() ? QString() : QStringLiteral("  \u00b7  ")) +
+                  QStringLiteral("<span style=\"color:#5a5a5a\">%1:</span> <b>%2</b>")
+                      .arg(QString::fromStdString(label).toHtmlEscaped(),
+                           QString::fromStdString(value).toHtmlEscaped());
+    QTextDocument note;
+    note.setDocumentMargin(0);
+    note.setDefaultFont(pixelFont(18));
+    note.setHtml(footer);
+    note.setTextWidth(kSlideWidth - 2 * kMargin);
+    p.save();
+    p.translate(kMargin, top);
+    note.drawContents(&p, QRectF(0, 0, kSlideWidth - 2 * kMargin, kFooterHeight - 44));
+    p.restore();
     p.setPen(QColor(110, 110, 110));
     p.setFont(pixelFont(15));
     p.drawText(QRect(kMargin, kSlideHeight - 30, kSlideWidth - 2 * kMargin, 24),
                Qt::AlignRight | Qt::AlignVCenter,
-               QObject::tr("%1. The lesson's toy model: rank options with it, then measure.")
+               QObject::tr("%1. Estimates rank the options; measure before committing.")
                    .arg(exportStampText()));
+}
+
+/** The three numbers a slide of `viewName` leads with, from the core's figures. */
+std::vector<std::pair<std::string, std::string>> keyNumbersFor(const QString &viewName,
+                                                               const core::Scenario &scenario,
+                                                               const core::Selection &selection,
+                                                               core::MemoryUnits units)
+{
+    using core::FigureId;
+    const core::Evaluation e = core::evaluate(scenario);
+    auto figure = [&](FigureId id) {
+        return std::pair{std::string(core::figureInfo(id).label), core::formatFigure(e, id, units)};
+    };
+    if (viewName == QStringLiteral("decision") || viewName == QStringLiteral("checks")) {
+        if (const core::Candidate *best = core::recommendedCandidate(selection)) {
+            const core::CostSummary c = core::costSummary(*best);
+            return {{"Per month, " + core::fleetLabel(*best),
+                     c.priced ? core::formatUsd(c.usdPerMonth) : std::string("price needed")},
+                    {"Per million tokens", c.priced ? core::formatUsd(c.usdPerMillionTokens)
+                                                    : std::string("price needed")},
+                    {"Binding check: " + core::bindingMargin(*best).label + ", to spare",
+                     core::formatNumber(core::bindingMargin(*best).value * 100, 3) + " %"}};
+        }
+        return {{"Options that pass every check", "none"}};
+    }
+    if (viewName == QStringLiteral("cost"))
+        return {figure(FigureId::CostUsdPerMillionTokens), figure(FigureId::CostFleetUsdPerMonth),
+                figure(FigureId::CostUtilisation)};
+    if (viewName == QStringLiteral("memory") || viewName == QStringLiteral("kv") ||
+        viewName == QStringLiteral("oom"))
+        return {figure(FigureId::ServingBytesTotal), figure(FigureId::HeadroomBytes),
+                figure(FigureId::MaxConcurrentSequences)};
+    return {figure(FigureId::DecodeTokensPerSecond),
+            figure(FigureId::DecodeTokensPerSecondPerSequence),
+            figure(FigureId::PrefillTtftSeconds)};
 }
 
 } // namespace
@@ -113,15 +210,30 @@ bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const Q
     document.setUnits(units);
     document.flush();
     std::unique_ptr<View> view(entry->create(&document, nullptr));
-    layOutOffscreen(*view,
-                    QSize(int((kSlideWidth - 2 * kMargin) / kViewScale),
-                          int((kSlideHeight - kTitleHeight - kFooterHeight - 8) / kViewScale)));
+    // a serving decision's memory figure: serving bars only, the formats asked for
+    if (auto *memory = qobject_cast<MemoryView *>(view.get()))
+        memory->setServingOnly(scenario.wizard.regime != core::Regime::Training);
+    layOutOffscreen(*view, (figureArea().size() / kViewScale).toSize());
 
+    // The footer describes the scenario the slide shows: a decision's is the recommended
+    // device and format applied (a footer said "Device: NVIDIA H100" under "Recommended: AMD
+    // MI300X", issue #25).
+    const core::Selection &selection = document.selection();
+    const bool decision =
+        viewName == QStringLiteral("decision") || viewName == QStringLiteral("checks");
+    core::Scenario shown = scenario;
+    if (decision)
+        if (const core::Candidate *best = core::recommendedCandidate(selection))
+            shown = core::withCandidate(scenario, *best).scenario;
     const QString heading = title.isEmpty() ? view->title() : title;
     const QString subtitle = QString::fromStdString(
-        scenario.name.empty() ? scenario.model.name + " on " + scenario.device.name
-                              : scenario.name);
-    const auto assumptions = core::keyAssumptions(scenario, units);
+        shown.name.empty() ? shown.model.name + " on " + shown.device.name : shown.name);
+    auto assumptions = core::keyAssumptions(shown, units);
+    if (decision && core::recommendedCandidate(selection))
+        for (auto &[label, value] : assumptions)
+            if (label == "Device")
+                label = "Recommended device";
+    const auto keyNumbers = keyNumbersFor(viewName, shown, selection, units);
 
     if (suffix == QStringLiteral("png")) {
         QImage image(kSlideWidth, kSlideHeight, QImage::Format_ARGB32_Premultiplied);
@@ -129,7 +241,7 @@ bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const Q
         if (!painter.begin(&image))
             return fail(QObject::tr("%1: cannot be drawn").arg(path));
         painter.setRenderHint(QPainter::Antialiasing);
-        paintSlide(painter, *view, heading, subtitle, assumptions);
+        paintSlide(painter, *view, heading, subtitle, keyNumbers, assumptions);
         painter.end();
         image.setText(QStringLiteral("Software"), exportStampText());
         image.setText(QStringLiteral("Title"), heading);
@@ -148,7 +260,7 @@ bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const Q
                 QPainter painter;
                 if (!painter.begin(&svg))
                     return false;
-                paintSlide(painter, *view, heading, subtitle, assumptions);
+                paintSlide(painter, *view, heading, subtitle, keyNumbers, assumptions);
                 return painter.end();
             },
             error);
@@ -166,7 +278,7 @@ bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const Q
             QPainter painter;
             if (!painter.begin(&pdf))
                 return false;
-            paintSlide(painter, *view, heading, subtitle, assumptions);
+            paintSlide(painter, *view, heading, subtitle, keyNumbers, assumptions);
             return painter.end();
         },
         error);

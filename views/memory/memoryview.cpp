@@ -32,10 +32,10 @@
 #include <QSpinBox>
 #include <QStackedBarSeries>
 
-#include <algorithm>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <algorithm>
 
 #include <cmath>
 

@@ -7,6 +7,7 @@
 #include "views/widgets/style.h"
 
 #include "core/estimate.h"
+#include "core/outlook.h"
 #include "core/selection.h"
 #include "core/units.h"
 
@@ -165,6 +166,74 @@ const core::Selection &ChecksView::selection() const
 QString ChecksView::reasoning() const
 {
     return m_reasoning->toPlainText();
+}
+
+QString ChecksView::tableHtml(const core::Selection &selection, bool bestPerDevice)
+{
+    auto colour = [](core::CheckStatus status) {
+        switch (status) {
+        case core::CheckStatus::Pass:
+            return QStringLiteral("#d5efe6");
+        case core::CheckStatus::Warn:
+            return QStringLiteral("#fbeccc");
+        case core::CheckStatus::Fail:
+            return QStringLiteral("#f6dccc");
+        case core::CheckStatus::NotApplicable:
+            break;
+        }
+        return QStringLiteral("#eeeeee");
+    };
+    auto symbol = [](core::CheckStatus status) {
+        switch (status) {
+        case core::CheckStatus::Pass:
+            return QStringLiteral("\u2714");
+        case core::CheckStatus::Warn:
+            return QStringLiteral("!");
+        case core::CheckStatus::Fail:
+            return QStringLiteral("\u2718");
+        case core::CheckStatus::NotApplicable:
+            break;
+        }
+        return QStringLiteral("\u2013");
+    };
+    auto esc = [](const std::string &text) { return fromStd(text).toHtmlEscaped(); };
+    QString out = tr("<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\" "
+                     "style=\"border-collapse:collapse\"><tr><th>Device</th><th>Weights</th>"
+                     "<th>Fleet</th><th>Per month</th>");
+    for (std::size_t i = 0; i < core::kCheckCount; ++i)
+        out += QStringLiteral("<th>%1</th>").arg(fromView(core::checkTitle(core::CheckKind(i))));
+    out += tr("<th>Verdict</th></tr>");
+    const core::Candidate *best = core::recommendedCandidate(selection);
+    std::vector<const core::Candidate *> rows;
+    if (bestPerDevice)
+        rows = core::alternatives(selection, selection.candidates.size());
+    else
+        for (const core::Candidate &c : selection.candidates)
+            rows.push_back(&c);
+    for (const core::Candidate *row : rows) {
+        const core::Candidate &c = *row;
+        out += QStringLiteral("<tr><td>%1%2</td><td>%3</td><td>%4</td><td align=\"right\">%5</td>")
+                   .arg(&c == best ? QStringLiteral("\u2605 ") : QString(), esc(c.device.name),
+                        fromView(core::formatLabel(c.weightFormat)), esc(core::fleetLabel(c)),
+                        std::isfinite(c.monthlyCostUsd) ? esc(core::formatUsd(c.monthlyCostUsd))
+                                                        : tr("price needed"));
+        for (const core::CheckResult &check : c.checks)
+            out += QStringLiteral("<td bgcolor=\"%1\">%2 %3</td>")
+                       .arg(colour(check.status), symbol(check.status), esc(check.headline));
+        out += QStringLiteral("<td>%1</td></tr>").arg(esc(c.verdict));
+    }
+    out += tr("</table><p>\u2714 pass, ! warning, \u2718 fail, \u2013 not applicable.");
+    if (rows.size() < selection.candidates.size())
+        out += tr(" Each device's best weight format; %1 more options (other formats) are in the "
+                  "report's checks table.")
+                   .arg(selection.candidates.size() - rows.size());
+    return out + QStringLiteral("</p>");
+}
+
+QString ChecksView::figureHtml()
+{
+    ensureCurrent();
+    return tableHtml(selection(), true);
 }
 
 void ChecksView::refresh()

@@ -42,6 +42,12 @@ public:
     QTableWidget *table() const { return m_table; }
     /** The reasoning panel's text (plain). */
     QString reasoning() const;
+    /** The checks as an HTML table (device, weights, fleet, month, each check's headline on its
+     *  status colour, verdict): what reports and slides print instead of the widget with its
+     *  scroll bars (issue #25). `bestPerDevice`: one row per device (its best format, the
+     *  recommended option first) and a line counting the others. */
+    static QString tableHtml(const core::Selection &selection, bool bestPerDevice = false);
+    QString figureHtml() override;
     /** Shows the reasoning of one candidate's check (row in the selection's order). */
     void showReasoning(int candidate, int check);
 

@@ -60,9 +60,8 @@ QString DecisionView::text() const
 
 QString DecisionView::figureHtml()
 {
-    ensureCurrent();
-    showPendingText();
-    return m_shownHtml;
+    // printed: no "a click away", no theme colours; the other options capped as on screen
+    return decisionHtml(document()->selection(), kOtherOptionsShown, true);
 }
 
 void DecisionView::render(QPainter &painter, const QRectF &target)
@@ -81,7 +80,7 @@ void DecisionView::showPendingText() const
     m_sinceLayout.start();
 }
 
-QString DecisionView::decisionHtml(const core::Selection &selection, int otherOptions)
+QString DecisionView::decisionHtml(const core::Selection &selection, int otherOptions, bool printed)
 {
     // the core's sentences use decimal GB, the unit of the lesson's walkthrough
     const core::Recommendation &r = selection.recommendation;
@@ -112,8 +111,9 @@ QString DecisionView::decisionHtml(const core::Selection &selection, int otherOp
                                      : line.substr(0, end + 1)));
         }
         if (listed < int(r.rejected.size()))
-            out += tr("<li>and %1 more: each row of the checks table, its reasons a click "
-                      "away.</li>")
+            out += (printed ? tr("<li>and %1 more: each in the checks table.</li>")
+                            : tr("<li>and %1 more: each row of the checks table, its reasons a "
+                                 "click away.</li>"))
                        .arg(int(r.rejected.size()) - listed);
         out += QStringLiteral("</ul>");
     }

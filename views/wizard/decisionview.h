@@ -41,7 +41,8 @@ public:
 
     /** The decision as HTML (shared with the report). `otherOptions` caps the list of the
      *  other options (the rest are counted and left to the checks table); -1 lists them all. */
-    static QString decisionHtml(const core::Selection &selection, int otherOptions = -1);
+    static QString decisionHtml(const core::Selection &selection, int otherOptions = -1,
+                                bool printed = false);
     /** How many other options the view lists before pointing to the checks table. */
     static constexpr int kOtherOptionsShown = 8;
     /** While a value keeps changing (a slider drag), the text is laid out at most this often:

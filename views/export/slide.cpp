@@ -57,31 +57,6 @@ QRectF figureArea()
                   kSlideHeight - kTitleHeight - kFooterHeight - 16);
 }
 
-/** Rich text (a table, a diagnosis) drawn to fit `box`: its type shrinks until it does, down to
- *  12 px, then the whole is scaled into the box: never cut, never over the footer. Returns the
- *  height it took. */
-double drawFittedHtml(QPainter &p, const QString &html, const QRectF &box)
-{
-    QTextDocument doc;
-    doc.setDocumentMargin(0);
-    doc.setHtml(html);
-    for (int pixels = 26; pixels >= 12; pixels -= 2) {
-        doc.setDefaultFont(pixelFont(pixels));
-        doc.setTextWidth(box.width());
-        if (doc.size().height() <= box.height() && doc.idealWidth() <= box.width() + 1)
-            break;
-    }
-    // still too tall at 12 px: the whole of it scaled into the box, never cut
-    const double scale = std::min(
-        {1.0, box.height() / doc.size().height(), box.width() / std::max(1.0, doc.idealWidth())});
-    p.save();
-    p.translate(box.topLeft());
-    p.scale(scale, scale);
-    doc.drawContents(&p, QRectF(QPointF(), box.size() / scale));
-    p.restore();
-    return doc.size().height() * scale;
-}
-
 void paintSlide(QPainter &p, View &view, const QString &title, const QString &subtitle,
                 const std::vector<std::pair<std::string, std::string>> &keyNumbers,
                 const std::vector<std::pair<std::string, std::string>> &assumptions)
@@ -186,6 +161,31 @@ std::vector<std::pair<std::string, std::string>> keyNumbersFor(const QString &vi
 }
 
 } // namespace
+
+/** Rich text (a table, a diagnosis) drawn to fit `box`: its type shrinks until it does, down to
+ *  12 px, then the whole is scaled into the box: never cut, never over the footer. Returns the
+ *  height it took. */
+double drawFittedHtml(QPainter &p, const QString &html, const QRectF &box)
+{
+    QTextDocument doc;
+    doc.setDocumentMargin(0);
+    doc.setHtml(html);
+    for (int pixels = 26; pixels >= 12; pixels -= 2) {
+        doc.setDefaultFont(pixelFont(pixels));
+        doc.setTextWidth(box.width());
+        if (doc.size().height() <= box.height() && doc.idealWidth() <= box.width() + 1)
+            break;
+    }
+    // still too tall at 12 px: the whole of it scaled into the box, never cut
+    const double scale = std::min(
+        {1.0, box.height() / doc.size().height(), box.width() / std::max(1.0, doc.idealWidth())});
+    p.save();
+    p.translate(box.topLeft());
+    p.scale(scale, scale);
+    doc.drawContents(&p, QRectF(QPointF(), box.size() / scale));
+    p.restore();
+    return doc.size().height() * scale;
+}
 
 bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const QString &viewName,
                 const QString &path, QString *error, const QString &title)

@@ -8,6 +8,9 @@
 
 #include <QString>
 
+class QPainter;
+class QRectF;
+
 namespace core {
 struct Scenario;
 }
@@ -16,6 +19,11 @@ namespace views {
 
 inline constexpr int kSlideWidth = 1920;
 inline constexpr int kSlideHeight = 1080;
+
+/** Rich text (a table, a diagnosis) drawn to fit `box`: its type shrinks from 26 px down to
+ *  12 px until it fits, then the whole is scaled into the box, never cut. Returns the height it
+ *  took (at most the box's). */
+double drawFittedHtml(QPainter &painter, const QString &html, const QRectF &box);
 
 /** Writes the slide for view `viewName` (a --snapshot name) to `path` (.png, .svg or .pdf).
  *  `title` empty: the view's title and the scenario's name. False with `error` set. */

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Issue #25: what leaves the app for a board. Exports are drawn from figures, never grabbed from
+// widgets: every view's export figure is a chart, text or a drawing without a control in it;
+// slides fit their tables and name the scenario they show; the report's numbers are the
+// checks' own, as `accel-calc check --format csv` prints them.
+
+#include "testsupport.h"
+#include "viewtestsupport.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/export/decisioncharts.h"
+#include "views/export/report.h"
+#include "views/export/slide.h"
+#include "views/memory/memoryview.h"
+#include "views/viewregistry.h"
+#include "views/widgets/offscreen.h"
+#include "views/widgets/view.h"
+#include "views/wizard/checksview.h"
+
+#include "core/exports.h"
+#include "core/outlook.h"
+#include "core/scenarioio.h"
+#include "core/selection.h"
+
+#include <QAbstractButton>
+#include <QAbstractSlider>
+#include <QChartView>
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QPainter>
+#include <QPicture>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+class Deliverables : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void exportFiguresCarryNoControls();
+    void servingMemoryFigureHasNoTrainingBar();
+    void slideTablesFitTheirBox();
+    void slideFooterNamesTheScenarioShown();
+    void reportNumbersAreTheChecksOwn();
+    void decisionChartsPaintFromFigures();
+};
+
+namespace {
+
+core::Scenario scenarioOf(const char *id)
+{
+    return testsupport::loadScenario(QString::fromLatin1(id));
+}
+
+/** The first control shown inside `figure` (a slider, a picker, a button, a scroll bar), or
+ *  empty: what an export of it would carry onto the page. */
+QString visibleControl(QWidget *figure)
+{
+    auto check = [figure](QWidget *w) { return w->isVisibleTo(figure) || w == figure; };
+    for (QWidget *w : figure->findChildren<QWidget *>()) {
+        if (!check(w))
+            continue;
+        if (qobject_cast<QAbstractSlider *>(w) && !qobject_cast<QScrollBar *>(w))
+            return QStringLiteral("slider ") + w->objectName();
+        if (auto *bar = qobject_cast<QScrollBar *>(w); bar && bar->maximum() > bar->minimum())
+            return QStringLiteral("scroll bar");
+        if (qobject_cast<QComboBox *>(w))
+            return QStringLiteral("combo box ") + w->objectName();
+        if (qobject_cast<QAbstractButton *>(w))
+            return QStringLiteral("button ") + w->objectName();
+    }
+    return {};
+}
+
+} // namespace
+
+void Deliverables::initTestCase()
+{
+    viewtestsupport::initViewTests(QStringLiteral("tst_deliverables"));
+}
+
+// Every view the slides and reports can print: its figure is text (a table, a decision), or a
+// widget with no visible control in it. The report and slides print exactly these
+// (View::renderFigure / figureHtml), never the view with its slider and pickers.
+void Deliverables::exportFiguresCarryNoControls()
+{
+    for (const char *id : {"support-assistant", "llama-70b-fleet"}) {
+        views::ScenarioDocument document;
+        document.reset(scenarioOf(id));
+        document.flush();
+        for (const views::ViewEntry &entry : views::viewRegistry()) {
+            std::unique_ptr<views::View> view(entry.create(&document, nullptr));
+            views::layOutOffscreen(*view, QSize(1280, 720));
+            if (!view->figureHtml().isEmpty())
+                continue; // printed as text at the page's type size
+            QWidget *figure = view->figureWidget();
+            QVERIFY(figure);
+            // the check is live: the roofline view as a whole carries its slider and pickers
+            if (entry.name == QStringLiteral("roofline"))
+                QVERIFY(!visibleControl(view.get()).isEmpty());
+            const QString control = visibleControl(figure);
+            QVERIFY2(
+                control.isEmpty(),
+                qPrintable(
+                    QStringLiteral("%1 (%2): %3").arg(entry.name, QLatin1String(id), control)));
+        }
+    }
+}
+
+// "Why 48 GB" led with a 216 GB training bar that set a 300 GB axis (issue #25): a serving
+// decision's memory figure has the serving bars only, and a smaller format only if asked for.
+void Deliverables::servingMemoryFigureHasNoTrainingBar()
+{
+    core::Scenario s = scenarioOf("support-assistant");
+    views::ScenarioDocument document;
+    document.reset(s);
+    document.flush();
+    views::MemoryView view(&document);
+    views::layOutOffscreen(view, QSize(1280, 720));
+    QVERIFY(view.categories().contains(QStringLiteral("Training")));
+    view.setServingOnly(true);
+    QVERIFY(!view.categories().contains(QStringLiteral("Training")));
+    QCOMPARE(view.categories().first(), QStringLiteral("Serving BF16"));
+    // INT8 is among the wizard's formats here: its bar stays; without it, it goes
+    QVERIFY(view.categories().contains(QStringLiteral("Serving INT8")));
+    s.wizard.formats = {core::NumericFormat::Bf16};
+    document.reset(s);
+    document.flush();
+    view.ensureCurrent();
+    QCOMPARE(view.categories(), QStringList{QStringLiteral("Serving BF16")});
+}
+
+// The checks table of the 70B decision (24 options) and a one-row table: each drawn within its
+// box, however long.
+void Deliverables::slideTablesFitTheirBox()
+{
+    const core::Selection selection = core::selectDevice(scenarioOf("llama-70b-fleet"));
+    QCOMPARE(selection.candidates.size(), std::size_t(24));
+    const QRectF box(0, 0, 1200, 700);
+    for (const bool bestPerDevice : {false, true}) {
+        QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+        QPainter painter(&image);
+        const double height = views::drawFittedHtml(
+            painter, views::ChecksView::tableHtml(selection, bestPerDevice), box);
+        QVERIFY2(height <= box.height() + 0.5, qPrintable(QString::number(height)));
+        QVERIFY(height > 100);
+    }
+    const QString oneDevice = views::ChecksView::tableHtml(selection, true);
+    QVERIFY(oneDevice.contains(QStringLiteral("18 more options")));
+}
+
+// The decision slide's footer describes the recommended option, not the scenario's own device
+// (it said "Device: NVIDIA H100" under "Recommended: AMD MI300X").
+void Deliverables::slideFooterNamesTheScenarioShown()
+{
+    QTemporaryDir dir;
+    const core::Scenario s = scenarioOf("llama-70b-fleet");
+    const core::Candidate *best = nullptr;
+    const core::Selection selection = core::selectDevice(s);
+    best = core::recommendedCandidate(selection);
+    QVERIFY(best);
+    QVERIFY(best->device.name != s.device.name); // the case that went wrong
+    for (const char *view : {"decision", "checks", "roofline"}) {
+        const QString path = dir.filePath(QStringLiteral("%1.svg").arg(QLatin1String(view)));
+        QString error;
+        QVERIFY2(
+            views::writeSlide(s, core::MemoryUnits::GB, QString::fromLatin1(view), path, &error),
+            qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(file.readAll());
+        const bool decision = QLatin1String(view) != QLatin1String("roofline");
+        const QString shown =
+            QString::fromStdString(decision ? best->device.name : s.device.name).toHtmlEscaped();
+        QVERIFY2(svg.contains(shown), view);
+        QVERIFY2(svg.contains(QStringLiteral("Recommended device")) == decision, view);
+        if (decision) // the three key numbers lead with the fleet's month
+            QVERIFY2(svg.contains(QString::fromStdString(core::formatUsd(best->monthlyCostUsd))),
+                     view);
+    }
+}
+
+// The report's month and cost per million are the candidate's, which `accel-calc check --format
+// csv` prints from the same selection.
+void Deliverables::reportNumbersAreTheChecksOwn()
+{
+    const core::Scenario s = scenarioOf("llama-70b-fleet");
+    const core::Selection selection = core::selectDevice(s);
+    const core::Candidate *best = core::recommendedCandidate(selection);
+    QVERIFY(best);
+    const QString html = views::reportHtml(s, core::MemoryUnits::GB);
+    const QString csv =
+        QString::fromStdString(core::selectionToCsv(selection, core::exportStamp("test")));
+    for (const core::Candidate *c : core::alternatives(selection)) {
+        const QString month = QString::fromStdString(core::formatUsd(c->monthlyCostUsd));
+        QVERIFY2(html.contains(month), qPrintable(month));
+        QVERIFY2(csv.contains(QString::fromStdString(core::exactNumber(c->monthlyCostUsd))),
+                 qPrintable(month));
+    }
+    const core::CostSummary cost = core::costSummary(*best);
+    QVERIFY(html.contains(QString::fromStdString(core::formatUsd(cost.usdPerYear))));
+    QVERIFY(html.contains(QString::fromStdString(core::formatUsd(cost.usdPerMillionTokens))));
+}
+
+// The tornado and the growth chart are painted from the outlook's numbers: nothing but a painter
+// (no widget), and their labels carry the figures.
+void Deliverables::decisionChartsPaintFromFigures()
+{
+    const core::Scenario s = testsupport::loadScenario(
+        QStringLiteral("support-assistant"), {QStringLiteral("traffic.growth_per_month=0.1")});
+    const core::Selection selection = core::selectDevice(s);
+    const core::Sensitivity sensitivity = core::sensitivity(s, selection);
+    const core::GrowthPlan growth = core::growthPlan(s, selection);
+    QImage image(1000, 420, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        views::paintTornado(painter, QRectF(0, 0, 1000, 420), sensitivity,
+                            views::TornadoMeasure::MonthlyCost);
+    }
+    // something drawn in the bars' colours, not a blank page
+    int coloured = 0;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            coloured += image.pixelColor(x, y).saturation() > 100 ? 1 : 0;
+    QVERIFY(coloured > 100);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        views::paintGrowth(painter, QRectF(0, 0, 1000, 420), growth);
+    }
+    coloured = 0;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            coloured += image.pixelColor(x, y).saturation() > 100 ? 1 : 0;
+    QVERIFY(coloured > 50);
+    // a decision with nothing to vary draws nothing (and does not crash)
+    const core::Sensitivity none;
+    QPainter painter(&image);
+    views::paintTornado(painter, QRectF(0, 0, 1000, 420), none,
+                        views::TornadoMeasure::BindingMargin);
+}
+
+QTEST_MAIN(Deliverables)
+#include "tst_deliverables.moc"

@@ -198,11 +198,11 @@ QString ChecksView::tableHtml(const core::Selection &selection, bool bestPerDevi
     };
     auto esc = [](const std::string &text) { return fromStd(text).toHtmlEscaped(); };
     QString out = tr("<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\" "
-                     "style=\"border-collapse:collapse\"><tr><th>Device</th><th>Weights</th>"
-                     "<th>Fleet</th><th>Per month</th>");
+                     "style=\"border-collapse:collapse\"><thead><tr><th>Device</th>"
+                     "<th>Weights</th><th>Fleet</th><th>Per month</th>");
     for (std::size_t i = 0; i < core::kCheckCount; ++i)
         out += QStringLiteral("<th>%1</th>").arg(fromView(core::checkTitle(core::CheckKind(i))));
-    out += tr("<th>Verdict</th></tr>");
+    out += tr("<th>Verdict</th></tr></thead>"); // repeated on every page the table runs to
     const core::Candidate *best = core::recommendedCandidate(selection);
     std::vector<const core::Candidate *> rows;
     if (bestPerDevice)

@@ -8,6 +8,7 @@
 #include "core/evaluationjson.h"
 #include "core/exports.h"
 #include "core/hfimport.h"
+#include "core/loadsim.h"
 #include "core/outlook.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
@@ -47,6 +48,10 @@ const char *const kUsage =
     "                  [--format json|csv]\n"
     "  accel-calc outlook SCENARIO [--set PATH=VALUE ...]   (the recommended option's cost,\n"
     "                  alternatives, sensitivity to each input's range, traffic growth plan)\n"
+    "  accel-calc simulate SCENARIO [--rate R] [--requests N] [--seed S] [--curve POINTS]\n"
+    "                  [--set PATH=VALUE ...] [--format json|csv]   (the load section: a\n"
+    "                  continuous-batching run's TTFT, TPOT and end-to-end percentiles, or with\n"
+    "                  --curve the latency against offered load, 5 % to 150 % of capacity)\n"
     "  accel-calc import-hf CONFIG.json\n"
     "  accel-calc presets\n"
     "  accel-calc --version\n"
@@ -205,6 +210,70 @@ bool resolveScenarioProfile(const Input &input, core::Scenario &scenario)
     }
     c.profile = std::move(profile);
     return true;
+}
+
+/** accel-calc simulate: one run of the scenario's load section, or the latency curve. */
+int simulate(const Input &input, const std::vector<std::string> &overrides,
+             const std::string &format, int curvePoints)
+{
+    core::Scenario scenario;
+    if (!load(input, overrides, scenario) || !resolveScenarioProfile(input, scenario))
+        return kBadInput;
+    std::vector<core::TraceRequest> trace;
+    if (scenario.load.arrivals == "trace") {
+        std::filesystem::path path(scenario.load.traceFile);
+        if (path.is_relative() && input.label != "<stdin>" && !input.label.starts_with("builtin:"))
+            path = std::filesystem::path(input.label).parent_path() / path;
+        std::ifstream file(path, std::ios::binary);
+        std::string text;
+        if (!file || !core::readAtMost(file, core::kLargestInputBytes, text)) {
+            std::cerr << input.label << ": /load/trace_file: cannot read \"" << path.string()
+                      << "\" (or it is larger than 64 MB)\n";
+            return kBadInput;
+        }
+        auto rows = core::readTrace(text, path.string());
+        if (!rows) {
+            std::cerr << rows.error().path << ": " << rows.error().message << "\n";
+            return kBadInput;
+        }
+        trace = std::move(rows.value());
+    }
+    auto setup = core::loadSetup(scenario, std::move(trace));
+    if (!setup) {
+        std::cerr << input.label << ": " << displayPath(setup.error().path) << ": "
+                  << setup.error().message << "\n";
+        return kBadInput;
+    }
+    const auto failed = [&input](const core::Diagnostic &error) {
+        std::cerr << input.label << ": " << displayPath(error.path) << ": " << error.message
+                  << "\n";
+        return kBadInput;
+    };
+    if (curvePoints > 0) {
+        auto curve = core::loadCurve(scenario, setup.value(), curvePoints, setup.value().requests);
+        if (!curve)
+            return failed(curve.error());
+        if (format == "csv")
+            std::cout << core::loadCurveToCsv(curve.value());
+        else
+            std::cout << core::stampJson(core::loadCurveToJson(curve.value()),
+                                         core::exportStamp(ACCEL_VERSION))
+                      << "\n";
+        return 0;
+    }
+    auto result = core::simulateLoad(scenario, setup.value());
+    if (!result)
+        return failed(result.error());
+    if (result.value().cut)
+        std::cerr << input.label
+                  << ": /load: warning: the run was cut: " << result.value().cutReason << "\n";
+    if (format == "csv")
+        std::cout << core::loadResultToCsv(result.value());
+    else
+        std::cout << core::stampJson(core::loadResultToJson(result.value(), setup.value()),
+                                     core::exportStamp(ACCEL_VERSION))
+                  << "\n";
+    return 0;
 }
 
 /** --model, --device, --engine, --tensor-parallel: what a benchmark file does not say. 1 when
@@ -453,7 +522,8 @@ int run(const std::vector<std::string> &args)
         return calibrateCommand(args);
     if (command == "validate")
         return validateCommand(args);
-    if (command != "evaluate" && command != "sweep" && command != "check" && command != "outlook")
+    if (command != "evaluate" && command != "sweep" && command != "check" && command != "outlook" &&
+        command != "simulate")
         return usageError("unknown command \"" + command + "\"");
 
     std::string scenarioArgument;
@@ -467,6 +537,7 @@ int run(const std::vector<std::string> &args)
     std::string outputFormat;
     std::string kind;
     std::string calibration;
+    int curvePoints = 0;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string &arg = args[i];
         auto next = [&](const char *option) -> const std::string * {
@@ -500,7 +571,30 @@ int run(const std::vector<std::string> &args)
                 return usageError("--values needs V1,V2,...");
             values = *value;
             haveValues = true;
-        } else if (arg == "--format" && (command == "sweep" || command == "check")) {
+        } else if (command == "simulate" &&
+                   (arg == "--rate" || arg == "--requests" || arg == "--seed")) {
+            // the load section's own fields: validated and ranged like any --set
+            const std::string *value = next(arg.c_str());
+            if (!value)
+                return usageError(arg + " needs a number");
+            const char *key = arg == "--rate"       ? "load.rate_per_second="
+                              : arg == "--requests" ? "load.requests="
+                                                    : "load.seed=";
+            overrides.push_back(key + *value);
+        } else if (arg == "--curve" && command == "simulate") {
+            const std::string *value = next("--curve");
+            int count = 0;
+            if (value) {
+                const auto [end, problem] =
+                    std::from_chars(value->data(), value->data() + value->size(), count);
+                if (problem != std::errc() || end != value->data() + value->size())
+                    count = 0;
+            }
+            if (count < 2 || count > 200)
+                return usageError("--curve needs a number of load points from 2 to 200");
+            curvePoints = count;
+        } else if (arg == "--format" &&
+                   (command == "sweep" || command == "check" || command == "simulate")) {
             const std::string *value = next("--format");
             const bool known = value && (*value == "json" || *value == "csv" ||
                                          (*value == "jsonl" && command == "sweep"));
@@ -550,6 +644,9 @@ int run(const std::vector<std::string> &args)
                   << "\n";
         return 0;
     }
+
+    if (command == "simulate")
+        return simulate(input, overrides, outputFormat, curvePoints);
 
     if (command == "outlook") {
         core::Scenario scenario;

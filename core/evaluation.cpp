@@ -156,8 +156,11 @@ bool listed(const std::optional<std::vector<NumericFormat>> &formats, NumericFor
     return formats && std::find(formats->begin(), formats->end(), format) != formats->end();
 }
 
+} // namespace
+
+namespace detail {
 /** Everything the decode step needs that does not depend on the batch size. */
-struct Base
+struct StepBase
 {
     double tensorParallel = 1;
     double pipelineParallel = 1;
@@ -210,6 +213,11 @@ struct Base
     double fragmentation = 0;
     double concurrent = 0;
 };
+} // namespace detail
+
+namespace {
+
+using Base = detail::StepBase;
 
 NumericFormat chooseComputeFormat(const Scenario &s, bool &fallback)
 {
@@ -815,6 +823,41 @@ std::vector<BatchPoint> sweepBatch(const Scenario &scenario, std::span<const dou
         points.push_back(p);
     }
     return points;
+}
+
+StepModel::StepModel(const Scenario &scenario)
+{
+    Evaluation scratch;
+    auto base = std::make_shared<Base>(makeBase(scenario, scratch));
+    m_warnings = scratch.warnings;
+    const double context = std::max(1.0, scenario.serving.contextTokens);
+    m_kvBytesPerContextToken = base->kvPerSequencePerRank / context;
+    m_kvBytesPerTokenPerDevice = kvPerSequencePerDevice(*base) / context;
+    m_kvBudgetBytes = base->capacity - weightsPerDevice(*base) - base->overhead;
+    // attention per (token, position attended) pair: linear in the context without windows
+    m_attentionFlopsPerPair = base->attentionFlopsPerToken / context;
+    m_base = std::move(base);
+}
+
+double StepModel::seconds(const StepLoad &load) const
+{
+    const Base &b = *m_base;
+    const double tokens = std::max(1.0, load.decodeSequences + load.prefillTokens);
+    const double bytes =
+        weightBytesRead(b, tokens) + load.decodeContextTokens * m_kvBytesPerContextToken +
+        (load.prefillTokens + (b.kvWrite ? load.decodeSequences : 0.0)) * b.kvPerTokenPerRank;
+    const double attention =
+        (load.decodeContextTokens + load.prefillAttentionPairs) * m_attentionFlopsPerPair;
+    const double flops = (2.0 * b.active * tokens + attention) / b.tensorParallel;
+    const double memory = bytes / (b.bandwidth * b.bandwidthEfficiency);
+    const double compute = flops / (b.peak * b.computeEfficiency);
+    return std::max(memory, compute) + communicationSeconds(b, tokens) + b.stepOverhead;
+}
+
+double StepModel::prefillSeconds(double promptTokens) const
+{
+    const double prompt = std::max(1.0, promptTokens);
+    return seconds({0.0, 0.0, prompt, prompt * (prompt + 1.0) / 2.0});
 }
 
 std::span<const FigureId> centralFigures()

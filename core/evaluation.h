@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -262,6 +263,55 @@ double servingBytesAt(const Scenario &scenario, double residentSequences);
 
 /** Evaluates the decode step at each batch size, everything else unchanged. */
 std::vector<BatchPoint> sweepBatch(const Scenario &scenario, std::span<const double> batches);
+
+namespace detail {
+struct StepBase;
+}
+
+/** What one engine step computes (load simulation, issue #26): the decoding sequences with the
+ *  sum of their contexts (tokens already in their KV), and the prompt tokens prefilled beside
+ *  them with the positions those tokens attend to (a chunk from position p0 of c tokens attends
+ *  c x p0 + c (c + 1) / 2). */
+struct StepLoad
+{
+    double decodeSequences = 0;
+    double decodeContextTokens = 0;
+    double prefillTokens = 0;
+    double prefillAttentionPairs = 0;
+};
+
+/**
+ * The decode step's rule for any mix of work, built once from a scenario: max(bytes / (B x
+ * bandwidth efficiency), FLOP / (P x compute efficiency)) + the step's collectives + the step
+ * overhead. Bytes are the weights the step's tokens read, each decoding sequence's KV (its context
+ * x the KV per context token, so a batch at the scenario's context costs exactly
+ * decode.step_seconds) and the KV the prefill tokens write; FLOP are 2 x active parameters per
+ * token plus attention where the estimate counts it. Prefill alone of the scenario's prompt costs
+ * exactly prefill.seconds.
+ */
+class StepModel
+{
+public:
+    explicit StepModel(const Scenario &scenario);
+
+    double seconds(const StepLoad &load) const;
+    /** One request's prompt prefilled alone (its own step). */
+    double prefillSeconds(double promptTokens) const;
+    /** Device memory one token's KV takes on one device (paged KV blocks count in these). */
+    double kvBytesPerTokenPerDevice() const { return m_kvBytesPerTokenPerDevice; }
+    /** Device memory left for KV per device: capacity - weights - runtime overhead. */
+    double kvBudgetBytes() const { return m_kvBudgetBytes; }
+    /** The evaluation flags building the model raised (attention FLOP unavailable, ...). */
+    std::uint32_t warnings() const { return m_warnings; }
+
+private:
+    std::shared_ptr<const detail::StepBase> m_base;
+    double m_kvBytesPerContextToken = 0; ///< per rank, all stages: what a decode step reads
+    double m_kvBytesPerTokenPerDevice = 0;
+    double m_kvBudgetBytes = 0;
+    double m_attentionFlopsPerPair = 0;
+    std::uint32_t m_warnings = 0;
+};
 
 /** Warning texts for the evaluation's flags, in words a user understands. */
 std::vector<std::string_view> warningTexts(const Evaluation &evaluation);

@@ -206,6 +206,32 @@ struct SensitivityConfig
     double growthHigh = 0.1; ///< growth per month at the high end
 };
 
+/** A request stream and the engine serving it, for the load simulation (loadsim.h, issue #26).
+ *  Unset numbers follow the scenario: the rate its peak traffic, the prompt its prompt, the
+ *  output its context - prompt, the sequences its concurrent sequences. */
+struct LoadConfig
+{
+    bool present = false;             ///< the file (or an edit) gave a load section
+    std::string arrivals = "poisson"; ///< poisson | gamma | trace
+    double ratePerSecond = kUnset;
+    double burstiness = 1; ///< gamma: coefficient of variation of the gaps
+    std::string traceFile; ///< arrivals "trace": CSV, relative to the scenario file
+    std::string promptDistribution = "fixed"; ///< fixed | uniform | lognormal
+    double promptMean = kUnset;
+    double promptSpread = 0; ///< uniform: +- this fraction of the mean; lognormal: CV
+    std::string outputDistribution = "fixed";
+    double outputMean = kUnset;
+    double outputSpread = 0;
+    double requests = 2000;
+    double seed = 1;
+    double maxSequences = kUnset;
+    double tokenBudget = 8192;
+    double chunkedPrefill = 1; ///< 1: prompt chunks mixed into decode steps; 0: prefill first
+    double blockTokens = 16;
+    double replicas = 1;
+    std::string router = "round_robin"; ///< round_robin | least_outstanding
+};
+
 enum class LatencyModel { PerCollective, PerHop };
 
 struct InterconnectConfig
@@ -269,6 +295,7 @@ struct Scenario
     PowerConfig power;
     WizardConfig wizard;
     SensitivityConfig sensitivity;
+    LoadConfig load;
     /// Speed of light (the lesson's model), typical or calibrated efficiencies (estimate.h).
     CalibrationConfig calibration;
 

@@ -264,6 +264,34 @@ void readCost(const json &doc, Scenario &s, Diagnostics &warnings)
         fail("/sensitivity/growth_low", "is above growth_high: a range runs low to high");
 }
 
+void readLoad(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    LoadConfig &l = s.load;
+    l.present = doc.contains("load");
+    FieldReader r(sectionOrEmpty(doc, "load"), "/load", "load", warnings, &s.givenInputs);
+    r.warnUnknownBesideNumbers(
+        {"arrivals", "trace_file", "prompt_distribution", "output_distribution", "router"});
+    r.numbers(s);
+    const auto oneOf = [&r](std::string_view key, std::string &value,
+                            std::initializer_list<std::string_view> allowed) {
+        r.string(key, value);
+        if (std::find(allowed.begin(), allowed.end(), value) != allowed.end())
+            return;
+        std::string list;
+        for (std::string_view option : allowed)
+            list += (list.empty() ? "" : ", ") + std::string(option);
+        fail(r.pointerOf(key), "is \"" + value.substr(0, 40) + "\", expected one of " + list);
+    };
+    oneOf("arrivals", l.arrivals, {"poisson", "gamma", "trace"});
+    oneOf("prompt_distribution", l.promptDistribution, {"fixed", "uniform", "lognormal"});
+    oneOf("output_distribution", l.outputDistribution, {"fixed", "uniform", "lognormal"});
+    oneOf("router", l.router, {"round_robin", "least_outstanding"});
+    r.string("trace_file", l.traceFile);
+    if (l.arrivals == "trace" && l.traceFile.empty())
+        fail("/load/trace_file", "is needed for arrivals \"trace\" (a CSV of timestamp, "
+                                 "prompt_tokens, output_tokens)");
+}
+
 void readInterconnect(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "interconnect"), "/interconnect", "interconnect", warnings,
@@ -430,7 +458,7 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
     FieldReader root(doc, "", "", warnings, nullptr);
     root.warnUnknown({"format", "version", "name", "description", "model", "device", "serving",
                       "training", "cost", "traffic", "interconnect", "power", "wizard",
-                      "calibration", "sensitivity"});
+                      "calibration", "sensitivity", "load"});
     std::string format;
     root.string("format", format);
     if (root.has("format") && format != kScenarioFormat)
@@ -459,6 +487,7 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
     readTraining(doc, s, warnings);
     readCost(doc, s, warnings);
     readInterconnect(doc, s, warnings);
+    readLoad(doc, s, warnings);
     readPower(doc, s, warnings);
     readWizard(doc, s, warnings);
     readCalibration(doc, s);
@@ -593,6 +622,17 @@ json toJson(const Scenario &s)
     }
     if (rangesGiven)
         detail::putNumbers(sectionFor(doc, "sensitivity"), s, "sensitivity");
+
+    if (s.load.present) {
+        json &load = sectionFor(doc, "load");
+        load["arrivals"] = s.load.arrivals;
+        load["prompt_distribution"] = s.load.promptDistribution;
+        load["output_distribution"] = s.load.outputDistribution;
+        load["router"] = s.load.router;
+        if (!s.load.traceFile.empty())
+            load["trace_file"] = s.load.traceFile;
+        detail::putNumbers(load, s, "load");
+    }
 
     const InterconnectConfig &ic = s.interconnect;
     json &interconnect = sectionFor(doc, "interconnect");

@@ -4,6 +4,7 @@
 // Helpers shared by the view tests (one program per tab): a widget laid out off screen at a
 // given size, a relative comparison, and the settings every view test starts from.
 
+#include "views/load/loadrunner.h"
 #include "views/widgets/style.h"
 
 #include <QApplication>
@@ -26,6 +27,9 @@ inline void initViewTests(const QString &program)
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
     QCoreApplication::setApplicationName(program);
+    // the load views simulate 6 rates x 300 requests here: these tests look at the drawing and
+    // the linking (tst_loadsim checks the numbers at full size)
+    views::LoadRunner::limitForTests(6, 300);
 }
 
 inline void showOffscreen(QWidget &widget, QSize size = {1280, 800})

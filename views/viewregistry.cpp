@@ -9,6 +9,7 @@
 #include "views/inside/matmulview.h"
 #include "views/inside/raceview.h"
 #include "views/inside/stackview.h"
+#include "views/load/loadviews.h"
 #include "views/memory/kvview.h"
 #include "views/memory/memoryview.h"
 #include "views/memory/oomview.h"
@@ -52,6 +53,10 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
         {QStringLiteral("decision"), QStringLiteral("Wizard"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new DecisionView(d, p); }},
+        {QStringLiteral("load-curve"), QStringLiteral("Load"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new LoadCurveView(d, p); }},
+        {QStringLiteral("load-timeline"), QStringLiteral("Load"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new LoadTimelineView(d, p); }},
         {QStringLiteral("precision"), QStringLiteral("Precision"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new PrecisionView(d, p); }},
         {QStringLiteral("quantisation"), QStringLiteral("Precision"),

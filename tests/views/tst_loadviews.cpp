@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Load tab (issue #26): the latency curve and one run's timeline follow the scenario, run
+// off the GUI thread, drop stale runs, show a bad load section's error instead of a curve, and
+// survive being closed while a run is in flight.
+
+#include "viewtestsupport.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/load/loadrunner.h"
+#include "views/load/loadviews.h"
+#include "views/viewregistry.h"
+#include "views/widgets/offscreen.h"
+
+#include "core/loadsim.h"
+#include "core/presets.h"
+#include "core/scenarioio.h"
+
+#include <QBuffer>
+#include <QElapsedTimer>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QSvgGenerator>
+#include <QTest>
+
+#include <cmath>
+#include <memory>
+
+class LoadViews : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void curveFollowsTheScenario();
+    void curveRunsOffTheGuiThread();
+    void staleRunsAreNeverShown();
+    void badLoadSectionShowsTheError();
+    void timelineShowsOneRun();
+    void closingMidRunIsSafe();
+    void editingALoadInputMakesTheSectionPresent();
+};
+
+namespace {
+
+core::Scenario lessonWith(const std::vector<std::string> &overrides)
+{
+    auto loaded =
+        core::readScenario(std::string(*core::scenarioPresetText("lesson-default")), overrides);
+    if (!loaded)
+        qFatal("%s", loaded.error().message.c_str());
+    return loaded.value().scenario;
+}
+
+bool drawsNoNan(views::View &view)
+{
+    QBuffer svg;
+    svg.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&svg);
+    generator.setSize(view.size());
+    QPainter painter(&generator);
+    view.render(painter, QRectF(QPointF(), QSizeF(view.size())));
+    painter.end();
+    const QString text = QString::fromUtf8(svg.data());
+    return !text.contains(QStringLiteral("nan"), Qt::CaseInsensitive) &&
+           !text.contains(QStringLiteral("\"inf"), Qt::CaseInsensitive);
+}
+
+} // namespace
+
+void LoadViews::initTestCase()
+{
+    viewtestsupport::initViewTests(QStringLiteral("tst_loadviews"));
+}
+
+// The curve drawn is the core's curve for the document's scenario: the same knee, one point per
+// rate, the targets as lines; a new target moves the line and the summary with it.
+void LoadViews::curveFollowsTheScenario()
+{
+    views::ScenarioDocument doc;
+    doc.reset(lessonWith({"serving.prompt_tokens=1000", "load.output_mean=200"}));
+    views::LoadCurveView view(&doc);
+    views::layOutOffscreen(view, QSize(1280, 800));
+    view.ensureCurrent();
+    view.runner()->wait();
+    QVERIFY(view.runner()->curve());
+    const core::LoadCurve &curve = *view.runner()->curve();
+    QCOMPARE(view.ttftP95().size(), qsizetype(curve.points.size()));
+    QCOMPARE(view.ttftP95().size(), 6); // limitForTests
+    for (qsizetype i = 0; i < view.ttftP95().size(); ++i) {
+        QCOMPARE(view.ttftP95()[i].x(), curve.points[std::size_t(i)].ratePerSecond);
+        QCOMPARE(view.ttftP95()[i].y(), curve.points[std::size_t(i)].result.ttft.p95);
+    }
+    QCOMPARE(view.kneeDrawnAt(), curve.kneeRatePerSecond);
+    QVERIFY2(view.summaryText().contains(QStringLiteral("first token 1.5 s")),
+             qPrintable(view.summaryText()));
+    QVERIFY(drawsNoNan(view));
+
+    QVERIFY(doc.setNumber(QStringLiteral("serving.ttft_target_s"), 0.75));
+    doc.flush();
+    view.ensureCurrent();
+    view.runner()->wait();
+    QVERIFY2(view.summaryText().contains(QStringLiteral("first token 750 ms")),
+             qPrintable(view.summaryText()));
+}
+
+// A refresh returns at once and the result arrives later through the event loop: the window
+// keeps painting while the curve is simulated.
+void LoadViews::curveRunsOffTheGuiThread()
+{
+    views::LoadRunner::limitForTests(20, 10000); // the full curve
+    views::ScenarioDocument doc;
+    doc.reset(lessonWith({"serving.prompt_tokens=1000", "load.output_mean=200"}));
+    views::LoadCurveView view(&doc);
+    views::layOutOffscreen(view, QSize(1280, 800));
+    QSignalSpy finished(view.runner(), &views::LoadRunner::finished);
+    QSignalSpy progress(view.runner(), &views::LoadRunner::progress);
+    QElapsedTimer clock;
+    clock.start();
+    view.ensureCurrent();
+    const qint64 refreshMs = clock.elapsed();
+    QVERIFY(view.runner()->busy());
+    QVERIFY(finished.wait(20000));
+    views::LoadRunner::limitForTests(6, 300);
+    QVERIFY2(refreshMs < 100, qPrintable(QString::number(refreshMs))); // not the ~0.5 s run
+    QCOMPARE(progress.size(), 20);
+    QCOMPARE(progress.last().at(0).toInt(), 20);
+    QVERIFY(view.summaryText().contains(QStringLiteral("20 rates x 10,000 requests")));
+}
+
+// A drag sends many scenarios: the runner starts few runs and shows only the last one's result.
+void LoadViews::staleRunsAreNeverShown()
+{
+    views::ScenarioDocument doc;
+    doc.reset(lessonWith({"serving.prompt_tokens=1000", "load.output_mean=200"}));
+    views::LoadTimelineView view(&doc);
+    views::layOutOffscreen(view, QSize(1280, 800));
+    view.ensureCurrent();
+    for (int rate = 1; rate <= 12; ++rate) {
+        QVERIFY(doc.setNumber(QStringLiteral("load.rate_per_second"), rate));
+        doc.flush();
+        view.ensureCurrent();
+        QTest::qWait(rate % 4 == 0 ? 200 : 10); // now and then a pause long enough to start
+    }
+    view.runner()->wait();
+    QVERIFY(view.runner()->setup());
+    QCOMPARE(view.runner()->setup()->ratePerSecond, 12.0);
+    QVERIFY2(view.runner()->started() < 12, qPrintable(QString::number(view.runner()->started())));
+    QVERIFY(view.summaryText().contains(QStringLiteral("at 12/s")));
+}
+
+void LoadViews::badLoadSectionShowsTheError()
+{
+    views::ScenarioDocument doc;
+    doc.reset(lessonWith({"model.max_context=4096", "load.prompt_mean=5000"}));
+    views::LoadCurveView curve(&doc);
+    views::LoadTimelineView timeline(&doc);
+    for (views::View *view :
+         {static_cast<views::View *>(&curve), static_cast<views::View *>(&timeline)}) {
+        views::layOutOffscreen(*view, QSize(1280, 800));
+        view->ensureCurrent();
+        QVERIFY(drawsNoNan(*view)); // waits for the run
+    }
+    QVERIFY(!curve.runner()->curve());
+    QVERIFY2(curve.summaryText().contains(QStringLiteral("/load/prompt_mean")),
+             qPrintable(curve.summaryText()));
+    QVERIFY(curve.ttftP95().isEmpty());
+    QVERIFY2(timeline.summaryText().contains(QStringLiteral("4096-token context limit")),
+             qPrintable(timeline.summaryText()));
+    QVERIFY(timeline.csv().isEmpty());
+}
+
+void LoadViews::timelineShowsOneRun()
+{
+    views::ScenarioDocument doc;
+    doc.reset(lessonWith(
+        {"serving.prompt_tokens=1000", "load.output_mean=200", "load.rate_per_second=4"}));
+    views::LoadTimelineView view(&doc);
+    views::layOutOffscreen(view, QSize(1280, 800));
+    view.ensureCurrent();
+    view.runner()->wait();
+    QVERIFY(view.runner()->run());
+    const core::LoadResult &r = *view.runner()->run();
+    QCOMPARE(r.requests, std::size_t(300)); // limitForTests
+    QCOMPARE(r.completed, r.requests);
+    const QStringList lines = view.csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.first(), QStringLiteral("seconds,waiting,running,kv_fraction,arrived"));
+    QCOMPARE(lines.size(), qsizetype(r.timeline.size() + 1));
+    QVERIFY2(view.summaryText().contains(QStringLiteral("Little's law")),
+             qPrintable(view.summaryText()));
+    QVERIFY(drawsNoNan(view));
+}
+
+// The view goes while its run is in flight (a tab rebuilt, the window closed): the worker
+// finishes into nothing.
+void LoadViews::closingMidRunIsSafe()
+{
+    views::LoadRunner::limitForTests(20, 10000);
+    views::ScenarioDocument doc;
+    doc.reset(lessonWith({"serving.prompt_tokens=1000", "load.output_mean=200"}));
+    for (int i = 0; i < 3; ++i) {
+        auto view = std::make_unique<views::LoadCurveView>(&doc);
+        views::layOutOffscreen(*view, QSize(800, 500));
+        view->ensureCurrent();
+        QTest::qWait(150); // past the pause: the run has started
+        view.reset();
+    }
+    QTest::qWait(1500); // the workers end (cancelled) and post to no one
+    views::LoadRunner::limitForTests(6, 300);
+    QVERIFY(true);
+}
+
+// Moving a load input in the app makes the section the scenario's own: saved with it, and the
+// wizard's latency check then simulates.
+void LoadViews::editingALoadInputMakesTheSectionPresent()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::lessonDefaultScenario());
+    QVERIFY(!doc.scenario().load.present);
+    QVERIFY(doc.setNumber(QStringLiteral("load.rate_per_second"), 3));
+    doc.flush();
+    QVERIFY(doc.scenario().load.present);
+    QVERIFY(QString::fromStdString(core::writeScenario(doc.scenario()))
+                .contains(QStringLiteral("\"rate_per_second\": 3")));
+}
+
+QTEST_MAIN(LoadViews)
+#include "tst_loadviews.moc"

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "loadrunner.h"
+
+#include "views/io/filereader.h"
+
+#include "core/scenario.h"
+#include "core/scenarioio.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+
+namespace views {
+
+/** One run: what the worker thread and the GUI thread share. The runner may be gone when the
+ *  worker finishes; `receiver` is cleared under the mutex before it is. */
+struct LoadRunner::Job
+{
+    std::atomic<bool> cancel{false};
+    std::mutex mutex;
+    std::condition_variable doneChanged;
+    bool done = false;
+    bool delivered = false;
+    LoadRunner *receiver = nullptr;
+    // results, written by the worker before `done`
+    std::optional<core::LoadCurve> curve;
+    std::optional<core::LoadResult> run;
+    std::optional<core::LoadSetup> setup;
+    QString error;
+};
+
+namespace {
+
+int g_testPoints = 0;
+std::size_t g_testRequests = 0;
+
+QString describe(const core::Diagnostic &d)
+{
+    return d.path.empty() ? QString::fromStdString(d.message)
+                          : QString::fromStdString(d.path) + QStringLiteral(": ") +
+                                QString::fromStdString(d.message);
+}
+
+} // namespace
+
+void LoadRunner::limitForTests(int points, std::size_t requests)
+{
+    g_testPoints = points;
+    g_testRequests = requests;
+}
+
+LoadRunner::LoadRunner(Kind kind, QObject *parent)
+    : QObject(parent)
+    , m_kind(kind)
+    , m_debounce(new QTimer(this))
+{
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(120);
+    connect(m_debounce, &QTimer::timeout, this, &LoadRunner::startNow);
+}
+
+LoadRunner::~LoadRunner()
+{
+    if (m_job) {
+        const std::lock_guard lock(m_job->mutex);
+        m_job->receiver = nullptr;
+        m_job->cancel = true;
+    }
+}
+
+void LoadRunner::schedule(const core::Scenario &scenario, const QString &scenarioFile)
+{
+    m_pending = std::make_unique<core::Scenario>(scenario);
+    m_pendingFile = scenarioFile;
+    if (m_job)
+        m_job->cancel = true; // stale: stop spending the cores on it
+    m_debounce->start();
+}
+
+bool LoadRunner::busy() const
+{
+    return m_debounce->isActive() || (m_job && !m_job->delivered);
+}
+
+void LoadRunner::startNow()
+{
+    m_debounce->stop();
+    if (!m_pending)
+        return;
+    if (m_job) {
+        const std::lock_guard lock(m_job->mutex);
+        if (!m_job->done)
+            ++m_cancelled;
+        m_job->receiver = nullptr;
+        m_job->cancel = true;
+    }
+    auto job = std::make_shared<Job>();
+    job->receiver = this;
+    m_job = job;
+    ++m_started;
+    if (g_testRequests > 0)
+        m_pending->load.requests = std::min(m_pending->load.requests, double(g_testRequests));
+    std::shared_ptr<const core::Scenario> scenario(m_pending.release());
+    const int points = g_testPoints > 0 ? g_testPoints : kCurvePoints;
+    const std::size_t curveRequests = g_testRequests > 0 ? g_testRequests : kCurveRequests;
+    const QString file = m_pendingFile;
+    const Kind kind = m_kind;
+    QThreadPool::globalInstance()->start([job, scenario, file, kind, points, curveRequests] {
+        std::vector<core::TraceRequest> trace;
+        QString error;
+        if (scenario->load.arrivals == "trace") {
+            QString path = QString::fromStdString(scenario->load.traceFile);
+            if (QFileInfo(path).isRelative() && !file.isEmpty())
+                path = QFileInfo(file).dir().filePath(path);
+            QByteArray text;
+            QString problem;
+            if (!readFileAtMost(path, qint64(core::kLargestInputBytes), tr("a trace"), &text,
+                                &problem)) {
+                error = QStringLiteral("/load/trace_file: ") + problem;
+            } else {
+                auto rows = core::readTrace(std::string_view(text.constData(), size_t(text.size())),
+                                            path.toStdString());
+                if (rows)
+                    trace = std::move(rows.value());
+                else
+                    error = describe(rows.error());
+            }
+        }
+        std::optional<core::LoadCurve> curve;
+        std::optional<core::LoadResult> run;
+        std::optional<core::LoadSetup> setup;
+        if (error.isEmpty()) {
+            auto made = core::loadSetup(*scenario, std::move(trace));
+            if (!made) {
+                error = describe(made.error());
+            } else if (kind == Kind::Curve) {
+                setup = made.value();
+                const auto progress = [job](int done, int total) {
+                    const std::lock_guard lock(job->mutex);
+                    if (job->receiver)
+                        QMetaObject::invokeMethod(
+                            job->receiver,
+                            [receiver = job->receiver, done, total] {
+                                emit receiver->progress(done, total);
+                            },
+                            Qt::QueuedConnection);
+                };
+                auto result = core::loadCurve(*scenario, *setup, points, curveRequests,
+                                              &job->cancel, progress);
+                if (result)
+                    curve = std::move(result.value());
+                else
+                    error = describe(result.error());
+            } else {
+                setup = made.value();
+                auto result = core::simulateLoad(*scenario, *setup, &job->cancel);
+                if (result)
+                    run = std::move(result.value());
+                else
+                    error = describe(result.error());
+            }
+        }
+        const std::lock_guard lock(job->mutex);
+        job->curve = std::move(curve);
+        job->run = std::move(run);
+        job->setup = std::move(setup);
+        job->error = error;
+        job->done = true;
+        job->doneChanged.notify_all();
+        if (job->receiver)
+            QMetaObject::invokeMethod(
+                job->receiver, [receiver = job->receiver, job] { receiver->deliver(job); },
+                Qt::QueuedConnection);
+    });
+}
+
+void LoadRunner::deliver(const std::shared_ptr<Job> &job)
+{
+    if (job != m_job || job->delivered || job->cancel)
+        return; // a stale run, or one wait() delivered already
+    job->delivered = true;
+    m_curve = std::move(job->curve);
+    m_run = std::move(job->run);
+    m_setup = std::move(job->setup);
+    m_error = job->error;
+    emit finished();
+}
+
+void LoadRunner::wait()
+{
+    if (m_debounce->isActive() || (m_pending && !m_job))
+        startNow();
+    if (!m_job || m_job->delivered)
+        return;
+    std::shared_ptr<Job> job = m_job;
+    {
+        std::unique_lock lock(job->mutex);
+        job->doneChanged.wait(lock, [&job] { return job->done; });
+    }
+    deliver(job);
+}
+
+} // namespace views

@@ -806,6 +806,32 @@ Result<LoadResult> simulateLoad(const Scenario &scenario, const LoadSetup &setup
     return result;
 }
 
+/** The knee by "Kneedle" (Satopaa et al., 2011): rate and log p95 TTFT scaled to 0..1 from the
+ *  first point to the last, the knee is the point farthest below the chord between them, where
+ *  the flat part of the curve gives way to the climb. Without a climb, the last rate. */
+double kneeOf(const std::vector<LoadPoint> &points)
+{
+    if (points.size() < 3)
+        return points.empty() ? 0.0 : points.back().ratePerSecond;
+    const double x0 = points.front().ratePerSecond;
+    const double x1 = points.back().ratePerSecond;
+    const double y0 = std::log(std::max(points.front().result.ttft.p95, 1e-300));
+    const double y1 = std::log(std::max(points.back().result.ttft.p95, 1e-300));
+    if (!(y1 - y0 > std::log(2.0)) || !(x1 > x0))
+        return x1; // less than doubled over the whole range: no knee within it
+    double best = -1;
+    double knee = x1;
+    for (const LoadPoint &p : points) {
+        const double x = (p.ratePerSecond - x0) / (x1 - x0);
+        const double y = (std::log(std::max(p.result.ttft.p95, 1e-300)) - y0) / (y1 - y0);
+        if (x - y > best) {
+            best = x - y;
+            knee = p.ratePerSecond;
+        }
+    }
+    return knee;
+}
+
 double estimatedCapacity(const Scenario &scenario, const LoadSetup &setup)
 {
     const StepModel model(scenario);
@@ -836,9 +862,7 @@ Result<LoadCurve> loadCurve(const Scenario &scenario, const LoadSetup &setup, in
         run.arrivals = ArrivalKind::Poisson; // a curve varies the rate: the trace's lengths go
     run.requests = requests;
     run.timelinePoints = 2;
-    bool kneeFound = false;
     bool targetsFailed = false;
-    double baseline = 0;
     for (int i = 0; i < points; ++i) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
             curve.cancelled = true;
@@ -857,7 +881,6 @@ Result<LoadCurve> loadCurve(const Scenario &scenario, const LoadSetup &setup, in
         }
         const LoadResult &r = point.result;
         if (i == 0) {
-            baseline = r.ttft.p95;
             // the lightest load takes the most steps per request (the smallest batches): the
             // rest are sized so the whole curve stays within its work bound
             const double perRequest =
@@ -868,10 +891,6 @@ Result<LoadCurve> loadCurve(const Scenario &scenario, const LoadSetup &setup, in
                 run.requests = std::max<std::size_t>(200, static_cast<std::size_t>(affordable));
             curve.requestsPerPoint = run.requests;
         }
-        if (!kneeFound && r.ttft.p95 <= 2.0 * baseline)
-            curve.kneeRatePerSecond = run.ratePerSecond;
-        else
-            kneeFound = true;
         const bool meets = r.ttft.p95 <= setup.ttftTargetSeconds &&
                            r.tpotExcludingFirst.p95 <= setup.tpotTargetSeconds;
         if (!targetsFailed && meets)
@@ -882,6 +901,7 @@ Result<LoadCurve> loadCurve(const Scenario &scenario, const LoadSetup &setup, in
         if (progress)
             progress(i + 1, points);
     }
+    curve.kneeRatePerSecond = kneeOf(curve.points);
     return curve;
 }
 

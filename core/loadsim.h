@@ -144,7 +144,7 @@ struct LoadPoint
 struct LoadCurve
 {
     std::vector<LoadPoint> points;
-    /// The highest rate whose p95 TTFT stays within twice the lowest rate's: the knee.
+    /// Where p95 TTFT turns from flat to climbing (kneeOf); the last rate when it never climbs.
     double kneeRatePerSecond = 0;
     /// The highest rate at which p95 TTFT and p95 TPOT (excluding the first) meet the targets.
     double maxRateMeetingTargets = 0;
@@ -157,6 +157,11 @@ struct LoadCurve
 
 /// Engine steps one curve may simulate in all (about 2-3 s on the development machine).
 inline constexpr double kCurveStepBudget = 3e7;
+
+/** The knee of a latency curve: with the rates and log p95 TTFT scaled to 0..1 between the
+ *  first and the last point, the point farthest below the chord ("Kneedle", Satopaa et al.
+ *  2011); the last rate when p95 TTFT does not double over the curve. */
+double kneeOf(const std::vector<LoadPoint> &points);
 
 /** Requests per second a setup's replicas can sustain, from the step model: the batch limit's
  *  decode steps for the mean output plus each request's prefill (the curve's x range). */

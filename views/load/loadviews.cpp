@@ -5,6 +5,7 @@
 
 #include "views/document/scenariodocument.h"
 #include "views/widgets/chartlabels.h"
+#include "views/widgets/steadylabel.h"
 #include "views/widgets/style.h"
 
 #include "core/loadsim.h"
@@ -13,10 +14,9 @@
 
 #include <QChart>
 #include <QChartView>
-#include <QLabel>
+#include <QLayout>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -35,18 +35,9 @@ QString seconds(double value)
     return QString::fromStdString(core::formatSeconds(value));
 }
 
-QString plainText(const QLabel *label)
+SteadyLabel *summaryLabel(QWidget *parent)
 {
-    QString text = label->text();
-    text.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
-    return text.replace(QStringLiteral("&nbsp;"), QStringLiteral(" "));
-}
-
-QLabel *summaryLabel(QWidget *parent)
-{
-    auto *label = new QLabel(parent);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::RichText);
+    auto *label = new SteadyLabel(parent);
     label->setContentsMargins(6, 4, 6, 2);
     label->setObjectName(QStringLiteral("loadSummary"));
     return label;
@@ -168,6 +159,7 @@ void LoadCurveView::render(QPainter &painter, const QRectF &target)
 {
     ensureCurrent();
     m_runner->wait(); // a picture shows the finished curve, never a half-drawn one
+    layout()->activate(); // the summary's new height, before the picture is taken
     View::render(painter, target);
 }
 
@@ -219,10 +211,13 @@ void LoadCurveView::showResults()
         low = 0.01;
         high = 1;
     }
-    const double yLow = std::pow(10, std::floor(std::log10(low / 1.2))) * 0.999;
+    // a decade of room under the lowest line for its label
+    const double yLow = std::pow(10, std::floor(std::log10(low / 3.0))) * 0.999;
     const double yHigh = std::pow(10, std::ceil(std::log10(high * 1.5))) * 1.001;
-    const double xHigh = curve.points.empty() ? 1.0 : curve.points.back().ratePerSecond * 1.04;
+    double xHigh = curve.points.empty() ? 1.0 : curve.points.back().ratePerSecond * 1.04;
     setRangeIfChanged(m_x, 0.0, xHigh);
+    m_x->applyNiceNumbers(); // 0, 2, 4, 6, 8 rather than 0, 2.09, 4.19
+    xHigh = m_x->max();      // the target lines run across the whole plot
     setRangeIfChanged(m_y, yLow, yHigh);
     replaceIfChanged(m_ttft95, ttft95);
     replaceIfChanged(m_ttft50, ttft50);
@@ -253,9 +248,10 @@ void LoadCurveView::showResults()
                       ChartLabels::Align::End);
     }
     if (!tpot95.isEmpty()) {
-        m_labels->add(tr("p95 time per output token (after the first)"), tpot95.first(), m_tpot95,
-                      style::kOrange, QPointF(10, -24), true);
-        m_labels->add(tr("p50"), tpot50.first(), m_tpot50, style::kOrange, QPointF(10, 6));
+        m_labels->add(tr("p95 time per output token (after the first)"), tpot95.last(), m_tpot95,
+                      style::kOrange, QPointF(-8, -26), true, ChartLabels::Align::End);
+        m_labels->add(tr("p50"), tpot50.last(), m_tpot50, style::kOrange, QPointF(-8, 8), false,
+                      ChartLabels::Align::End);
     }
     m_labels->add(tr("first-token target %1").arg(seconds(setup.ttftTargetSeconds)),
                   QPointF(0, setup.ttftTargetSeconds), m_ttftTarget, style::kBlue, QPointF(8, -20));
@@ -277,7 +273,7 @@ void LoadCurveView::showResults()
             nearest = &p;
     }
     QString text =
-        tr("<b>Knee at %1 requests/s</b> (p95 first token within twice its light-load value); "
+        tr("<b>Knee at %1 requests/s</b> (where p95 first token turns from flat to climbing); "
            "<b>targets met up to %2 requests/s</b> (p95 first token %3, p95 per token %4); the "
            "step model's capacity estimate %5 requests/s.")
             .arg(number(curve.kneeRatePerSecond), number(curve.maxRateMeetingTargets),
@@ -304,7 +300,7 @@ void LoadCurveView::showResults()
 
 QString LoadCurveView::summaryText() const
 {
-    return plainText(m_summary);
+    return m_summary->plainText();
 }
 
 QList<QPointF> LoadCurveView::ttftP95() const
@@ -387,6 +383,7 @@ void LoadTimelineView::render(QPainter &painter, const QRectF &target)
 {
     ensureCurrent();
     m_runner->wait();
+    layout()->activate();
     View::render(painter, target);
 }
 
@@ -423,6 +420,8 @@ void LoadTimelineView::showResults()
     const double end = std::max(r.spanSeconds, 1e-9);
     setRangeIfChanged(m_x, 0.0, end);
     setRangeIfChanged(m_ySequences, 0.0, std::ceil(most * 1.15));
+    m_x->applyNiceNumbers();
+    m_ySequences->applyNiceNumbers();
     replaceIfChanged(m_waiting, waiting);
     replaceIfChanged(m_running, running);
     replaceIfChanged(m_kv, kv);
@@ -475,7 +474,7 @@ void LoadTimelineView::showResults()
 
 QString LoadTimelineView::summaryText() const
 {
-    return plainText(m_summary);
+    return m_summary->plainText();
 }
 
 QString LoadTimelineView::csv() const

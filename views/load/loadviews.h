@@ -12,7 +12,6 @@
 #include <memory>
 
 class QChart;
-class QLabel;
 class QLineSeries;
 class QLogValueAxis;
 class QScatterSeries;
@@ -22,6 +21,7 @@ namespace views {
 
 class ChartLabels;
 class LoadRunner;
+class SteadyLabel;
 
 class LoadCurveView : public View
 {
@@ -51,7 +51,7 @@ private:
     void showResults();
 
     LoadRunner *m_runner;
-    QLabel *m_summary;
+    SteadyLabel *m_summary;
     QWidget *m_chartView;
     QChart *m_chart;
     QValueAxis *m_x;
@@ -94,7 +94,7 @@ private:
     void showResults();
 
     LoadRunner *m_runner;
-    QLabel *m_summary;
+    SteadyLabel *m_summary;
     QWidget *m_chartView;
     QChart *m_chart;
     QValueAxis *m_x;

@@ -670,8 +670,8 @@ Result<LoadResult> simulateLoad(const Scenario &scenario, const LoadSetup &setup
     double tokens = 0;
     for (const Request &r : requests)
         tokens += r.prompt + r.output;
-    const double eventBound =
-        std::min(kMostEvents, 8.0 * tokens + 4.0 * double(requests.size()) + 1000.0);
+    const double eventBound = std::min(std::min(kMostEvents, setup.maxEvents),
+                                       8.0 * tokens + 4.0 * double(requests.size()) + 1000.0);
 
     std::size_t next = 0;
     std::size_t completed = 0;

@@ -122,6 +122,9 @@ struct LoadSetup
     double ttftTargetSeconds = 1.5;
     double tpotTargetSeconds = 0.1;
     std::size_t timelinePoints = 2000; ///< the timeline is thinned to at most this many
+    /// Events the run may take before it is cut (and says so): the wizard's checks, run for
+    /// every candidate on every edit, take a smaller bound than a run asked for by name.
+    double maxEvents = 5e7;
 };
 
 /** The setup the scenario's load section describes (trace rows passed in, read by the caller

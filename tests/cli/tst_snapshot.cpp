@@ -385,8 +385,11 @@ void Snapshot::writesTheReport()
     for (const char *leak : {"Set API prices", "Describe the traffic", "a click away",
                              "wizard's checks table", "(device selection)"})
         QVERIFY2(!html.contains(QLatin1String(leak)), leak);
-    // two tornado charts and the two charts, inline; no growth chart without growth
-    QCOMPARE(html.count(QStringLiteral("<svg")), 4);
+    // two tornado charts, the two charts and the load curve (issue #26), inline; no growth
+    // chart without growth
+    QCOMPARE(html.count(QStringLiteral("<svg")), 5);
+    QVERIFY(html.contains(QStringLiteral("Latency under load, as decided")));
+    QVERIFY(html.contains(QStringLiteral("2 replica(s)"))); // the decided fleet serves the stream
 }
 
 QTEST_MAIN(Snapshot)

@@ -8,6 +8,7 @@
 
 #include "core/loadsim.h"
 #include "core/scenarioio.h"
+#include "core/selection.h"
 
 #include <QTest>
 
@@ -37,6 +38,7 @@ private slots:
     void cancelStopsTheRun();
     void curveFindsTheKneeBelowCapacity();
     void loadSectionRoundTrips();
+    void latencyCheckSimulatesTheLoadSection();
 };
 
 namespace {
@@ -443,6 +445,42 @@ void LoadSim::loadSectionRoundTrips()
             "device":"lesson-accelerator","load":{"arrivals":"trace"}})");
     QVERIFY(!noTrace);
     QCOMPARE(QString::fromStdString(noTrace.error().path), QStringLiteral("/load/trace_file"));
+}
+
+// With a load section the wizard's latency check serves it with each candidate's fleet and
+// judges the simulated p95 against the targets; without one the floor stands, said as such.
+void LoadSim::latencyCheckSimulatesTheLoadSection()
+{
+    const auto latencyOf = [](const core::Scenario &s) {
+        const core::Selection selection = core::selectDevice(s);
+        const core::Candidate *c = testsupport::findCandidate(selection, "lesson-accelerator-48gb",
+                                                              core::NumericFormat::Bf16);
+        if (!c)
+            qFatal("no candidate");
+        return std::make_pair(c->check(core::CheckKind::Latency), c->replicas);
+    };
+    const auto [floor, floorReplicas] = latencyOf(testsupport::loadScenario("support-assistant"));
+    QVERIFY(std::isnan(floor.figure("simulated_ttft_p95_seconds")));
+    QVERIFY(QString::fromStdString(floor.summary).contains(QStringLiteral("toy-model ceiling")));
+
+    const auto [light, lightReplicas] =
+        latencyOf(testsupport::loadScenario("support-assistant", {"load.rate_per_second=2"}));
+    QCOMPARE(light.status, core::CheckStatus::Pass);
+    QCOMPARE(light.figure("simulated_replicas"), lightReplicas);
+    QVERIFY(light.figure("simulated_ttft_p95_seconds") >= light.figure("ttft_seconds"));
+    QVERIFY(light.figure("simulated_ttft_p95_seconds") <= 1.5);
+    QVERIFY2(QString::fromStdString(light.summary)
+                 .contains(QStringLiteral("Simulated under the scenario's load (2 requests/s")),
+             light.summary.c_str());
+
+    // 40 requests a second on the same fleet: the queue grows and the p95 misses
+    const auto [heavy, heavyReplicas] =
+        latencyOf(testsupport::loadScenario("support-assistant", {"load.rate_per_second=40"}));
+    QCOMPARE(heavy.status, core::CheckStatus::Fail);
+    QVERIFY(heavy.figure("simulated_ttft_p95_seconds") > 1.5);
+    QVERIFY(QString::fromStdString(heavy.summary).contains(QStringLiteral("misses its target")));
+    (void)floorReplicas;
+    (void)heavyReplicas;
 }
 
 QTEST_GUILESS_MAIN(LoadSim)

@@ -6,6 +6,7 @@
 
 #include "app/mainwindow.h"
 #include "views/document/scenariodocument.h"
+#include "views/load/loadrunner.h"
 #include "views/viewregistry.h"
 #include "views/widgets/appearance.h"
 #include "views/widgets/explanationpanel.h"
@@ -86,6 +87,8 @@ private:
 
 void AppearanceTest::initTestCase()
 {
+    // the Load tab simulates 6 rates x 300 requests: these tests drive the window, not the numbers
+    views::LoadRunner::limitForTests(6, 300);
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
     m_baseFont = QApplication::font();

@@ -8,6 +8,7 @@
 #include "views/document/scenariodocument.h"
 #include "views/document/userpresets.h"
 #include "views/io/dataexport.h"
+#include "views/load/loadrunner.h"
 #include "views/viewregistry.h"
 #include "views/widgets/helpdialog.h"
 #include "views/widgets/scenariopanel.h"
@@ -52,6 +53,8 @@ private slots:
 
 void DesktopTest::initTestCase()
 {
+    // the Load tab simulates 6 rates x 300 requests: these tests drive the window, not the numbers
+    views::LoadRunner::limitForTests(6, 300);
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
     QApplication::setApplicationVersion(QStringLiteral("9.8.7"));

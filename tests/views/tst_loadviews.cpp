@@ -33,6 +33,7 @@ private slots:
     void initTestCase();
     void curveFollowsTheScenario();
     void curveRunsOffTheGuiThread();
+    void progressNeverOverwritesTheResult();
     void staleRunsAreNeverShown();
     void badLoadSectionShowsTheError();
     void timelineShowsOneRun();
@@ -126,6 +127,25 @@ void LoadViews::curveRunsOffTheGuiThread()
     QCOMPARE(progress.size(), 20);
     QCOMPARE(progress.last().at(0).toInt(), 20);
     QVERIFY(view.summaryText().contains(QStringLiteral("20 rates x 10,000 requests")));
+}
+
+// wait() shows a run at once (the report takes its caption then): progress the worker posted
+// before it finished must not overwrite the result when the events are processed afterwards.
+void LoadViews::progressNeverOverwritesTheResult()
+{
+    views::LoadRunner::limitForTests(20, 3000);
+    views::ScenarioDocument doc;
+    doc.reset(lessonWith({"serving.prompt_tokens=1000", "load.output_mean=200"}));
+    views::LoadCurveView view(&doc);
+    views::layOutOffscreen(view, QSize(1280, 800));
+    view.ensureCurrent();
+    QTest::qWait(150); // the run has started and is posting progress
+    view.runner()->wait();
+    const QString shown = view.summaryText();
+    QTest::qWait(50);
+    views::LoadRunner::limitForTests(6, 300);
+    QVERIFY2(shown.startsWith(QStringLiteral("Knee at")), qPrintable(shown));
+    QCOMPARE(view.summaryText(), shown);
 }
 
 // A drag sends many scenarios: the runner starts few runs and shows only the last one's result.

@@ -6,6 +6,7 @@
 
 #include "app/mainwindow.h"
 #include "views/document/scenariodocument.h"
+#include "views/load/loadrunner.h"
 #include "views/widgets/view.h"
 
 #include "core/parameters.h"
@@ -42,6 +43,8 @@ private:
 
 void Monkey::initTestCase()
 {
+    // the Load tab simulates 6 rates x 300 requests: these tests drive the window, not the numbers
+    views::LoadRunner::limitForTests(6, 300);
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_monkey"));

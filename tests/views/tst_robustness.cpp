@@ -5,6 +5,7 @@
 #include "app/mainwindow.h"
 #include "views/document/autosave.h"
 #include "views/document/scenariodocument.h"
+#include "views/load/loadrunner.h"
 
 #include "core/scenarioio.h"
 
@@ -40,6 +41,8 @@ private slots:
 
 void Robustness::initTestCase()
 {
+    // the Load tab simulates 6 rates x 300 requests: these tests drive the window, not the numbers
+    views::LoadRunner::limitForTests(6, 300);
     QStandardPaths::setTestModeEnabled(true); // never the user's own data folder
     QCoreApplication::setOrganizationName(QStringLiteral("AcceleratorExplorerTests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_robustness"));

@@ -5,6 +5,7 @@
 
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"
+#include "views/load/loadviews.h"
 #include "views/memory/memoryview.h"
 #include "views/roofline/rooflineview.h"
 #include "views/widgets/appearance.h"
@@ -61,6 +62,17 @@ core::Scenario decided(const core::Scenario &scenario, const core::Selection &se
     if (const core::Candidate *best = core::recommendedCandidate(selection))
         return core::withCandidate(scenario, *best).scenario;
     return scenario;
+}
+
+/** The decided scenario for the load curve: the recommended fleet's replicas serve the stream
+ *  unless the load section names its own count. */
+core::Scenario decidedUnderLoad(const core::Scenario &scenario, const core::Selection &selection)
+{
+    core::Scenario d = decided(scenario, selection);
+    const core::Candidate *best = core::recommendedCandidate(selection);
+    if (best && !scenario.givenInputs.contains("load.replicas"))
+        d.load.replicas = std::max(1.0, best->replicas);
+    return d;
 }
 
 const char *const kStyle =
@@ -494,6 +506,7 @@ struct Charts
     ScenarioDocument document;
     std::unique_ptr<View> roofline;
     std::unique_ptr<MemoryView> memory;
+    std::unique_ptr<LoadCurveView> load; ///< latency against offered load (issue #26)
 
     Charts(const core::Scenario &scenario, core::MemoryUnits units)
     {
@@ -503,8 +516,18 @@ struct Charts
         roofline = std::make_unique<RooflineView>(&document);
         memory = std::make_unique<MemoryView>(&document);
         memory->setServingOnly(scenario.wizard.regime != core::Regime::Training);
-        for (View *view : {roofline.get(), static_cast<View *>(memory.get())})
+        load = std::make_unique<LoadCurveView>(&document);
+        for (View *view :
+             {roofline.get(), static_cast<View *>(memory.get()), static_cast<View *>(load.get())})
             layOutOffscreen(*view, QSize(1400, 720));
+    }
+
+    /** The load curve's caption: what the simulation found, in the view's own words. */
+    QString loadCaption()
+    {
+        load->figureWidget(); // finishes the simulation
+        return QObject::tr("<h2>Latency under load, as decided</h2><p>%1</p>")
+            .arg(load->summaryHtml());
     }
 };
 
@@ -547,7 +570,7 @@ bool writeHtml(const core::Scenario &scenario, core::MemoryUnits units, const QS
 {
     const core::Selection selection = core::selectDevice(scenario);
     const Parts p = parts(scenario, units, selection);
-    Charts charts(decided(scenario, selection), units);
+    Charts charts(decidedUnderLoad(scenario, selection), units);
     QString html =
         QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1"
                        "</title><style>%2</style></head><body>")
@@ -568,7 +591,8 @@ bool writeHtml(const core::Scenario &scenario, core::MemoryUnits units, const QS
                           [&](QPainter &painter, const QRectF &target) {
                               paintGrowth(painter, target, p.growthPlan);
                           });
-    html += p.checks + p.charts + chartSvg(*charts.roofline) + chartSvg(*charts.memory) + p.tail +
+    html += p.checks + p.charts + chartSvg(*charts.roofline) + chartSvg(*charts.memory) +
+            charts.loadCaption() + chartSvg(*charts.load) + p.tail +
             QStringLiteral("</body></html>\n");
     return writeAtomically(path, html.toUtf8(), error);
 }
@@ -647,7 +671,7 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
 {
     const core::Selection selection = core::selectDevice(scenario);
     const Parts p = parts(scenario, units, selection);
-    Charts charts(decided(scenario, selection), units);
+    Charts charts(decidedUnderLoad(scenario, selection), units);
     return writeAtomically(
         path,
         [&](QIODevice &device, QString *) {
@@ -688,6 +712,10 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
                             [&](QPainter &out, const QRectF &target) {
                                 charts.memory->renderFigure(out, target, kChartSize);
                             }});
+            drawFigurePage(painter, pdf, charts.loadCaption(), kChartSize,
+                           {[&](QPainter &out, const QRectF &target) {
+                               charts.load->renderFigure(out, target, kChartSize);
+                           }});
             drawFlow(painter, pdf, p.tail, true);
             return painter.end();
         },

@@ -145,8 +145,11 @@ void LoadRunner::startNow()
                     if (job->receiver)
                         QMetaObject::invokeMethod(
                             job->receiver,
-                            [receiver = job->receiver, done, total] {
-                                emit receiver->progress(done, total);
+                            [receiver = job->receiver, job, done, total] {
+                                // a run already shown (wait() delivered it) or replaced
+                                // reports no progress after its result
+                                if (receiver->m_job == job && !job->delivered)
+                                    emit receiver->progress(done, total);
                             },
                             Qt::QueuedConnection);
                 };

@@ -158,7 +158,7 @@ void LoadCurveView::refresh()
 void LoadCurveView::render(QPainter &painter, const QRectF &target)
 {
     ensureCurrent();
-    m_runner->wait(); // a picture shows the finished curve, never a half-drawn one
+    m_runner->wait();     // a picture shows the finished curve, never a half-drawn one
     layout()->activate(); // the summary's new height, before the picture is taken
     View::render(painter, target);
 }
@@ -301,6 +301,11 @@ void LoadCurveView::showResults()
 QString LoadCurveView::summaryText() const
 {
     return m_summary->plainText();
+}
+
+QString LoadCurveView::summaryHtml() const
+{
+    return m_summary->text();
 }
 
 QList<QPointF> LoadCurveView::ttftP95() const

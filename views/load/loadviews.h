@@ -38,8 +38,9 @@ public:
     QWidget *figureWidget() override;
 
     LoadRunner *runner() const { return m_runner; }
-    /** The summary above the chart, as plain text (tests). */
+    /** The summary above the chart, as plain text (tests) and as rich text (the report). */
     QString summaryText() const;
+    QString summaryHtml() const;
     /** p95 TTFT as drawn: (requests/s, seconds). */
     QList<QPointF> ttftP95() const;
     double kneeDrawnAt() const { return m_kneeDrawnAt; }

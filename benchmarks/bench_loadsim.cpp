@@ -7,6 +7,7 @@
 #include "core/loadsim.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
+#include "core/selection.h"
 
 #include <algorithm>
 #include <chrono>
@@ -92,5 +93,19 @@ int main()
     const double curve =
         medianMilliseconds(3, [&] { (void)core::loadCurve(base, baseSetup.value(), 20, 10000); });
     std::printf("latency curve, 20 points x 10000 requests: %.1f ms\n", curve);
+
+    // the wizard's checks with a load section: every candidate that fits and meets the floor
+    // serves the stream on its fleet (500 requests each at most)
+    for (const char *rate : {"", "load.rate_per_second=2"}) {
+        std::vector<std::string> overrides;
+        if (*rate)
+            overrides.push_back(rate);
+        auto fleet = core::readScenario(std::string(*core::scenarioPresetText("llama-70b-fleet")),
+                                        overrides);
+        const core::Scenario scenario = fleet.value().scenario;
+        const double ms = medianMilliseconds(7, [&] { (void)core::selectDevice(scenario); });
+        std::printf("selectDevice, llama-70b-fleet%s: %.1f ms\n",
+                    *rate ? " with a load section (2 requests/s)" : "", ms);
+    }
     return 0;
 }

@@ -24,6 +24,8 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 /// Output length when the scenario's context leaves none after the prompt (app assumption).
 constexpr double kDefaultOutputTokens = 128;
 constexpr double kSlowestRate = 1e-9; ///< requests per second
+/// The most requests a run by duration generates (load.requests' own maximum).
+constexpr std::size_t kMostRequests = 1000000;
 /// Events one run may take whatever its size: about 15 s of work on the development machine.
 constexpr double kMostEvents = 5e7;
 
@@ -180,6 +182,8 @@ std::vector<Request> makeRequests(const LoadSetup &setup)
     if (setup.arrivals == ArrivalKind::Trace) {
         requests.reserve(setup.trace.size());
         for (const TraceRequest &t : setup.trace) {
+            if (t.arrivalSeconds - setup.trace.front().arrivalSeconds > setup.durationSeconds)
+                break;
             Request r;
             r.arrival = t.arrivalSeconds;
             r.prompt = t.promptTokens;
@@ -190,7 +194,8 @@ std::vector<Request> makeRequests(const LoadSetup &setup)
         return requests;
     }
     Random random(setup.seed);
-    requests.reserve(setup.requests);
+    if (!std::isfinite(setup.durationSeconds))
+        requests.reserve(setup.requests);
     double t = 0;
     const double meanGap = 1.0 / setup.ratePerSecond;
     const double shape = 1.0 / (setup.burstiness * setup.burstiness);
@@ -198,6 +203,8 @@ std::vector<Request> makeRequests(const LoadSetup &setup)
         if (i > 0)
             t += setup.arrivals == ArrivalKind::Gamma ? random.gamma(shape, meanGap / shape)
                                                       : random.exponential(meanGap);
+        if (t > setup.durationSeconds)
+            break;
         Request r;
         r.arrival = t;
         r.prompt = sampleLength(random, setup.promptKind, setup.promptMean, setup.promptSpread);
@@ -587,7 +594,10 @@ Result<LoadSetup> loadSetup(const Scenario &scenario, std::vector<TraceRequest> 
         }
         setup.trace = std::move(trace);
     }
+    if (isSet(l.durationSeconds))
+        setup.durationSeconds = l.durationSeconds;
     setup.requests = setup.arrivals == ArrivalKind::Trace ? setup.trace.size()
+                     : isSet(l.durationSeconds)           ? kMostRequests
                                                           : static_cast<std::size_t>(l.requests);
     setup.seed = static_cast<std::uint64_t>(l.seed);
     setup.maxSequences =
@@ -861,6 +871,7 @@ Result<LoadCurve> loadCurve(const Scenario &scenario, const LoadSetup &setup, in
     if (run.arrivals == ArrivalKind::Trace)
         run.arrivals = ArrivalKind::Poisson; // a curve varies the rate: the trace's lengths go
     run.requests = requests;
+    run.durationSeconds = std::numeric_limits<double>::infinity(); // a count at every rate
     run.timelinePoints = 2;
     bool targetsFailed = false;
     for (int i = 0; i < points; ++i) {
@@ -960,6 +971,9 @@ std::string loadResultToJson(const LoadResult &result, const LoadSetup &setup)
                       {"spread", setup.outputSpread}}},
                     {"context_limit", setup.contextLimit},
                     {"seed", setup.seed},
+                    {"duration_seconds", std::isfinite(setup.durationSeconds)
+                                             ? nlohmann::json(setup.durationSeconds)
+                                             : nlohmann::json(nullptr)},
                     {"max_sequences", setup.maxSequences},
                     {"token_budget", setup.tokenBudget},
                     {"chunked_prefill", setup.chunkedPrefill},

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -112,6 +113,8 @@ struct LoadSetup
     double outputSpread = 0;
     double contextLimit = 4096; ///< prompt + output never exceed it (clipped)
     std::size_t requests = 1000;
+    /// The arrivals of this span only (load.duration_s; infinite: `requests` of them)
+    double durationSeconds = std::numeric_limits<double>::infinity();
     std::uint64_t seed = 1;
     double maxSequences = 256;
     double tokenBudget = 8192;

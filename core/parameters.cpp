@@ -97,6 +97,7 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"load.output_mean", "Output length", "tokens", 1, 1e8, false, true, kNone, "Mean generated tokens per request (default: context - prompt, else 128).", "Device selection", ACCEL_FIELD(load.outputMean)},
     {"load.output_spread", "Output spread", "", 0, 100, false, false, 0, "Uniform: +- this fraction of the mean (at most 1); lognormal: coefficient of variation.", "Device selection", ACCEL_FIELD(load.outputSpread)},
     {"load.requests", "Requests simulated", "requests", 1, 1e6, false, true, 2000, "Requests in one simulated run.", "Device selection", ACCEL_FIELD(load.requests)},
+    {"load.duration_s", "Duration", "s", 0, 1e7, true, false, kNone, "Simulate the requests arriving in this many seconds (at most 1,000,000 requests) instead of a count.", "Device selection", ACCEL_FIELD(load.durationSeconds)},
     {"load.seed", "Seed", "", 0, 4e9, false, true, 1, "Seed of the random stream: the same seed gives the same run.", "Device selection", ACCEL_FIELD(load.seed)},
     {"load.max_sequences", "Engine sequences", "sequences", 1, 1e6, false, true, kNone, "Most sequences in one running batch (default: serving.concurrent_sequences).", "Device selection", ACCEL_FIELD(load.maxSequences)},
     {"load.token_budget", "Token budget", "tokens", 16, 1e8, false, true, 8192, "Most tokens (decode + prefill) one engine step computes.", "Device selection", ACCEL_FIELD(load.tokenBudget)},

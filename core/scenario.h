@@ -223,6 +223,7 @@ struct LoadConfig
     double outputMean = kUnset;
     double outputSpread = 0;
     double requests = 2000;
+    double durationSeconds = kUnset; ///< set: the arrivals of this long a span (at most 1e6)
     double seed = 1;
     double maxSequences = kUnset;
     double tokenBudget = 8192;

@@ -96,6 +96,9 @@ private slots:
     void badCommandLines();
     void calibrateWritesAProfileThatValidateAndEvaluateUse();
     void calibrateReportsBadRowsByLineAndColumn();
+    void simulatePrintsPercentilesAndLittlesLaw();
+    void simulateReadsATraceBesideTheScenario();
+    void simulateRefusesBadLoads();
 };
 
 void Cli::lessonScenarioFiles_data()
@@ -661,6 +664,97 @@ void Cli::calibrateReportsBadRowsByLineAndColumn()
                  typo.err.constData());
     }
     QCOMPARE(accelCalc({"validate", "published", "--tensor-parallel"}).exitCode, 2);
+}
+
+// accel-calc simulate (issue #26): the run's percentiles as JSON, the same seed twice the same
+// output, CSV and the curve.
+void Cli::simulatePrintsPercentilesAndLittlesLaw()
+{
+    const QStringList args{"simulate",   "lesson-default",
+                           "--rate",     "3",
+                           "--requests", "1500",
+                           "--set",      "serving.prompt_tokens=1000",
+                           "--set",      "load.output_mean=200"};
+    const Run run = accelCalc(args);
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject out = QJsonDocument::fromJson(run.out).object();
+    QCOMPARE(out.value("requests").toInt(), 1500);
+    QCOMPARE(out.value("completed").toInt(), 1500);
+    QVERIFY(out.contains("app_version"));
+    const QJsonObject ttft = out.value("ttft_seconds").toObject();
+    QVERIFY(ttft.value("p50").toDouble() <= ttft.value("p95").toDouble());
+    QVERIFY(ttft.value("p50").toDouble() >= out.value("ttft_floor_seconds").toDouble());
+    QVERIFY(out.contains("tpot_excluding_first_seconds"));
+    QVERIFY(out.contains("tpot_including_first_seconds"));
+    const QJsonObject little = out.value("little").toObject();
+    QVERIFY(std::fabs(little.value("mean_in_system").toDouble() -
+                      little.value("rate_times_mean_latency").toDouble()) <=
+            1e-9 * little.value("mean_in_system").toDouble());
+    QCOMPARE(out.value("setup").toObject().value("rate_per_second").toDouble(), 3.0);
+    QVERIFY(out.value("timeline").toObject().value("rows").toArray().size() > 10);
+    QCOMPARE(accelCalc(args).out, run.out); // the same seed, the same run, byte for byte
+
+    const Run csv = accelCalc(args + QStringList{"--format", "csv"});
+    QCOMPARE(csv.exitCode, 0);
+    const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    QVERIFY(lines[0].startsWith("rate_per_second,requests,completed,cut,ttft_p50_s"));
+
+    const Run curve = accelCalc(args + QStringList{"--curve", "5", "--requests", "400"});
+    QVERIFY2(curve.exitCode == 0, curve.err.constData());
+    const QJsonObject c = QJsonDocument::fromJson(curve.out).object();
+    QCOMPARE(c.value("points").toArray().size(), 5);
+    QCOMPARE(c.value("requests_per_point").toInt(), 400);
+    QVERIFY(c.value("knee_rate_per_second").toDouble() > 0);
+}
+
+// A trace named relative to the scenario file is read from beside it; its bad line is named.
+void Cli::simulateReadsATraceBesideTheScenario()
+{
+    QTemporaryDir dir;
+    QFile scenario(dir.filePath(QStringLiteral("s.json")));
+    QVERIFY(scenario.open(QIODevice::WriteOnly));
+    scenario.write(R"({"format": "accel-explorer/scenario", "version": 1,
+                       "load": {"arrivals": "trace", "trace_file": "t.csv"}})");
+    scenario.close();
+    QFile trace(dir.filePath(QStringLiteral("t.csv")));
+    QVERIFY(trace.open(QIODevice::WriteOnly));
+    trace.write("timestamp,prompt_tokens,output_tokens\n0,100,10\n0.5,200,20\n1.0,300,5\n");
+    trace.close();
+    const Run run = accelCalc({"simulate", scenario.fileName()});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject out = QJsonDocument::fromJson(run.out).object();
+    QCOMPARE(out.value("completed").toInt(), 3);
+    QCOMPARE(out.value("setup").toObject().value("arrivals").toString(), QStringLiteral("trace"));
+
+    QVERIFY(trace.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    trace.write("timestamp,prompt_tokens,output_tokens\n0,100,10\n2,200,20\n1.0,300,5\n");
+    trace.close();
+    const Run unsorted = accelCalc({"simulate", scenario.fileName()});
+    QCOMPARE(unsorted.exitCode, 2);
+    QVERIFY2(unsorted.err.contains("t.csv line 4, column timestamp"), unsorted.err.constData());
+    QVERIFY(unsorted.out.isEmpty());
+}
+
+void Cli::simulateRefusesBadLoads()
+{
+    const Run rate = accelCalc({"simulate", "lesson-default", "--rate", "0"});
+    QCOMPARE(rate.exitCode, 2);
+    QVERIFY2(rate.err.contains("builtin:lesson-default: /load/rate_per_second"),
+             rate.err.constData());
+    const Run prompt = accelCalc({"simulate", "lesson-default", "--set", "model.max_context=4096",
+                                  "--set", "load.prompt_mean=5000"});
+    QCOMPARE(prompt.exitCode, 2);
+    QVERIFY2(prompt.err.contains("/load/prompt_mean") &&
+                 prompt.err.contains("4096-token context limit"),
+             prompt.err.constData());
+    const Run budget = accelCalc({"simulate", "lesson-default", "--set", "load.chunked_prefill=0",
+                                  "--set", "load.token_budget=1024"});
+    QCOMPARE(budget.exitCode, 2);
+    QVERIFY2(budget.err.contains("/load/token_budget"), budget.err.constData());
+    QCOMPARE(accelCalc({"simulate", "lesson-default", "--curve", "1"}).exitCode, 2);
+    QCOMPARE(accelCalc({"simulate", "lesson-default", "--requests"}).exitCode, 2);
+    QCOMPARE(accelCalc({"simulate", "lesson-default", "--requests", "abc"}).exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(Cli)

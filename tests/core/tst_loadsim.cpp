@@ -38,6 +38,7 @@ private slots:
     void cancelStopsTheRun();
     void curveFindsTheKneeBelowCapacity();
     void loadSectionRoundTrips();
+    void durationBoundsTheArrivals();
     void latencyCheckSimulatesTheLoadSection();
 };
 
@@ -445,6 +446,17 @@ void LoadSim::loadSectionRoundTrips()
             "device":"lesson-accelerator","load":{"arrivals":"trace"}})");
     QVERIFY(!noTrace);
     QCOMPARE(QString::fromStdString(noTrace.error().path), QStringLiteral("/load/trace_file"));
+}
+
+// load.duration_s: the requests arriving in 100 s at 5/s, about 500 (Poisson: 500 +- 3 x 22)
+void LoadSim::durationBoundsTheArrivals()
+{
+    const core::LoadResult r = run(testsupport::loadScenario(
+        "lesson-default", {"load.duration_s=100", "load.rate_per_second=5",
+                           "serving.prompt_tokens=500", "load.output_mean=50"}));
+    QVERIFY2(r.requests > 434 && r.requests < 566, qPrintable(QString::number(r.requests)));
+    QCOMPARE(r.completed, r.requests);
+    QVERIFY(r.timeline.back().arrived == double(r.requests));
 }
 
 // With a load section the wizard's latency check serves it with each candidate's fleet and

@@ -13,8 +13,9 @@
 #include <QTest>
 
 #include <atomic>
+#include <bit>
 #include <cmath>
-#include <cstring>
+#include <cstdint>
 
 class LoadSim : public QObject
 {
@@ -57,7 +58,7 @@ core::LoadResult run(const core::Scenario &s)
 
 bool sameBits(double a, double b)
 {
-    return std::memcmp(&a, &b, sizeof a) == 0;
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
 } // namespace

@@ -32,6 +32,7 @@ class LoadViews : public QObject
 private slots:
     void initTestCase();
     void curveFollowsTheScenario();
+    void axisStaysPutWhenTheCurveDoes();
     void curveRunsOffTheGuiThread();
     void progressNeverOverwritesTheResult();
     void staleRunsAreNeverShown();
@@ -103,6 +104,30 @@ void LoadViews::curveFollowsTheScenario()
     view.runner()->wait();
     QVERIFY2(view.summaryText().contains(QStringLiteral("first token 750 ms")),
              qPrintable(view.summaryText()));
+}
+
+// An input the stream does not depend on (the decode batch) gives the same curve on the same
+// axis: applyNiceNumbers() once widened it on every refresh, 0-3 then 0-4 (support-assistant).
+void LoadViews::axisStaysPutWhenTheCurveDoes()
+{
+    views::ScenarioDocument doc;
+    auto loaded = core::readScenario(std::string(*core::scenarioPresetText("support-assistant")));
+    QVERIFY(loaded);
+    doc.reset(loaded.value().scenario);
+    views::LoadCurveView view(&doc);
+    views::layOutOffscreen(view, QSize(1280, 800));
+    view.ensureCurrent();
+    view.runner()->wait();
+    const QList<QPointF> before = view.ttftP95();
+    const QString axisBefore = view.axisRangeText();
+    for (const double batch : {64.0, 776.0}) {
+        QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), batch));
+        doc.flush();
+        view.ensureCurrent();
+        view.runner()->wait();
+        QCOMPARE(view.ttftP95(), before);
+        QCOMPARE(view.axisRangeText(), axisBefore);
+    }
 }
 
 // A refresh returns at once and the result arrives later through the event loop: the window

@@ -216,6 +216,7 @@ void LoadCurveView::showResults()
     const double yHigh = std::pow(10, std::ceil(std::log10(high * 1.5))) * 1.001;
     double xHigh = curve.points.empty() ? 1.0 : curve.points.back().ratePerSecond * 1.04;
     setRangeIfChanged(m_x, 0.0, xHigh);
+    m_x->setTickCount(5);    // applyNiceNumbers() changes the count: start each time from one
     m_x->applyNiceNumbers(); // 0, 2, 4, 6, 8 rather than 0, 2.09, 4.19
     xHigh = m_x->max();      // the target lines run across the whole plot
     setRangeIfChanged(m_y, yLow, yHigh);
@@ -303,6 +304,11 @@ QString LoadCurveView::summaryText() const
     return m_summary->plainText();
 }
 
+QString LoadCurveView::axisRangeText() const
+{
+    return QStringLiteral("%1-%2").arg(m_x->min()).arg(m_x->max());
+}
+
 QString LoadCurveView::summaryHtml() const
 {
     return m_summary->text();
@@ -337,7 +343,7 @@ LoadTimelineView::LoadTimelineView(ScenarioDocument *document, QWidget *parent)
     setObjectName(QStringLiteral("loadTimelineView"));
     m_x->setTitleText(tr("Seconds since the first request"));
     m_ySequences->setTitleText(tr("Requests"));
-    m_yPercent->setTitleText(tr("% of KV blocks, % of requests arrived"));
+    m_yPercent->setTitleText(tr("% KV used, % arrived"));
     m_x->setLabelFormat(QStringLiteral("%.4g"));
     m_ySequences->setLabelFormat(QStringLiteral("%.4g"));
     m_yPercent->setLabelFormat(QStringLiteral("%d"));
@@ -425,7 +431,9 @@ void LoadTimelineView::showResults()
     const double end = std::max(r.spanSeconds, 1e-9);
     setRangeIfChanged(m_x, 0.0, end);
     setRangeIfChanged(m_ySequences, 0.0, std::ceil(most * 1.15));
+    m_x->setTickCount(5); // applyNiceNumbers() changes the count: start each time from one
     m_x->applyNiceNumbers();
+    m_ySequences->setTickCount(5);
     m_ySequences->applyNiceNumbers();
     replaceIfChanged(m_waiting, waiting);
     replaceIfChanged(m_running, running);

@@ -44,6 +44,8 @@ public:
     /** p95 TTFT as drawn: (requests/s, seconds). */
     QList<QPointF> ttftP95() const;
     double kneeDrawnAt() const { return m_kneeDrawnAt; }
+    /** The rate axis as drawn, "min-max" (tests). */
+    QString axisRangeText() const;
 
 protected:
     void refresh() override;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fuzzentries.h"
 
+#include "core/loadsim.h"
+
 #include "core/evaluation.h"
 #include "core/evaluationjson.h"
 #include "core/explain.h"
@@ -179,6 +181,42 @@ std::string setOverrides(const std::uint8_t *data, std::size_t size)
     if (!loaded)
         return loaded.error().message.empty() ? "an error without a message" : std::string();
     return checkScenario(loaded.value().scenario);
+}
+
+std::string trace(const std::uint8_t *data, std::size_t size)
+{
+    auto rows = core::readTrace(asText(data, size), "trace.csv");
+    if (!rows)
+        return rows.error().message.empty() || !rows.error().path.starts_with("trace.csv")
+                   ? "a trace error that does not name the file: " + rows.error().path
+                   : std::string();
+    std::vector<core::TraceRequest> requests = std::move(rows.value());
+    if (requests.size() > 500)
+        requests.resize(500);
+    auto text = core::scenarioPresetText("lesson-default");
+    const std::vector<std::string> overrides{"load.arrivals=trace", "load.trace_file=trace.csv"};
+    auto loaded = core::readScenario(*text, overrides);
+    if (!loaded)
+        return "the lesson scenario with a trace did not load";
+    const core::Scenario &scenario = loaded.value().scenario;
+    auto setup = core::loadSetup(scenario, std::move(requests));
+    if (!setup)
+        return setup.error().message.empty() ? "a setup error without a message" : std::string();
+    setup.value().maxEvents = 2e5;
+    auto run = core::simulateLoad(scenario, setup.value());
+    if (!run)
+        return run.error().message.empty() ? "a run error without a message" : std::string();
+    const core::LoadResult &r = run.value();
+    if (r.cut ? r.cutReason.empty() : r.completed != r.requests)
+        return "an uncut run left requests unfinished";
+    for (double v : {r.ttft.p99, r.endToEnd.p99, r.tpotIncludingFirst.p99, r.meanInSystem,
+                     r.rateTimesMeanLatency, r.outputTokensPerSecond})
+        if (!std::isfinite(v) || v < 0)
+            return "a non-finite or negative figure in a run";
+    if (!r.cut && std::fabs(r.meanInSystem - r.rateTimesMeanLatency) >
+                      1e-6 * std::max(1.0, r.rateTimesMeanLatency))
+        return "Little's law does not hold";
+    return {};
 }
 
 } // namespace fuzzentries

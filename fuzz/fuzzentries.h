@@ -25,4 +25,9 @@ std::string hfConfig(const std::uint8_t *data, std::size_t size);
 /** --set assignments, one per line (at most 16), applied to the lesson's default scenario. */
 std::string setOverrides(const std::uint8_t *data, std::size_t size);
 
+/** A load trace CSV (issue #26): read it, then serve its first 500 requests with the lesson's
+ *  engine; an error names the file, a run finishes (or says why it was cut) and obeys Little's
+ *  law with finite percentiles. */
+std::string trace(const std::uint8_t *data, std::size_t size);
+
 } // namespace fuzzentries

@@ -60,7 +60,8 @@ void FuzzRegressions::replay_data()
 {
     QTest::addColumn<QString>("entry");
     QTest::addColumn<QByteArray>("bytes");
-    const QStringList entries = {"scenario_file", "preset_file", "hf_config", "set_overrides"};
+    const QStringList entries = {"scenario_file", "preset_file", "hf_config", "set_overrides",
+                                 "trace"};
 
     // Every fixture and preset file through every entry.
     for (const QString &root :
@@ -106,6 +107,7 @@ void FuzzRegressions::replay()
     Entry function = entry == QStringLiteral("scenario_file") ? &fuzzentries::scenarioFile
                      : entry == QStringLiteral("preset_file") ? &fuzzentries::presetFile
                      : entry == QStringLiteral("hf_config")   ? &fuzzentries::hfConfig
+                     : entry == QStringLiteral("trace")       ? &fuzzentries::trace
                                                               : &fuzzentries::setOverrides;
     const QString problem = check(function, bytes);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));

@@ -75,6 +75,9 @@ void LoadSim::stepModelIsTheEvaluationsRule_data()
         << QStringList{"serving.batch=32", "serving.attention_flops=1", "serving.kv_write=1",
                        "serving.step_overhead_s=0.004"};
     QTest::newRow("70B fleet, tensor parallel") << "llama-70b-fleet" << QStringList{};
+    // the typical profile's efficiencies and step overhead time every simulated step too
+    QTest::newRow("typical estimate") << "lesson-default"
+                                      << QStringList{"calibration.mode=typical"};
     QTest::newRow("edge 3B") << "edge-3b" << QStringList{};
     QTest::newRow("int8 weights, short prompt")
         << "lesson-default"

@@ -24,6 +24,8 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 /// Output length when the scenario's context leaves none after the prompt (app assumption).
 constexpr double kDefaultOutputTokens = 128;
 constexpr double kSlowestRate = 1e-9; ///< requests per second
+/// The longest prompt or output a trace line may give.
+constexpr double kMostTraceTokens = 1e9;
 /// The most requests a run by duration generates (load.requests' own maximum).
 constexpr std::size_t kMostRequests = 1000000;
 /// Events one run may take whatever its size: about 15 s of work on the development machine.
@@ -405,7 +407,10 @@ template <typename T> Result<T> fail(std::string path, std::string message)
 std::string tokensText(double tokens)
 {
     std::ostringstream out;
-    out << static_cast<long long>(tokens);
+    if (std::fabs(tokens) < 1e15)
+        out << static_cast<long long>(tokens);
+    else // beyond a whole number's range (a trace that lies): never cast it
+        out << tokens;
     return out.str();
 }
 
@@ -502,6 +507,9 @@ Result<std::vector<TraceRequest>> readTrace(std::string_view text, std::string_v
                 return R::failure(where + ", column " + names[c],
                                   c == 0 ? "a timestamp cannot be negative"
                                          : "a token count is a whole number of at least 1");
+            if (c > 0 && value > kMostTraceTokens)
+                return R::failure(where + ", column " + names[c],
+                                  "is above 1e9 tokens: not a request any model takes");
             *targets[c] = value;
         }
         if (!rows.empty() && row.arrivalSeconds < rows.back().arrivalSeconds)

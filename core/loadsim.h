@@ -161,8 +161,8 @@ struct LoadCurve
     bool cancelled = false;
 };
 
-/// Engine steps one curve may simulate in all (about 2-3 s on the development machine).
-inline constexpr double kCurveStepBudget = 3e7;
+/// Engine steps one curve may simulate in all (about 1 s on the development machine).
+inline constexpr double kCurveStepBudget = 1e7;
 
 /** The knee of a latency curve: with the rates and log p95 TTFT scaled to 0..1 between the
  *  first and the last point, the point farthest below the chord ("Kneedle", Satopaa et al.

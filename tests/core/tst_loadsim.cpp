@@ -76,8 +76,8 @@ void LoadSim::stepModelIsTheEvaluationsRule_data()
                        "serving.step_overhead_s=0.004"};
     QTest::newRow("70B fleet, tensor parallel") << "llama-70b-fleet" << QStringList{};
     // the typical profile's efficiencies and step overhead time every simulated step too
-    QTest::newRow("typical estimate") << "lesson-default"
-                                      << QStringList{"calibration.mode=typical"};
+    QTest::newRow("typical estimate")
+        << "lesson-default" << QStringList{"calibration.mode=typical"};
     QTest::newRow("edge 3B") << "edge-3b" << QStringList{};
     QTest::newRow("int8 weights, short prompt")
         << "lesson-default"
@@ -282,6 +282,9 @@ void LoadSim::badTraceNamesTheLine_data()
     QTest::newRow("fractional tokens") << "timestamp,prompt_tokens,output_tokens\n1,10.5,3\n"
                                        << "t.csv line 2, column prompt_tokens"
                                        << "whole number";
+    QTest::newRow("tokens beyond any model") << "timestamp,prompt_tokens,output_tokens\n0,1e12,3\n"
+                                             << "t.csv line 2, column prompt_tokens"
+                                             << "1e9";
     QTest::newRow("negative time") << "timestamp,prompt_tokens,output_tokens\n-1,10,3\n"
                                    << "t.csv line 2, column timestamp"
                                    << "negative";

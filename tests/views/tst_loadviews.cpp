@@ -16,7 +16,6 @@
 #include "core/scenarioio.h"
 
 #include <QBuffer>
-#include <QElapsedTimer>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QSvgGenerator>
@@ -134,24 +133,23 @@ void LoadViews::axisStaysPutWhenTheCurveDoes()
 // keeps painting while the curve is simulated.
 void LoadViews::curveRunsOffTheGuiThread()
 {
-    views::LoadRunner::limitForTests(20, 10000); // the full curve
+    views::LoadRunner::limitForTests(20, 2000); // 20 rates, as the app runs them
     views::ScenarioDocument doc;
     doc.reset(lessonWith({"serving.prompt_tokens=1000", "load.output_mean=200"}));
     views::LoadCurveView view(&doc);
     views::layOutOffscreen(view, QSize(1280, 800));
     QSignalSpy finished(view.runner(), &views::LoadRunner::finished);
     QSignalSpy progress(view.runner(), &views::LoadRunner::progress);
-    QElapsedTimer clock;
-    clock.start();
     view.ensureCurrent();
-    const qint64 refreshMs = clock.elapsed();
+    // the refresh has returned and nothing is shown yet: the run goes on behind the event loop
     QVERIFY(view.runner()->busy());
+    QVERIFY(!view.runner()->curve());
+    QVERIFY(view.summaryText().startsWith(QStringLiteral("Simulating")));
     QVERIFY(finished.wait(20000));
     views::LoadRunner::limitForTests(6, 300);
-    QVERIFY2(refreshMs < 100, qPrintable(QString::number(refreshMs))); // not the ~0.5 s run
     QCOMPARE(progress.size(), 20);
     QCOMPARE(progress.last().at(0).toInt(), 20);
-    QVERIFY(view.summaryText().contains(QStringLiteral("20 rates x 10,000 requests")));
+    QVERIFY(view.summaryText().contains(QStringLiteral("20 rates x 2,000 requests")));
 }
 
 // wait() shows a run at once (the report takes its caption then): progress the worker posted

@@ -906,8 +906,9 @@ Result<LoadCurve> loadCurve(const Scenario &scenario, const LoadSetup &setup, in
                 double(r.steps) / double(std::max<std::size_t>(1, r.requests));
             const double affordable =
                 (kCurveStepBudget - double(r.steps)) / (perRequest * double(points - 1));
+            // (negative when the first point alone took the whole budget: the floor then)
             if (affordable < double(run.requests))
-                run.requests = std::max<std::size_t>(200, static_cast<std::size_t>(affordable));
+                run.requests = static_cast<std::size_t>(std::max(200.0, affordable));
             curve.requestsPerPoint = run.requests;
         }
         const bool meets = r.ttft.p95 <= setup.ttftTargetSeconds &&

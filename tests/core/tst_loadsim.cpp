@@ -38,6 +38,7 @@ private slots:
     void badSetupNamesTheField();
     void cancelStopsTheRun();
     void curveFindsTheKneeBelowCapacity();
+    void curveShrinksWhenTheFirstPointTakesTheBudget();
     void loadSectionRoundTrips();
     void durationBoundsTheArrivals();
     void latencyCheckSimulatesTheLoadSection();
@@ -420,6 +421,23 @@ void LoadSim::curveFindsTheKneeBelowCapacity()
     QVERIFY(c.kneeRatePerSecond < c.points.back().ratePerSecond);
     QVERIFY(c.maxRateMeetingTargets > 0);
     QVERIFY(c.maxRateMeetingTargets <= c.points.back().ratePerSecond);
+}
+
+// 4,500 requests of 4,000 output tokens at 5 % of capacity take more steps than a whole curve
+// may (kCurveStepBudget): the other points run the floor of 200 requests (a negative share was
+// once cast to a size and reserved).
+void LoadSim::curveShrinksWhenTheFirstPointTakesTheBudget()
+{
+    const core::Scenario s = testsupport::loadScenario(
+        "lesson-default", {"serving.prompt_tokens=100", "load.output_mean=4000"});
+    auto setup = core::loadSetup(s);
+    QVERIFY(setup);
+    auto curve = core::loadCurve(s, setup.value(), 3, 4500);
+    QVERIFY(curve);
+    QVERIFY(curve.value().points.front().result.steps > std::size_t(core::kCurveStepBudget));
+    QCOMPARE(curve.value().requestsPerPoint, std::size_t(200));
+    QCOMPARE(curve.value().points.size(), std::size_t(3));
+    QCOMPARE(curve.value().points.back().result.requests, std::size_t(200));
 }
 
 void LoadSim::loadSectionRoundTrips()

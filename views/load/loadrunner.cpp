@@ -111,62 +111,70 @@ void LoadRunner::startNow()
     const QString file = m_pendingFile;
     const Kind kind = m_kind;
     QThreadPool::globalInstance()->start([job, scenario, file, kind, points, curveRequests] {
-        std::vector<core::TraceRequest> trace;
         QString error;
-        if (scenario->load.arrivals == "trace") {
-            QString path = QString::fromStdString(scenario->load.traceFile);
-            if (QFileInfo(path).isRelative() && !file.isEmpty())
-                path = QFileInfo(file).dir().filePath(path);
-            QByteArray text;
-            QString problem;
-            if (!readFileAtMost(path, qint64(core::kLargestInputBytes), tr("a trace"), &text,
-                                &problem)) {
-                error = QStringLiteral("/load/trace_file: ") + problem;
-            } else {
-                auto rows = core::readTrace(std::string_view(text.constData(), size_t(text.size())),
-                                            path.toStdString());
-                if (rows)
-                    trace = std::move(rows.value());
-                else
-                    error = describe(rows.error());
-            }
-        }
         std::optional<core::LoadCurve> curve;
         std::optional<core::LoadResult> run;
         std::optional<core::LoadSetup> setup;
-        if (error.isEmpty()) {
-            auto made = core::loadSetup(*scenario, std::move(trace));
-            if (!made) {
-                error = describe(made.error());
-            } else if (kind == Kind::Curve) {
-                setup = made.value();
-                const auto progress = [job](int done, int total) {
-                    const std::lock_guard lock(job->mutex);
-                    if (job->receiver)
-                        QMetaObject::invokeMethod(
-                            job->receiver,
-                            [receiver = job->receiver, job, done, total] {
-                                // a run already shown (wait() delivered it) or replaced
-                                // reports no progress after its result
-                                if (receiver->m_job == job && !job->delivered)
-                                    emit receiver->progress(done, total);
-                            },
-                            Qt::QueuedConnection);
-                };
-                auto result = core::loadCurve(*scenario, *setup, points, curveRequests,
-                                              &job->cancel, progress);
-                if (result)
-                    curve = std::move(result.value());
-                else
-                    error = describe(result.error());
-            } else {
-                setup = made.value();
-                auto result = core::simulateLoad(*scenario, *setup, &job->cancel);
-                if (result)
-                    run = std::move(result.value());
-                else
-                    error = describe(result.error());
+        try { // an exception escaping a pool thread would end the app
+            std::vector<core::TraceRequest> trace;
+            if (scenario->load.arrivals == "trace") {
+                QString path = QString::fromStdString(scenario->load.traceFile);
+                if (QFileInfo(path).isRelative() && !file.isEmpty())
+                    path = QFileInfo(file).dir().filePath(path);
+                QByteArray text;
+                QString problem;
+                if (!readFileAtMost(path, qint64(core::kLargestInputBytes), tr("a trace"), &text,
+                                    &problem)) {
+                    error = QStringLiteral("/load/trace_file: ") + problem;
+                } else {
+                    auto rows =
+                        core::readTrace(std::string_view(text.constData(), size_t(text.size())),
+                                        path.toStdString());
+                    if (rows)
+                        trace = std::move(rows.value());
+                    else
+                        error = describe(rows.error());
+                }
             }
+            if (error.isEmpty()) {
+                auto made = core::loadSetup(*scenario, std::move(trace));
+                if (!made) {
+                    error = describe(made.error());
+                } else if (kind == Kind::Curve) {
+                    setup = made.value();
+                    const auto progress = [job](int done, int total) {
+                        const std::lock_guard lock(job->mutex);
+                        if (job->receiver)
+                            QMetaObject::invokeMethod(
+                                job->receiver,
+                                [receiver = job->receiver, job, done, total] {
+                                    // a run already shown (wait() delivered it) or replaced
+                                    // reports no progress after its result
+                                    if (receiver->m_job == job && !job->delivered)
+                                        emit receiver->progress(done, total);
+                                },
+                                Qt::QueuedConnection);
+                    };
+                    auto result = core::loadCurve(*scenario, *setup, points, curveRequests,
+                                                  &job->cancel, progress);
+                    if (result)
+                        curve = std::move(result.value());
+                    else
+                        error = describe(result.error());
+                } else {
+                    setup = made.value();
+                    auto result = core::simulateLoad(*scenario, *setup, &job->cancel);
+                    if (result)
+                        run = std::move(result.value());
+                    else
+                        error = describe(result.error());
+                }
+            }
+        } catch (const std::exception &e) {
+            error = QStringLiteral("/load: the simulation stopped: %1")
+                        .arg(QString::fromUtf8(e.what()));
+            curve.reset();
+            run.reset();
         }
         const std::lock_guard lock(job->mutex);
         job->curve = std::move(curve);

@@ -103,8 +103,10 @@ void LoadRunner::startNow()
     job->receiver = this;
     m_job = job;
     ++m_started;
-    if (g_testRequests > 0)
+    if (g_testRequests > 0) { // a count, never a span's worth (a day of arrivals is 1e6 runs)
         m_pending->load.requests = std::min(m_pending->load.requests, double(g_testRequests));
+        m_pending->load.durationSeconds = core::kUnset;
+    }
     std::shared_ptr<const core::Scenario> scenario(m_pending.release());
     const int points = g_testPoints > 0 ? g_testPoints : kCurvePoints;
     const std::size_t curveRequests = g_testRequests > 0 ? g_testRequests : kCurveRequests;

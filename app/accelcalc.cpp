@@ -9,10 +9,12 @@
 #include "core/exports.h"
 #include "core/hfimport.h"
 #include "core/loadsim.h"
+#include "core/operators.h"
 #include "core/outlook.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
 #include "core/selection.h"
+#include "core/techniquesjson.h"
 
 #include <algorithm>
 #include <charconv>
@@ -34,7 +36,7 @@ constexpr int kBadInput = 2;
 
 const char *const kUsage =
     "usage:\n"
-    "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain]\n"
+    "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain] [--operators]\n"
     "                  [--calibration PROFILE.json|typical|speed_of_light]\n"
     "  accel-calc calibrate MEASUREMENTS ... [-o PROFILE.json] [--leave-one-out]\n"
     "  accel-calc validate MEASUREMENTS ... --calibration PROFILE.json|typical\n"
@@ -529,6 +531,7 @@ int run(const std::vector<std::string> &args)
     std::string scenarioArgument;
     std::vector<std::string> overrides;
     bool explain = false;
+    bool withOperators = false;
     std::string param;
     std::string values;
     bool haveValues = false;
@@ -560,6 +563,8 @@ int run(const std::vector<std::string> &args)
             calibration = *value;
         } else if (arg == "--explain" && command == "evaluate") {
             explain = true;
+        } else if (arg == "--operators" && command == "evaluate") {
+            withOperators = true;
         } else if (arg == "--param" && command == "sweep") {
             const std::string *value = next("--param");
             if (!value)
@@ -639,8 +644,29 @@ int run(const std::vector<std::string> &args)
         if (!calibration.empty() && !applyCalibrationOption(calibration, scenario))
             return kBadInput;
         const core::Evaluation evaluation = core::evaluate(scenario);
-        std::cout << core::stampJson(core::evaluationToJson(scenario, evaluation, explain),
-                                     core::exportStamp(ACCEL_VERSION))
+        nlohmann::ordered_json out =
+            nlohmann::ordered_json::parse(core::evaluationToJson(scenario, evaluation, explain));
+        // the engine's techniques beside the plain figures, each only where the scenario has it
+        const auto engine = nlohmann::ordered_json::parse(core::engineToJson(scenario));
+        if (!engine.empty())
+            out["engine"] = engine;
+        if (withOperators) {
+            nlohmann::ordered_json operators = nlohmann::ordered_json::object();
+            for (core::Phase phase : {core::Phase::Prefill, core::Phase::Decode}) {
+                auto breakdown = core::operatorBreakdown(scenario, phase);
+                if (!breakdown) {
+                    std::cerr << input.label << ": " << breakdown.error().path << ": "
+                              << breakdown.error().message << "\n";
+                    return kBadInput;
+                }
+                operators[std::string(core::phaseKey(phase))] =
+                    nlohmann::ordered_json::parse(core::operatorsToJson(breakdown.value()));
+            }
+            out["operators"] = std::move(operators);
+        }
+        std::cout << core::stampJson(
+                         out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace),
+                         core::exportStamp(ACCEL_VERSION))
                   << "\n";
         return 0;
     }

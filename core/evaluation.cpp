@@ -839,19 +839,30 @@ StepModel::StepModel(const Scenario &scenario)
     m_base = std::move(base);
 }
 
-double StepModel::seconds(const StepLoad &load) const
+StepCost StepModel::cost(const StepLoad &load) const
 {
     const Base &b = *m_base;
     const double tokens = std::max(1.0, load.decodeSequences + load.prefillTokens);
-    const double bytes =
+    StepCost c;
+    c.bytes =
         weightBytesRead(b, tokens) + load.decodeContextTokens * m_kvBytesPerContextToken +
-        (load.prefillTokens + (b.kvWrite ? load.decodeSequences : 0.0)) * b.kvPerTokenPerRank;
+        (load.prefillTokens + (b.kvWrite ? load.decodeSequences : 0.0)) * b.kvPerTokenPerRank +
+        load.extraBytes;
     const double attention =
         (load.decodeContextTokens + load.prefillAttentionPairs) * m_attentionFlopsPerPair;
-    const double flops = (2.0 * b.active * tokens + attention) / b.tensorParallel;
-    const double memory = bytes / (b.bandwidth * b.bandwidthEfficiency);
-    const double compute = flops / (b.peak * b.computeEfficiency);
-    return std::max(memory, compute) + communicationSeconds(b, tokens) + b.stepOverhead;
+    c.flops = (2.0 * b.active * tokens + attention) / b.tensorParallel + load.extraFlops;
+    c.memorySeconds = c.bytes / (b.bandwidth * b.bandwidthEfficiency);
+    c.computeSeconds = c.flops / (b.peak * b.computeEfficiency);
+    c.communicationSeconds = communicationSeconds(b, tokens);
+    c.seconds =
+        std::max(c.memorySeconds, c.computeSeconds) + c.communicationSeconds + b.stepOverhead;
+    c.bound = c.computeSeconds > c.memorySeconds ? Bound::Compute : Bound::Memory;
+    return c;
+}
+
+double StepModel::bytesPerParameterPerDevice() const
+{
+    return m_base->effectiveBytesPerParameter / m_base->tensorParallel;
 }
 
 double StepModel::prefillSeconds(double promptTokens) const

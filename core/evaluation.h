@@ -8,6 +8,7 @@
 #include "estimate.h"
 #include "formats.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -278,6 +279,31 @@ struct StepLoad
     double decodeContextTokens = 0;
     double prefillTokens = 0;
     double prefillAttentionPairs = 0;
+    /// Bytes per device the step reads beside the model's weights and KV (a speculative
+    /// decoder's heads, a cached prefix's KV the prompt's attention reads).
+    double extraBytes = 0;
+    /// FLOP per device beside 2 x active parameters per token and attention (the heads' own).
+    double extraFlops = 0;
+};
+
+/** One step's cost as the roofline sees it: what it moves and computes per device, and the time
+ *  each roof and the links take. seconds = max(memory, compute) + communication + overhead. */
+struct StepCost
+{
+    double bytes = 0;
+    double flops = 0;
+    double memorySeconds = 0;
+    double computeSeconds = 0;
+    double communicationSeconds = 0;
+    double seconds = 0;
+    Bound bound = Bound::Memory;
+    double intensity() const { return bytes > 0.0 ? flops / bytes : 0.0; }
+    /// FLOP/s the step attains on the roofline (its FLOP over the slower roof's time)
+    double attainableFlops() const
+    {
+        const double roof = std::max(memorySeconds, computeSeconds);
+        return roof > 0.0 ? flops / roof : 0.0;
+    }
 };
 
 /**
@@ -294,13 +320,18 @@ class StepModel
 public:
     explicit StepModel(const Scenario &scenario);
 
-    double seconds(const StepLoad &load) const;
+    double seconds(const StepLoad &load) const { return cost(load).seconds; }
+    StepCost cost(const StepLoad &load) const;
     /** One request's prompt prefilled alone (its own step). */
     double prefillSeconds(double promptTokens) const;
     /** Device memory one token's KV takes on one device (paged KV blocks count in these). */
     double kvBytesPerTokenPerDevice() const { return m_kvBytesPerTokenPerDevice; }
     /** Device memory left for KV per device: capacity - weights - runtime overhead. */
     double kvBudgetBytes() const { return m_kvBudgetBytes; }
+    /** KV bytes one context token's attention reads per step on one device (every stage). */
+    double kvBytesPerContextToken() const { return m_kvBytesPerContextToken; }
+    /** Weight bytes per device for one parameter (the format with its scales). */
+    double bytesPerParameterPerDevice() const;
     /** The evaluation flags building the model raised (attention FLOP unavailable, ...). */
     std::uint32_t warnings() const { return m_warnings; }
 

@@ -104,6 +104,17 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"load.chunked_prefill", "Chunked prefill", "", 0, 1, false, true, 1, "1 mixes prompt chunks into decode steps up to the token budget; 0 runs prefills first, alone.", "Device selection", ACCEL_FIELD(load.chunkedPrefill)},
     {"load.block_tokens", "KV block", "tokens", 1, 4096, false, true, 16, "Tokens per paged-KV block.", "Device selection", ACCEL_FIELD(load.blockTokens)},
     {"load.replicas", "Replicas simulated", "replicas", 1, 4096, false, true, 1, "Replicas behind the router.", "Device selection", ACCEL_FIELD(load.replicas)},
+    // engine: serving techniques (issue #27)
+    {"engine.speculative_tokens", "Proposed tokens (K)", "tokens", 0, 16, false, true, 0, "Speculative decoding: tokens the draft proposes per verify step (0 = off).", "Roofline and decode", ACCEL_FIELD(engine.speculativeTokens)},
+    {"engine.acceptance_rate", "Acceptance rate", "", 0, 0.99, false, false, 0.7, "Speculative decoding: chance each proposed token is accepted (app assumption: 0.7).", "Roofline and decode", ACCEL_FIELD(engine.acceptanceRate)},
+    {"engine.draft_parameters", "Draft heads' parameters", "", 1e3, 1e13, false, false, kNone, "Speculative decoding with heads (MTP, Medusa): the parameters the extra heads add.", "Roofline and decode", ACCEL_FIELD(engine.draftParameters)},
+    {"engine.prefix_tokens", "Shared prefix", "tokens", 0, 1e8, false, true, 0, "Prefix caching: prompt tokens shared with earlier requests (a system prompt); 0 = off.", "Roofline and decode", ACCEL_FIELD(engine.prefixTokens)},
+    {"engine.prefix_hit_rate", "Prefix hit rate", "", 0, 1, false, false, 0.5, "Prefix caching: share of requests that find their prefix cached (app assumption: 0.5).", "Roofline and decode", ACCEL_FIELD(engine.prefixHitRate)},
+    {"engine.cached_prefixes", "Cached prefixes", "prefixes", 1, 1e6, false, true, 1, "Prefix caching: distinct prefixes kept resident, each holding its KV.", "Roofline and decode", ACCEL_FIELD(engine.cachedPrefixes)},
+    {"engine.disaggregated", "Disaggregated", "", 0, 1, false, true, 0, "1 runs prefill and decode on separate pools, moving each request's KV between them.", "Roofline and decode", ACCEL_FIELD(engine.disaggregated)},
+    {"engine.prefill_replicas", "Prefill replicas", "replicas", 1, 4096, false, true, 1, "Disaggregated: replicas (each TP x PP devices) in the prefill pool.", "Roofline and decode", ACCEL_FIELD(engine.prefillReplicas)},
+    {"engine.decode_replicas", "Decode replicas", "replicas", 1, 4096, false, true, 1, "Disaggregated: replicas in the decode pool.", "Roofline and decode", ACCEL_FIELD(engine.decodeReplicas)},
+    {"engine.kv_link_gb_s", "KV transfer link", "GB/s", 0, 1e6, true, false, 50, "Disaggregated: bandwidth per direction between the pools (50 GB/s = 400 Gb/s).", "Interconnect", ACCEL_FIELD(engine.kvLinkGbPerSecond)},
     // sensitivity: each input's range, as factors on its value (app assumptions, issue #25)
     {"sensitivity.efficiency_low", "Efficiency, low", "x", 0, 1, true, false, kNone, "Low end of the delivered speed, as a factor on the estimate (default: the profile's worst fit error, or the typical profile's efficiency below the speed of light).", "Power and cost", ACCEL_FIELD(sensitivity.efficiencyLow)},
     {"sensitivity.efficiency_high", "Efficiency, high", "x", 0, 10, true, false, kNone, "High end of the delivered speed, as a factor on the estimate (capped at the speed of light).", "Power and cost", ACCEL_FIELD(sensitivity.efficiencyHigh)},

@@ -233,6 +233,30 @@ struct LoadConfig
     std::string router = "round_robin"; ///< round_robin | least_outstanding
 };
 
+/** What the serving engine does beyond plain continuous batching (techniques.h, issue #27):
+ *  speculative decoding, prefix caching, prefill and decode on separate pools. Each is off at
+ *  its default (0 proposals, 0 prefix tokens, not disaggregated). */
+struct EngineConfig
+{
+    bool present = false; ///< the file (or an edit) gave an engine section
+    // speculative decoding
+    double speculativeTokens = 0;    ///< K tokens proposed per verify step; 0: off
+    double acceptanceRate = 0.7;     ///< a: chance each proposed token is accepted
+    std::string draftKind = "model"; ///< model (a smaller model preset) | heads (MTP, Medusa)
+    std::string draftModel;          ///< kind model: a model preset id
+    double draftParameters = kUnset; ///< kind heads: the extra heads' or layers' parameters
+    // prefix caching
+    double prefixTokens = 0; ///< prompt tokens shared with earlier requests; 0: off
+    double prefixHitRate = 0.5;
+    double cachedPrefixes = 1; ///< distinct prefixes kept resident
+    // disaggregated prefill and decode
+    double disaggregated = 0;  ///< 1: prefill and decode on separate pools of replicas
+    std::string prefillDevice; ///< device preset id of the prefill pool; empty: the scenario's
+    double prefillReplicas = 1;
+    double decodeReplicas = 1;
+    double kvLinkGbPerSecond = 50; ///< GB/s per direction between the pools (400 Gb/s)
+};
+
 enum class LatencyModel { PerCollective, PerHop };
 
 struct InterconnectConfig
@@ -297,6 +321,7 @@ struct Scenario
     WizardConfig wizard;
     SensitivityConfig sensitivity;
     LoadConfig load;
+    EngineConfig engine;
     /// Speed of light (the lesson's model), typical or calibrated efficiencies (estimate.h).
     CalibrationConfig calibration;
 

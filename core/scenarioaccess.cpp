@@ -76,6 +76,8 @@ Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value
         scenario.device.presetId.clear();
     if (path.starts_with("load.")) // an edited stream is one the scenario now describes
         scenario.load.present = true;
+    if (path.starts_with("engine."))
+        scenario.engine.present = true;
     *field = value;
     scenario.givenInputs[std::string(path)] = InputOrigin::App;
     if (path == "serving.overhead_gb")

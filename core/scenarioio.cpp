@@ -292,6 +292,21 @@ void readLoad(const json &doc, Scenario &s, Diagnostics &warnings)
                                  "prompt_tokens, output_tokens)");
 }
 
+void readEngine(const json &doc, Scenario &s, Diagnostics &warnings)
+{
+    EngineConfig &engine = s.engine;
+    engine.present = doc.contains("engine");
+    FieldReader r(sectionOrEmpty(doc, "engine"), "/engine", "engine", warnings, &s.givenInputs);
+    r.warnUnknownBesideNumbers({"draft_kind", "draft_model", "prefill_device"});
+    r.numbers(s);
+    r.string("draft_kind", engine.draftKind);
+    if (engine.draftKind != "model" && engine.draftKind != "heads")
+        fail("/engine/draft_kind",
+             "is \"" + engine.draftKind.substr(0, 40) + "\", expected one of model, heads");
+    r.string("draft_model", engine.draftModel);
+    r.string("prefill_device", engine.prefillDevice);
+}
+
 void readInterconnect(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "interconnect"), "/interconnect", "interconnect", warnings,
@@ -458,7 +473,7 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
     FieldReader root(doc, "", "", warnings, nullptr);
     root.warnUnknown({"format", "version", "name", "description", "model", "device", "serving",
                       "training", "cost", "traffic", "interconnect", "power", "wizard",
-                      "calibration", "sensitivity", "load"});
+                      "calibration", "sensitivity", "load", "engine"});
     std::string format;
     root.string("format", format);
     if (root.has("format") && format != kScenarioFormat)
@@ -488,6 +503,7 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
     readCost(doc, s, warnings);
     readInterconnect(doc, s, warnings);
     readLoad(doc, s, warnings);
+    readEngine(doc, s, warnings);
     readPower(doc, s, warnings);
     readWizard(doc, s, warnings);
     readCalibration(doc, s);
@@ -632,6 +648,16 @@ json toJson(const Scenario &s)
         if (!s.load.traceFile.empty())
             load["trace_file"] = s.load.traceFile;
         detail::putNumbers(load, s, "load");
+    }
+
+    if (s.engine.present) {
+        json &engine = sectionFor(doc, "engine");
+        engine["draft_kind"] = s.engine.draftKind;
+        if (!s.engine.draftModel.empty())
+            engine["draft_model"] = s.engine.draftModel;
+        if (!s.engine.prefillDevice.empty())
+            engine["prefill_device"] = s.engine.prefillDevice;
+        detail::putNumbers(engine, s, "engine");
     }
 
     const InterconnectConfig &ic = s.interconnect;

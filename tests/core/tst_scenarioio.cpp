@@ -328,11 +328,11 @@ void ScenarioIo::structDefaultsMatchTheParameterTable()
         const QStringList parts = path.split(QLatin1Char('.'));
         QCOMPARE(parts.size(), 2);
         // the traffic and sensitivity sections are written only where a value differs from its
-        // default (every file would carry numbers nobody set), the load section only when the
-        // file has one: their struct defaults are compared
-        const bool optionalSection = parts[0] == QStringLiteral("sensitivity") ||
-                                     parts[0] == QStringLiteral("traffic") ||
-                                     parts[0] == QStringLiteral("load");
+        // default (every file would carry numbers nobody set), the load and engine sections only
+        // when the file has one: their struct defaults are compared
+        const bool optionalSection =
+            parts[0] == QStringLiteral("sensitivity") || parts[0] == QStringLiteral("traffic") ||
+            parts[0] == QStringLiteral("load") || parts[0] == QStringLiteral("engine");
         const QJsonValue value = optionalSection && !written.contains(parts[0])
                                      ? QJsonValue(*info.field(const_cast<core::Scenario &>(s)))
                                      : written.value(parts[0]).toObject().value(parts[1]);

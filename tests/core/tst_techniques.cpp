@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Issue #27: what serving engines do to the roofline, worked out by hand. Speculative decoding's
+// expected tokens per verify step and its verify step's bytes and FLOP; prefix caching at a 50 %
+// hit rate over a 2,000-token prefix; the KV moved between disaggregated pools; the per-operator
+// breakdown's totals against the whole-model figures and its operators against LLM-Viewer's own
+// output for Llama-2-7B (tests/fixtures/llmviewer, made by run_llmviewer.py beside it).
+
+#include "testsupport.h"
+
+#include "core/operators.h"
+#include "core/parameters.h"
+#include "core/scenario.h"
+#include "core/techniques.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+class Techniques : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void expectedTokensPerVerify_data();
+    void expectedTokensPerVerify();
+    void verifyStepWithHeadsByHand();
+    void draftModelCostsItsOwnDecodeSteps();
+    void speculationStopsPayingAtSomeBatch();
+    void speculationNeedsItsInputs_data();
+    void speculationNeedsItsInputs();
+    void prefixCacheAtHalfHitRateByHand();
+    void prefixCacheOffAtZeroHitRate();
+    void disaggregatedKvTransferByHand();
+    void disaggregationNeedsItsInputs();
+    void engineSectionRoundTrips();
+    void operatorTotalsAgreeWithTheModel_data();
+    void operatorTotalsAgreeWithTheModel();
+    void operatorsMatchLlmViewer_data();
+    void operatorsMatchLlmViewer();
+    void slidingLayersAttendWithinTheirWindow();
+    void operatorsRefuseLatentAttention();
+};
+
+namespace {
+
+const QString kLesson = QStringLiteral("lesson-default");
+// lesson l.76: 32 layers x 8 KV heads x 128 x 2 (K and V) x 2 bytes = 131,072 B per token
+constexpr double kKvPerToken = 131072.0;
+
+double relative(double actual, double expected)
+{
+    return std::fabs(actual - expected) / std::max(std::fabs(expected), 1e-300);
+}
+
+} // namespace
+
+void Techniques::expectedTokensPerVerify_data()
+{
+    QTest::addColumn<double>("acceptance");
+    QTest::addColumn<double>("proposals");
+    QTest::addColumn<double>("expected");
+    // (1 - a^(K+1)) / (1 - a), Leviathan et al. 2023 eq. 1, worked by hand
+    QTest::newRow("a 0.8, K 4: (1 - 0.32768) / 0.2") << 0.8 << 4.0 << 3.3616;
+    QTest::newRow("a 0.5, K 1: 1 + 0.5") << 0.5 << 1.0 << 1.5;
+    QTest::newRow("a 0.6, K 2: 1 + 0.6 + 0.36") << 0.6 << 2.0 << 1.96;
+    QTest::newRow("nothing accepted: the target's own token") << 0.0 << 4.0 << 1.0;
+    QTest::newRow("everything accepted: K + 1") << 1.0 << 4.0 << 5.0;
+}
+
+void Techniques::expectedTokensPerVerify()
+{
+    QFETCH(double, acceptance);
+    QFETCH(double, proposals);
+    QFETCH(double, expected);
+    ACCEL_COMPARE_NEAR(core::expectedTokensPerVerify(acceptance, proposals), expected, 1e-12);
+}
+
+void Techniques::verifyStepWithHeadsByHand()
+{
+    // Lesson 7B, batch 1, 4,096-token context; 4 proposals from heads of 0.2 B parameters.
+    const auto s = testsupport::loadScenario(
+        kLesson, {"serving.batch=1", "engine.speculative_tokens=4", "engine.acceptance_rate=0.8",
+                  "engine.draft_kind=heads", "engine.draft_parameters=200000000"});
+    auto a = core::analyseSpeculative(s);
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+    const core::SpeculativePoint &p = a->atBatch;
+    // bytes: 14 GB weights + the context's KV + 4 proposals' KV written + the heads (0.4 GB)
+    const double bytes = 14e9 + 4096 * kKvPerToken + 4 * kKvPerToken + 0.2e9 * 2;
+    ACCEL_COMPARE_NEAR(p.verify.bytes, bytes, 1.0);
+    // FLOP: 2 x 7e9 x 5 tokens + the heads once per sequence (2 x 0.2e9)
+    ACCEL_COMPARE_NEAR(p.verify.flops, 2 * 7e9 * 5 + 2 * 0.2e9, 1.0);
+    QCOMPARE(p.verify.bound, core::Bound::Memory);
+    ACCEL_COMPARE_NEAR(p.verify.seconds, bytes / 1e12, 1e-15);
+    ACCEL_COMPARE_NEAR(p.tokensPerVerify, 3.3616, 1e-12);
+    ACCEL_COMPARE_NEAR(p.tokensPerSecondPerSequence, 3.3616 / (bytes / 1e12), 1e-9);
+    // plain decode at batch 1 is the lesson's 14.54 ms step (worked-numbers.md, decode)
+    ACCEL_COMPARE_NEAR(p.plain.seconds, 0.014536870912, 1e-15);
+    ACCEL_COMPARE_NEAR(p.speedup, 3.3616 / (bytes / 1e12) * 0.014536870912, 1e-9);
+    // the verify step sits right of plain decode on the roofline: 5 tokens per weight read
+    QVERIFY(p.verify.intensity() > 4.0 * p.plain.intensity());
+    ACCEL_COMPARE_NEAR(a->draftWeightBytesPerDevice, 0.4e9, 1.0);
+}
+
+void Techniques::draftModelCostsItsOwnDecodeSteps()
+{
+    // Llama 2 13B verified, Llama 2 7B drafting: the draft's K steps are its decode steps
+    const QStringList common = {"model=llama-2-13b", "device=nvidia-a100-80gb-sxm",
+                                "serving.batch=4", "serving.context_tokens=2048",
+                                "serving.prompt_tokens=1024"};
+    auto withSpeculation = common;
+    withSpeculation << "engine.speculative_tokens=3"
+                    << "engine.draft_model=llama-2-7b";
+    const auto s = testsupport::loadScenario(kLesson, withSpeculation);
+    auto a = core::analyseSpeculative(s);
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+    auto draftSide = common;
+    draftSide[0] = "model=llama-2-7b";
+    const core::Evaluation draft = testsupport::evaluateScenario(kLesson, draftSide);
+    ACCEL_COMPARE_NEAR(a->atBatch.draftSeconds, 3 * draft[core::FigureId::DecodeStepSeconds],
+                       1e-15);
+    ACCEL_COMPARE_NEAR(a->draftWeightBytesPerDevice, draft[core::FigureId::WeightsBytes], 1.0);
+    ACCEL_COMPARE_NEAR(a->atBatch.cycleSeconds, a->atBatch.draftSeconds + a->atBatch.verify.seconds,
+                       1e-15);
+    const core::Evaluation plain = testsupport::evaluateScenario(kLesson, common);
+    ACCEL_COMPARE_NEAR(a->atBatch.plain.seconds, plain[core::FigureId::DecodeStepSeconds], 1e-15);
+    QCOMPARE(QString::fromStdString(a->draftName), QStringLiteral("Llama-2-7B"));
+}
+
+void Techniques::speculationStopsPayingAtSomeBatch()
+{
+    // Extra tokens are free only while the step is memory-bound: past the batch where the
+    // verify step turns compute-bound, speculation costs more than it yields. At 512 tokens a
+    // sequence's KV (67 MB) is small beside the weights: the verify step (5 tokens of 1.4e10
+    // FLOP each per sequence) turns compute-bound near batch 50 and stops paying near
+    // 2.7731 x 14 ms / 0.35 ms ~ 270 (a = 0.7, K = 4).
+    const auto s = testsupport::loadScenario(
+        kLesson, {"serving.context_tokens=512", "serving.prompt_tokens=256",
+                  "engine.speculative_tokens=4", "engine.acceptance_rate=0.7",
+                  "engine.draft_kind=heads", "engine.draft_parameters=200000000"});
+    auto a = core::analyseSpeculative(s);
+    QVERIFY(a.ok());
+    const double last = a->lastPayingBatch;
+    QVERIFY2(last > 200 && last < 300, qPrintable(QString::number(last)));
+    const double batches[] = {1, last, last + 1};
+    auto points = core::sweepSpeculative(s, batches);
+    QVERIFY(points.ok());
+    QCOMPARE(points->size(), std::size_t{3});
+    QVERIFY(points.value()[0].speedup > 2.0);
+    QVERIFY(points.value()[1].speedup >= 1.0);
+    QVERIFY(points.value()[2].speedup < 1.0);
+    QCOMPARE(points.value()[2].verify.bound, core::Bound::Compute);
+}
+
+void Techniques::speculationNeedsItsInputs_data()
+{
+    QTest::addColumn<QStringList>("sets");
+    QTest::addColumn<QString>("path");
+    QTest::newRow("off") << QStringList{} << "/engine/speculative_tokens";
+    QTest::newRow("heads without parameters")
+        << QStringList{"engine.speculative_tokens=2", "engine.draft_kind=heads"}
+        << "/engine/draft_parameters";
+    QTest::newRow("model without a draft")
+        << QStringList{"engine.speculative_tokens=2"} << "/engine/draft_model";
+    QTest::newRow("unknown draft")
+        << QStringList{"engine.speculative_tokens=2", "engine.draft_model=no-such-model"}
+        << "/engine/draft_model";
+}
+
+void Techniques::speculationNeedsItsInputs()
+{
+    QFETCH(QStringList, sets);
+    QFETCH(QString, path);
+    auto a = core::analyseSpeculative(testsupport::loadScenario(kLesson, sets));
+    QVERIFY(!a.ok());
+    QCOMPARE(QString::fromStdString(a.error().path), path);
+    QVERIFY(!a.error().message.empty());
+    // a draft kind the reader does not know is refused at the field
+    auto bad = core::readScenario(R"({"engine": {"draft_kind": "oracle"}})");
+    QVERIFY(!bad.ok());
+    QCOMPARE(QString::fromStdString(bad.error().path), QStringLiteral("/engine/draft_kind"));
+}
+
+void Techniques::prefixCacheAtHalfHitRateByHand()
+{
+    // 4,096-token prompts sharing a 2,000-token prefix, half of them finding it cached.
+    const auto s = testsupport::loadScenario(
+        kLesson, {"engine.prefix_tokens=2000", "engine.prefix_hit_rate=0.5"});
+    auto a = core::analysePrefixCache(s);
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+    // a hit prefills 2,096 tokens, a miss 4,096: 3,096 expected
+    ACCEL_COMPARE_NEAR(a->tokensPrefilledWith, 3096, 1e-9);
+    // FLOP saved: half of 2 x 7e9 x 2,000 = 1.4e13 of the prompt's 5.7344e13
+    ACCEL_COMPARE_NEAR(a->flopsWithout, 5.7344e13, 1.0);
+    ACCEL_COMPARE_NEAR(a->flopsWith, 5.7344e13 - 1.4e13, 1.0);
+    // compute-bound at 200 TFLOP/s: hit 2,096 x 1.4e10 / 2e14 = 0.14672 s, miss 0.28672 s
+    ACCEL_COMPARE_NEAR(a->prefillSecondsWithout, 0.28672, 1e-12);
+    ACCEL_COMPARE_NEAR(a->prefillSecondsWith, 0.5 * 0.14672 + 0.5 * 0.28672, 1e-12);
+    // TTFT adds the one decode step at batch 1 (14.536870912 ms) to both
+    ACCEL_COMPARE_NEAR(a->ttftSecondsWithout, 0.28672 + 0.014536870912, 1e-12);
+    ACCEL_COMPARE_NEAR(a->ttftSecondsWith, 0.21672 + 0.014536870912, 1e-12);
+    // the prefill's share of the $4 device-hour (lesson l.179)
+    ACCEL_COMPARE_NEAR(a->usdPerRequestWithout, 4.0 / 3600 * 0.28672, 1e-15);
+    ACCEL_COMPARE_NEAR(a->usdPerRequestWith, 4.0 / 3600 * 0.21672, 1e-15);
+    // one cached prefix holds 2,000 x 131,072 B; 63.5 GB free for KV held 118 sequences of
+    // 0.537 GB, 117 beside the prefix
+    ACCEL_COMPARE_NEAR(a->cachedKvBytesPerDevice, 2000 * kKvPerToken, 1e-6);
+    QCOMPARE(a->maxConcurrentWithout, 118.0);
+    QCOMPARE(a->maxConcurrentWith, 117.0);
+    QVERIFY(a->fitsWith);
+    // a hit's bytes: the weights, the rest's KV written and the prefix's KV read
+    const double hitBytes = 14e9 + 2096 * kKvPerToken + 2000 * kKvPerToken;
+    ACCEL_COMPARE_NEAR(a->bytesWith, 0.5 * hitBytes + 0.5 * (14e9 + 4096 * kKvPerToken), 1.0);
+}
+
+void Techniques::prefixCacheOffAtZeroHitRate()
+{
+    const auto s = testsupport::loadScenario(
+        kLesson, {"engine.prefix_tokens=2000", "engine.prefix_hit_rate=0"});
+    auto a = core::analysePrefixCache(s);
+    QVERIFY(a.ok());
+    QCOMPARE(a->prefillSecondsWith, a->prefillSecondsWithout);
+    QCOMPARE(a->flopsWith, a->flopsWithout);
+    QCOMPARE(a->ttftSecondsWith, a->ttftSecondsWithout);
+    // many cached prefixes fill the device: the resident sequences no longer fit beside them
+    const auto crowded = testsupport::loadScenario(
+        kLesson, {"engine.prefix_tokens=4000", "engine.cached_prefixes=200"});
+    auto c = core::analysePrefixCache(crowded);
+    QVERIFY(c.ok());
+    QVERIFY(!c->fitsWith);
+    QCOMPARE(c->maxConcurrentWith, 0.0);
+    auto off = core::analysePrefixCache(testsupport::loadScenario(kLesson));
+    QVERIFY(!off.ok());
+    QCOMPARE(QString::fromStdString(off.error().path), QStringLiteral("/engine/prefix_tokens"));
+}
+
+void Techniques::disaggregatedKvTransferByHand()
+{
+    // The lesson's 7B at 4,096 tokens moves 4,096 x 131,072 B = 0.537 GB over 400 Gb/s (50 GB/s)
+    const auto full = testsupport::loadScenario(kLesson, {"engine.disaggregated=1"});
+    auto a = core::analyseDisaggregation(full);
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+    ACCEL_COMPARE_NEAR(a->kvBytesPerRequest, 536870912.0, 1e-6);
+    ACCEL_COMPARE_NEAR(a->transferSeconds, 536870912.0 / 50e9, 1e-15); // 10.74 ms
+    ACCEL_COMPARE_NEAR(a->ttftSecondsDisaggregated, 0.28672 + 536870912.0 / 50e9 + 0.014536870912,
+                       1e-12);
+    ACCEL_COMPARE_NEAR(a->ttftSecondsColocated, 0.28672 + 0.014536870912, 1e-12);
+
+    // Half prompt, half output: the pools' capacities by hand
+    const auto s = testsupport::loadScenario(
+        kLesson, {"serving.prompt_tokens=2048", "engine.disaggregated=1",
+                  "engine.prefill_replicas=1", "engine.decode_replicas=3"});
+    auto b = core::analyseDisaggregation(s);
+    QVERIFY(b.ok());
+    ACCEL_COMPARE_NEAR(b->kvBytesPerRequest, 2048 * kKvPerToken, 1e-6);
+    ACCEL_COMPARE_NEAR(b->prefillSeconds, 2048 * 1.4e10 / 2e14, 1e-12); // 0.14336 s
+    ACCEL_COMPARE_NEAR(b->prefillPoolRequestsPerSecond, 1.0 / 0.14336, 1e-9);
+    // batch 8 of 4,096-token contexts: 18.294967296 ms a step (worked-numbers.md)
+    const double decodeTokensPerSecond = 8 / 0.018294967296;
+    ACCEL_COMPARE_NEAR(b->decodePoolRequestsPerSecond, 3 * decodeTokensPerSecond / 2048, 1e-9);
+    ACCEL_COMPARE_NEAR(b->disaggregatedRequestsPerSecond, 3 * decodeTokensPerSecond / 2048, 1e-9);
+    ACCEL_COMPARE_NEAR(b->colocatedRequestsPerSecond,
+                       4.0 / (0.14336 + 2048 / decodeTokensPerSecond), 1e-9);
+    QCOMPARE(b->devicesDisaggregated, 4.0);
+    ACCEL_COMPARE_NEAR(b->usdPerHourDisaggregated, 16.0, 1e-12);
+    ACCEL_COMPARE_NEAR(b->usdPerHourColocated, 16.0, 1e-12);
+
+    // a faster prefill device shortens the prefill and costs its own price
+    const auto other = testsupport::loadScenario(
+        kLesson, {"engine.disaggregated=1", "engine.prefill_device=nvidia-a100-80gb-sxm"});
+    auto c = core::analyseDisaggregation(other);
+    QVERIFY(c.ok());
+    ACCEL_COMPARE_NEAR(c->prefillSeconds, 4096 * 1.4e10 / 312e12, 1e-12);
+    ACCEL_COMPARE_NEAR(c->usdPerHourDisaggregated, 1.99 + 4.0, 1e-12);
+}
+
+void Techniques::disaggregationNeedsItsInputs()
+{
+    auto off = core::analyseDisaggregation(testsupport::loadScenario(kLesson));
+    QVERIFY(!off.ok());
+    QCOMPARE(QString::fromStdString(off.error().path), QStringLiteral("/engine/disaggregated"));
+    auto unknown = core::analyseDisaggregation(testsupport::loadScenario(
+        kLesson, {"engine.disaggregated=1", "engine.prefill_device=no-such-device"}));
+    QVERIFY(!unknown.ok());
+    QCOMPARE(QString::fromStdString(unknown.error().path),
+             QStringLiteral("/engine/prefill_device"));
+}
+
+void Techniques::engineSectionRoundTrips()
+{
+    const auto s = testsupport::loadScenario(
+        kLesson, {"engine.speculative_tokens=3", "engine.draft_kind=heads",
+                  "engine.draft_parameters=1e9", "engine.prefix_tokens=500",
+                  "engine.disaggregated=1", "engine.prefill_device=nvidia-a100-80gb-sxm"});
+    QVERIFY(s.engine.present);
+    auto again = core::readScenario(core::writeScenario(s));
+    QVERIFY2(again.ok(), again.ok() ? "" : again.error().message.c_str());
+    const core::EngineConfig &e = again.value().scenario.engine;
+    QCOMPARE(e.speculativeTokens, 3.0);
+    QCOMPARE(QString::fromStdString(e.draftKind), QStringLiteral("heads"));
+    QCOMPARE(e.draftParameters, 1e9);
+    QCOMPARE(e.prefixTokens, 500.0);
+    QCOMPARE(e.disaggregated, 1.0);
+    QCOMPARE(QString::fromStdString(e.prefillDevice), QStringLiteral("nvidia-a100-80gb-sxm"));
+    // a scenario without the section writes none
+    const auto plain = testsupport::loadScenario(kLesson);
+    QVERIFY(!plain.engine.present);
+    QVERIFY(!QString::fromStdString(core::writeScenario(plain)).contains("\"engine\""));
+}
+
+void Techniques::operatorTotalsAgreeWithTheModel_data()
+{
+    QTest::addColumn<QStringList>("sets");
+    QTest::addColumn<bool>("untiedEmbedding");
+    QTest::newRow("llama-2-7b, batch 8, 4,096 tokens")
+        << QStringList{"model=llama-2-7b", "device=nvidia-a100-80gb-sxm"} << true;
+    QTest::newRow("llama-2-7b at TP 2, batch 32")
+        << QStringList{"model=llama-2-7b", "device=nvidia-a100-80gb-sxm", "serving.batch=32",
+                       "serving.tensor_parallel=2"}
+        << true;
+    QTest::newRow("lesson 7B, FFN width inferred") << QStringList{} << false;
+    QTest::newRow("qwen3-30b-a3b (MoE), batch 16")
+        << QStringList{"model=qwen3-30b-a3b", "device=nvidia-a100-80gb-sxm", "serving.batch=16",
+                       "serving.concurrent_sequences=16"}
+        << true;
+}
+
+void Techniques::operatorTotalsAgreeWithTheModel()
+{
+    QFETCH(QStringList, sets);
+    QFETCH(bool, untiedEmbedding);
+    sets << "serving.attention_flops=1"
+         << "serving.kv_write=1";
+    const auto s = testsupport::loadScenario(kLesson, sets);
+    const core::Evaluation e = core::evaluate(s);
+    auto d = core::operatorBreakdown(s, core::Phase::Decode);
+    QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+    // Every parameter belongs to an operator, and a step reads what the model step reads.
+    QVERIFY2(relative(d->operatorParameters, s.model.parameters) < 1e-9,
+             qPrintable(testsupport::describe(d->operatorParameters, s.model.parameters, 0)));
+    QVERIFY2(relative(d->weightBytes, e[core::FigureId::DecodeWeightBytesPerStep]) < 1e-9,
+             qPrintable(testsupport::describe(d->weightBytes,
+                                              e[core::FigureId::DecodeWeightBytesPerStep], 0)));
+    // with kv_write the model counts the new tokens' KV the k and v projections store
+    QVERIFY2(
+        relative(d->kvBytes, e[core::FigureId::DecodeKvBytesPerStep]) < 1e-9,
+        qPrintable(testsupport::describe(d->kvBytes, e[core::FigureId::DecodeKvBytesPerStep], 0)));
+    // FLOP: the matrix products are the model's 2 x parameters x tokens + attention, less what
+    // the model counts for parameters that multiply nothing (norm scales, the embedding lookup)
+    double matmul = 0.0;
+    double normParameters = 0.0;
+    for (const core::OperatorCost &op : d->operators) {
+        if (op.kind == core::OperatorKind::Norm)
+            normParameters += op.weightBytes / e[core::FigureId::BytesPerParameter] *
+                              s.serving.tensorParallel * op.layers;
+        else if (!op.name.ends_with("softmax") && !op.name.ends_with("mlp_act") &&
+                 op.kind != core::OperatorKind::Elementwise)
+            matmul += op.flops * op.layers;
+    }
+    const double embedding = untiedEmbedding ? s.model.vocabSize * s.model.hiddenSize : 0.0;
+    const double tokens = s.serving.batch;
+    const double expected = e[core::FigureId::DecodeFlopsPerStep] -
+                            2.0 * tokens * (embedding + normParameters) / s.serving.tensorParallel;
+    QVERIFY2(relative(matmul, expected) < 1e-9,
+             qPrintable(testsupport::describe(matmul, expected, 0)));
+    // each operator on its own roof is never faster than the totals on one roofline
+    QVERIFY(d->seconds >= d->rooflineSeconds * (1.0 - 1e-12));
+    QVERIFY(!d->differences.empty());
+}
+
+void Techniques::operatorsMatchLlmViewer_data()
+{
+    QTest::addColumn<QString>("run");
+    QTest::addColumn<QString>("phase");
+    QTest::addColumn<double>("batch");
+    QTest::addColumn<double>("tokens");
+    QTest::newRow("decode, 1,024 tokens, batch 1") << "seq1024_batch1"
+                                                   << "decode" << 1.0 << 1024.0;
+    QTest::newRow("decode, 4,096 tokens, batch 8") << "seq4096_batch8"
+                                                   << "decode" << 8.0 << 4096.0;
+    QTest::newRow("prefill, 1,024 tokens") << "seq1024_batch1"
+                                           << "prefill" << 1.0 << 1024.0;
+}
+
+void Techniques::operatorsMatchLlmViewer()
+{
+    QFETCH(QString, run);
+    QFETCH(QString, phase);
+    QFETCH(double, batch);
+    QFETCH(double, tokens);
+    QFile file(QStringLiteral(ACCEL_FIXTURES_DIR "/llmviewer/llama-2-7b-a100-80g.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject viewer = QJsonDocument::fromJson(file.readAll())
+                                   .object()["runs"]
+                                   .toObject()[run]
+                                   .toObject()[phase]
+                                   .toObject();
+    QVERIFY(!viewer.isEmpty());
+    const auto s = testsupport::loadScenario(
+        kLesson, {"model=llama-2-7b", "device=nvidia-a100-80gb-sxm",
+                  QStringLiteral("serving.batch=%1").arg(batch),
+                  QStringLiteral("serving.concurrent_sequences=%1").arg(batch),
+                  QStringLiteral("serving.context_tokens=%1").arg(tokens),
+                  QStringLiteral("serving.prompt_tokens=%1").arg(tokens)});
+    auto d = core::operatorBreakdown(s, phase == QLatin1String("decode") ? core::Phase::Decode
+                                                                         : core::Phase::Prefill);
+    QVERIFY(d.ok());
+    const auto find = [&d](const QString &name) -> const core::OperatorCost * {
+        for (const core::OperatorCost &op : d->operators)
+            if (QString::fromStdString(op.name) == name)
+                return &op;
+        return nullptr;
+    };
+    const auto field = [&viewer](const QString &op, const char *key) {
+        return viewer[op].toObject()[QLatin1String(key)].toDouble();
+    };
+    // The same assumptions: every figure agrees (LLM-Viewer's are per layer, as are ours).
+    QStringList same = {"q_proj",  "k_proj",    "v_proj",   "out_proj", "gate_proj",
+                        "up_proj", "down_proj", "attn_add", "mlp_add"};
+    if (phase == QLatin1String("decode"))
+        same << "qk_matmul"
+             << "sv_matmul"
+             << "softmax";
+    for (const QString &name : same) {
+        const core::OperatorCost *op = find(name);
+        QVERIFY2(op, qPrintable(name));
+        const QString what = name + QStringLiteral(" ") + run;
+        QVERIFY2(relative(op->flops, field(name, "OPs")) < 1e-12, qPrintable(what + " FLOP"));
+        QVERIFY2(relative(op->weightBytes + 1.0, field(name, "load_weight") + 1.0) < 1e-12,
+                 qPrintable(what + " weights"));
+        QVERIFY2(relative(op->activationBytes, field(name, "load_act") + field(name, "store_act")) <
+                     1e-12,
+                 qPrintable(what + " activations"));
+        QVERIFY2(relative(op->kvBytes + 1.0, field(name, "load_kv_cache") +
+                                                 field(name, "store_kv_cache") + 1.0) < 1e-12,
+                 qPrintable(what + " KV"));
+        QVERIFY2(relative(op->seconds, field(name, "inference_time")) < 1e-9,
+                 qPrintable(what + " time"));
+        QCOMPARE(QString::fromLatin1(core::boundKey(op->bound)),
+                 viewer[name].toObject()["bound"].toString());
+    }
+    // Norms: the same FLOP and activations; the app also reads the norm's scale vector.
+    for (const QString &name : {QStringLiteral("attn_norm"), QStringLiteral("mlp_norm")}) {
+        QVERIFY(relative(find(name)->flops, field(name, "OPs")) < 1e-12);
+        QVERIFY(relative(find(name)->activationBytes,
+                         field(name, "load_act") + field(name, "store_act")) < 1e-12);
+        ACCEL_COMPARE_NEAR(find(name)->weightBytes, 4096 * 2, 1e-9);
+    }
+    // Where the assumptions differ, by exactly the difference written down in docs/formulas.md:
+    // LLM-Viewer counts the output head as 1 operation per multiply-add (the app 2, as every
+    // other matrix product) and its activation (mlp_act) over the hidden size, not the FFN width.
+    QVERIFY(relative(find("lm_head")->flops, 2.0 * field("lm_head", "OPs")) < 1e-12);
+    QVERIFY(relative(find("lm_head")->weightBytes, field("lm_head", "load_weight")) < 1e-12);
+    QVERIFY(relative(find("mlp_act")->flops, field("mlp_act", "OPs") * 11008.0 / 4096.0) < 1e-12);
+    if (phase == QLatin1String("prefill")) {
+        // LLM-Viewer's prefill attends every pair (n^2); causal attention attends n (n + 1) / 2
+        const double causal = (tokens + 1.0) / (2.0 * tokens);
+        for (const QString &name :
+             {QStringLiteral("qk_matmul"), QStringLiteral("sv_matmul"), QStringLiteral("softmax")})
+            QVERIFY2(relative(find(name)->flops, field(name, "OPs") * causal) < 1e-12,
+                     qPrintable(name));
+    }
+}
+
+void Techniques::slidingLayersAttendWithinTheirWindow()
+{
+    // Gemma 2 9B: 21 sliding-window (4,096) layers and 21 full ones, at an 8,192-token context
+    const auto s = testsupport::loadScenario(
+        kLesson, {"model=gemma-2-9b", "device=nvidia-a100-80gb-sxm", "serving.batch=2",
+                  "serving.context_tokens=8192", "serving.prompt_tokens=8192"});
+    auto d = core::operatorBreakdown(s, core::Phase::Decode);
+    QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+    const core::OperatorCost *sliding = nullptr;
+    const core::OperatorCost *full = nullptr;
+    for (const core::OperatorCost &op : d->operators) {
+        if (op.name == "sliding dense: qk_matmul")
+            sliding = &op;
+        if (op.name == "full dense: qk_matmul")
+            full = &op;
+    }
+    QVERIFY(sliding && full);
+    QCOMPARE(sliding->layers, 21.0);
+    // 2 x 16 heads x 256 x batch 2 x the positions attended
+    ACCEL_COMPARE_NEAR(sliding->flops, 2.0 * 16 * 256 * 2 * 4096, 1e-3);
+    ACCEL_COMPARE_NEAR(full->flops, 2.0 * 16 * 256 * 2 * 8192, 1e-3);
+}
+
+void Techniques::operatorsRefuseLatentAttention()
+{
+    const auto s = testsupport::loadScenario(kLesson, {"model=deepseek-v3"});
+    auto d = core::operatorBreakdown(s, core::Phase::Decode);
+    QVERIFY(!d.ok());
+    QCOMPARE(QString::fromStdString(d.error().path), QStringLiteral("/model"));
+    QVERIFY(QString::fromStdString(d.error().message).contains(QStringLiteral("latent")));
+}
+
+QTEST_GUILESS_MAIN(Techniques)
+#include "tst_techniques.moc"

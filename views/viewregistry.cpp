@@ -15,6 +15,7 @@
 #include "views/memory/oomview.h"
 #include "views/precision/precisionview.h"
 #include "views/precision/quantisationview.h"
+#include "views/roofline/operatorsview.h"
 #include "views/roofline/rooflineview.h"
 #include "views/roofline/throughputview.h"
 #include "views/scale/interconnectview.h"
@@ -49,6 +50,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new FamilyView(d, p); }},
         {QStringLiteral("stack"), QStringLiteral("Inside"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new StackView(d, p); }},
+        {QStringLiteral("operators"), QStringLiteral("Inside"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new OperatorsView(d, p); }},
         {QStringLiteral("checks"), QStringLiteral("Wizard"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
         {QStringLiteral("decision"), QStringLiteral("Wizard"),

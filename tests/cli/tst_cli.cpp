@@ -80,6 +80,7 @@ private slots:
     void everyScenarioFileEvaluatesCleanly();
     void setOverridesAnInput();
     void explainAddsOnlyTheExplanation();
+    void operatorsAndEngineTechniques();
     void standardInputAndBuiltInIds();
     void sweepPrintsOneLinePerValue();
     void sweepAndCheckExportCsv();
@@ -668,6 +669,44 @@ void Cli::calibrateReportsBadRowsByLineAndColumn()
 
 // accel-calc simulate (issue #26): the run's percentiles as JSON, the same seed twice the same
 // output, CSV and the curve.
+void Cli::operatorsAndEngineTechniques()
+{
+    // --operators: both phases, every operator, totals beside the whole-model figures
+    const Run run =
+        accelCalc({"evaluate", "lesson-default", "--operators", "--set", "model=llama-2-7b",
+                   "--set", "engine.speculative_tokens=4", "--set", "engine.draft_kind=heads",
+                   "--set", "engine.draft_parameters=2e8", "--set", "engine.prefix_tokens=2000"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    const QJsonObject out = QJsonDocument::fromJson(run.out).object();
+    const QJsonObject decode = out["operators"].toObject()["decode"].toObject();
+    QCOMPARE(decode["phase"].toString(), QStringLiteral("decode"));
+    const QJsonArray ops = decode["operators"].toArray();
+    QCOMPARE(ops.first().toObject()["name"].toString(), QStringLiteral("attn_norm"));
+    QCOMPARE(ops.size(), 18); // 15 per layer + final norm, lm_head, the embedding lookup
+    // every parameter of Llama-2-7B belongs to an operator
+    QCOMPARE(decode["totals"].toObject()["parameters"].toDouble(), 6738415616.0);
+    QCOMPARE(decode["model"].toObject()["flops"].toDouble(),
+             out["decode"].toObject()["flops_per_step"].toDouble());
+    QVERIFY(!decode["differences"].toArray().isEmpty());
+    QVERIFY(out["operators"].toObject().contains("prefill"));
+    // the engine's techniques the scenario switches on, and only those
+    const QJsonObject engine = out["engine"].toObject();
+    QCOMPARE(engine["speculative"].toObject()["tokens_per_verify_step"].toDouble(),
+             (1 - std::pow(0.7, 5)) / 0.3);
+    QVERIFY(engine["prefix_cache"].toObject()["prefill_seconds_with"].toDouble() <
+            engine["prefix_cache"].toObject()["prefill_seconds_without"].toDouble());
+    QVERIFY(!engine.contains("disaggregation"));
+    // without the section, no engine group; a model the breakdown cannot take exits 2 naming it
+    const Run plain = accelCalc({"evaluate", "lesson-default"});
+    QVERIFY(!QJsonDocument::fromJson(plain.out).object().contains("engine"));
+    QVERIFY(!QJsonDocument::fromJson(plain.out).object().contains("operators"));
+    const Run latent =
+        accelCalc({"evaluate", "lesson-default", "--operators", "--set", "model=deepseek-v3"});
+    QCOMPARE(latent.exitCode, 2);
+    QVERIFY(latent.err.contains("/model"));
+    QVERIFY(latent.err.contains("latent"));
+}
+
 void Cli::simulatePrintsPercentilesAndLittlesLaw()
 {
     const QStringList args{"simulate",   "lesson-default",

@@ -69,13 +69,14 @@ void Snapshot::listsTheViews()
     const Run run = explorer({"--snapshot", "list"});
     QCOMPARE(run.exitCode, 0);
     const QList<QByteArray> names = run.out.trimmed().split('\n');
-    QCOMPARE(names.size(), 21); // every view is rendered by rendersEveryView below
+    QCOMPARE(names.size(), 22); // every view is rendered by rendersEveryView below
     QVERIFY(names.contains("compare"));
     QVERIFY(names.contains("roofline"));
     QVERIFY(names.contains("throughput"));
     QVERIFY(names.contains("memory"));
     QVERIFY(names.contains("load-curve"));
     QVERIFY(names.contains("load-timeline"));
+    QVERIFY(names.contains("operators"));
 }
 
 void Snapshot::helpAndVersionNeedNoDisplay()

@@ -14,13 +14,16 @@
 #include "core/presets.h"
 #include "core/scenarioio.h"
 #include "views/document/scenariodocument.h"
+#include "views/roofline/operatorsview.h"
 #include "views/roofline/rooflineview.h"
 #include "views/roofline/throughputview.h"
 #include "views/widgets/scenariopanel.h"
 
 #include "core/evaluation.h"
 #include "core/inside.h"
+#include "core/operators.h"
 #include "core/selection.h"
+#include "core/techniques.h"
 
 #include "views/compare/compareview.h"
 #include "views/cost/costview.h"
@@ -48,6 +51,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
@@ -78,7 +82,32 @@ private slots:
     void deviceChangeMovesTheRoof();
     void rooflineDrawsTheLimitAndPrefill();
     void wallSitsAtMaxConcurrentSequences();
+    void speculationDrawsItsVerifyStepAndCurve();
+    void operatorsAreTheCoresBreakdown();
+    void operatorsMoveWithBatchAndContext();
+    void operatorsShowWhyAModelIsRefused();
 };
+
+namespace {
+
+/** Opens a scenario with speculative decoding by heads at this context in `doc`. */
+void openWithSpeculation(views::ScenarioDocument &doc, QTemporaryDir &dir, double context)
+{
+    const QString path = dir.filePath(QStringLiteral("speculative.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QStringLiteral(R"({"model": "lesson-7b", "device": "lesson-accelerator",
+        "serving": {"context_tokens": %1, "prompt_tokens": 256},
+        "engine": {"speculative_tokens": 4, "acceptance_rate": 0.7, "draft_kind": "heads",
+                   "draft_parameters": 2e8}})")
+                   .arg(context)
+                   .toUtf8());
+    file.close();
+    QString error;
+    QVERIFY2(doc.open(path, &error), qPrintable(error));
+}
+
+} // namespace
 
 void RooflineViews::initTestCase()
 {
@@ -138,6 +167,100 @@ void RooflineViews::wallSitsAtMaxConcurrentSequences()
     QTRY_COMPARE(view.wallBatch(), 0.0); // 32 resident sequences never fit on 24 GB
     QVERIFY(doc.setNumber(QStringLiteral("serving.concurrent_sequences"), 4));
     QTRY_COMPARE(view.wallBatch(), 13.0); // the lesson's 13 (l.255)
+}
+
+void RooflineViews::speculationDrawsItsVerifyStepAndCurve()
+{
+    views::ScenarioDocument doc;
+    views::RooflineView roofline(&doc);
+    views::ThroughputView throughput(&doc);
+    showOffscreen(roofline);
+    showOffscreen(throughput);
+    // off: no verify point, no curve
+    QCOMPARE(roofline.verifyPoint(), QPointF());
+    QVERIFY(throughput.speculativeCurve().isEmpty());
+    QTemporaryDir dir;
+    openWithSpeculation(doc, dir, 512);
+    auto spec = core::analyseSpeculative(doc.scenario());
+    QVERIFY(spec.ok());
+    // the verify step is drawn where the core puts it, right of plain decode
+    QTRY_VERIFY(near(roofline.verifyPoint().x(), spec->atBatch.verify.intensity()));
+    QVERIFY(near(roofline.verifyPoint().y() * 1e12, spec->atBatch.verify.attainableFlops()));
+    QVERIFY(roofline.verifyPoint().x() > roofline.operatingPoint().x() * 3);
+    // the curve is the core's tokens/s with speculation; at the scenario's batch it is the
+    // plain figure times the speedup
+    QTRY_VERIFY(throughput.speculativeCurve().size() > 10);
+    const QList<QPointF> curve = throughput.speculativeCurve();
+    QVERIFY(curve.size() > 10);
+    const auto at = std::find_if(curve.begin(), curve.end(), [&](const QPointF &p) {
+        return p.x() == doc.scenario().serving.batch;
+    });
+    QVERIFY(at != curve.end());
+    QVERIFY(near(at->y(), spec->atBatch.tokensPerSecond));
+    QVERIFY(
+        near(at->y(), doc.evaluation()[FigureId::DecodeTokensPerSecond] * spec->atBatch.speedup));
+    // switched off again, both go
+    QVERIFY(doc.setNumber(QStringLiteral("engine.speculative_tokens"), 0));
+    QTRY_COMPARE(roofline.verifyPoint(), QPointF());
+    QTRY_VERIFY(throughput.speculativeCurve().isEmpty());
+}
+
+void RooflineViews::operatorsAreTheCoresBreakdown()
+{
+    views::ScenarioDocument doc;
+    QVERIFY(doc.setModelPreset(QStringLiteral("llama-2-7b")));
+    views::OperatorsView view(&doc);
+    showOffscreen(view);
+    auto decode = core::operatorBreakdown(doc.scenario(), core::Phase::Decode);
+    QVERIFY(decode.ok());
+    QCOMPARE(view.tableRows(), int(decode->operators.size()));
+    for (const core::OperatorCost &op : decode->operators) {
+        if (op.flops == 0.0)
+            continue; // the embedding lookup has no place on a FLOP axis
+        const QPointF at = view.pointOf(QString::fromStdString(op.name));
+        QVERIFY2(near(at.x(), op.intensity()), op.name.c_str());
+        QVERIFY2(near(at.y() * 1e12, op.flops / op.seconds), op.name.c_str());
+    }
+    QVERIFY(view.csv().startsWith(QStringLiteral("phase,operator,kind")));
+    QVERIFY(view.csv().contains(QStringLiteral("decode,q_proj,projection,32,")));
+    view.setPhase(1);
+    auto prefill = core::operatorBreakdown(doc.scenario(), core::Phase::Prefill);
+    QVERIFY(prefill.ok());
+    QVERIFY(near(view.pointOf(QStringLiteral("q_proj")).x(), prefill->operators[1].intensity()));
+    QVERIFY(view.csv().contains(QStringLiteral("prefill,q_proj,projection,32,")));
+}
+
+void RooflineViews::operatorsMoveWithBatchAndContext()
+{
+    views::ScenarioDocument doc;
+    QVERIFY(doc.setModelPreset(QStringLiteral("llama-2-7b")));
+    views::OperatorsView view(&doc);
+    showOffscreen(view);
+    // decode: the projections move right with the batch; attention stays (its KV grows too)
+    const QPointF q8 = view.pointOf(QStringLiteral("q_proj"));
+    const QPointF qk8 = view.pointOf(QStringLiteral("qk_matmul"));
+    QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 64));
+    QTRY_VERIFY(view.pointOf(QStringLiteral("q_proj")).x() > 6 * q8.x());
+    QVERIFY(near(view.pointOf(QStringLiteral("qk_matmul")).x(), qk8.x()));
+    // prefill: attention scores move right with the prompt, the projections barely
+    view.setPhase(1);
+    const QPointF qkShort = view.pointOf(QStringLiteral("qk_matmul"));
+    QVERIFY(doc.setNumber(QStringLiteral("serving.prompt_tokens"), 512));
+    QTRY_VERIFY(view.pointOf(QStringLiteral("qk_matmul")).x() < qkShort.x());
+}
+
+void RooflineViews::operatorsShowWhyAModelIsRefused()
+{
+    views::ScenarioDocument doc;
+    QVERIFY(doc.setModelPreset(QStringLiteral("deepseek-v3")));
+    views::OperatorsView view(&doc);
+    showOffscreen(view);
+    QVERIFY(view.errorText().contains(QStringLiteral("latent")));
+    QCOMPARE(view.pointCount(), 0);
+    QCOMPARE(view.tableRows(), 0);
+    QVERIFY(doc.setModelPreset(QStringLiteral("llama-2-7b")));
+    QTRY_VERIFY(view.errorText().isEmpty());
+    QVERIFY(view.pointCount() > 10);
 }
 
 QTEST_MAIN(RooflineViews)

@@ -94,12 +94,8 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     // short enough never to be elided; the fine print is in the notes beside the chart
     m_x->setTitleText(tr("Dense 16-bit peak (TFLOP/s)"));
     m_y->setTitleText(tr("Memory bandwidth (GB/s)"));
-    for (QLogValueAxis *axis : {m_x, m_y}) {
-        axis->setBase(10);
-        axis->setLabelFormat(QStringLiteral("%g"));
-        axis->setMinorTickCount(-1);
-        style::styleAxis(axis);
-    }
+    for (QLogValueAxis *axis : {m_x, m_y})
+        style::styleLogAxis(axis);
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     // ridge iso-lines first, under the points: peak / bandwidth = 10, 100, 1,000 FLOP/B

@@ -14,6 +14,7 @@
 #include "core/presets.h"
 #include "core/scenario.h"
 #include "core/scenarioedits.h"
+#include "core/techniques.h"
 #include "core/units.h"
 
 #include <QChart>
@@ -85,6 +86,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     , m_ridge(new QScatterSeries)
     , m_ridgeSlideAt(std::numeric_limits<double>::infinity())
     , m_prefill(new QScatterSeries)
+    , m_verify(new QScatterSeries)
     , m_limit(new QLineSeries)
     , m_compareRoof(new QLineSeries)
     , m_comparePoint(new QScatterSeries)
@@ -132,6 +134,11 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     m_prefill->setMarkerSize(12 * style::scale());
     m_prefill->setColor(style::prefill());
     attach(m_prefill);
+    m_verify->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    m_verify->setMarkerSize(13 * style::scale());
+    m_verify->setColor(style::ink());
+    m_verify->setBorderColor(style::paper());
+    attach(m_verify);
     m_comparePoint->setMarkerSize(12 * style::scale());
     m_comparePoint->setColor(style::comparisonDevice());
     attach(m_comparePoint);
@@ -453,6 +460,22 @@ void RooflineView::refresh()
     m_labels->add(tr("prefill, %1-token prompt").arg(number(s.serving.promptTokens, 7)), prefill,
                   m_prefill, style::prefill(), QPointF(-60, 16));
 
+    // Speculative decoding: K proposals verified in one step share the weight read, so the
+    // verify step sits right of plain decode at the same batch (issue #27)
+    m_verify->clear();
+    if (s.engine.speculativeTokens >= 1.0) {
+        if (auto spec = core::analyseSpeculative(s)) {
+            const core::SpeculativePoint &v = spec->atBatch;
+            const QPointF at(v.verify.intensity(), v.verify.attainableFlops() / kTera);
+            replaceIfChanged(m_verify, {at});
+            m_labels->add(
+                tr("speculative verify, K %1: %2 FLOP/B, %3x tokens/s")
+                    .arg(number(spec->proposals, 3), number(at.x()),
+                         doc.unlessConcealed(FigureId::DecodeTokensPerSecond, number(v.speedup))),
+                at, m_verify, style::ink(), QPointF(12, -22), false);
+        }
+    }
+
     if (haveCompare) {
         const double otherBandwidth = compare[FigureId::Bandwidth];
         const double otherPeak = compare[FigureId::PeakFlops];
@@ -511,6 +534,11 @@ QList<QPointF> RooflineView::roof() const
 QPointF RooflineView::prefillPoint() const
 {
     return m_prefill->count() ? m_prefill->at(0) : QPointF();
+}
+
+QPointF RooflineView::verifyPoint() const
+{
+    return m_verify->count() ? m_verify->at(0) : QPointF();
 }
 
 double RooflineView::intensityLimitDrawn() const

@@ -45,6 +45,8 @@ public:
     /** The roof of the compute format as drawn, in (FLOP/byte, TFLOP/s). */
     QList<QPointF> roof() const;
     QPointF prefillPoint() const;
+    /** Speculative decoding's verify step as drawn (engine.speculative_tokens), or (0, 0). */
+    QPointF verifyPoint() const;
     double intensityLimitDrawn() const;
     /** Overlays another device preset ("" removes it). */
     void setComparisonDevice(const QString &presetId);
@@ -76,6 +78,7 @@ private:
     bool m_ridgeWasConcealed = false;
     QVariantAnimation *m_ridgeSlide = nullptr;
     QScatterSeries *m_prefill;
+    QScatterSeries *m_verify; ///< speculative decoding's verify step, beside plain decode
     QLineSeries *m_limit;
     QLineSeries *m_compareRoof;
     QScatterSeries *m_comparePoint;

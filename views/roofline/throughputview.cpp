@@ -11,6 +11,7 @@
 #include "core/measurements.h"
 #include "core/parameters.h"
 #include "core/scenario.h"
+#include "core/techniques.h"
 #include "core/units.h"
 
 #include <QChart>
@@ -50,6 +51,7 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
     , m_totalLight(new QLineSeries)
     , m_perSequenceLight(new QLineSeries)
     , m_wall(new QLineSeries)
+    , m_speculative(new QLineSeries)
     , m_current(new QScatterSeries)
     , m_measured(new QScatterSeries)
     , m_lessonRows(new QScatterSeries)
@@ -97,6 +99,8 @@ ThroughputView::ThroughputView(ScenarioDocument *document, QWidget *parent)
     attach(m_totalLight, m_yTotal);
     attach(m_perSequenceLight, m_yPerSequence);
     attach(m_wall, m_yTotal);
+    m_speculative->setPen(QPen(style::ink(), 2 * s, Qt::DashDotLine));
+    attach(m_speculative, m_yTotal);
     m_lessonRows->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_lessonRows->setMarkerSize(9 * s);
     m_lessonRows->setColor(style::ink());
@@ -215,6 +219,23 @@ void ThroughputView::refresh()
             yMax = std::max(yMax, point->tokensPerSecond);
         }
     }
+    // speculative decoding (issue #27): tokens/s with the verify step, beside plain decode
+    QList<QPointF> speculative;
+    double lastPaying = 0;
+    if (scenario.engine.speculativeTokens >= 1.0) {
+        if (auto sweep = core::sweepSpeculative(scenario, batches)) {
+            for (const core::SpeculativePoint &p : sweep.value()) {
+                if (concealed ? p.batch >= scenario.serving.batch : p.batch > m_revealedUpTo)
+                    continue;
+                speculative << QPointF(p.batch, p.tokensPerSecond);
+                yMax = std::max(yMax, p.tokensPerSecond);
+                yMin = std::min(yMin, p.tokensPerSecond);
+            }
+        }
+        if (auto a = core::analyseSpeculative(scenario))
+            lastPaying = a->lastPayingBatch;
+    }
+    replaceIfChanged(m_speculative, speculative);
     replaceIfChanged(m_measured, measured);
     replaceIfChanged(m_totalLight, totalLight);
     replaceIfChanged(m_perSequenceLight, perSequenceLight);
@@ -267,6 +288,18 @@ void ThroughputView::refresh()
     for (const auto &[engine, at] : firstByEngine)
         m_labels->add(tr("measured, %1").arg(QString::fromStdString(engine)), at, m_measured,
                       style::ink(), QPointF(10, 10));
+    if (speculative.size() > 2) {
+        m_labels->addLineObstacle(speculative, m_speculative, 4);
+        const QString pays = lastPaying >= kMaxBatch ? tr("pays at every batch shown")
+                             : lastPaying < 1
+                                 ? tr("pays at no batch")
+                                 : tr("pays up to batch %1").arg(number(lastPaying, 7));
+        m_labels->add(tr("with speculative decoding (K %1, acceptance %2): %3")
+                          .arg(number(scenario.engine.speculativeTokens, 3),
+                               number(scenario.engine.acceptanceRate, 3), pays),
+                      speculative[speculative.size() / 3], m_speculative, style::ink(),
+                      QPointF(10, -26), false);
+    }
     m_labels->add(tr("pacing target %1 tokens/s").arg(number(pacing)), QPointF(kMaxBatch, pacing),
                   m_pacing, style::kOrange, QPointF(-8, 4), false, ChartLabels::Align::End);
 
@@ -324,6 +357,11 @@ void ThroughputView::refresh()
                                           number(e[FigureId::DecodeTokensPerSecondPerSequence])));
     }
     m_labels->reposition();
+}
+
+QList<QPointF> ThroughputView::speculativeCurve() const
+{
+    return m_speculative->points();
 }
 
 QPointF ThroughputView::currentTotal() const

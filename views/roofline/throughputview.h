@@ -35,6 +35,8 @@ public:
     /** The batch where the memory wall is drawn (0 when nothing fits, -1 when all fit). */
     double wallBatch() const { return m_wallBatch; }
     QPointF currentTotal() const;
+    /** The speculative-decoding curve as drawn (batch, tokens/s); empty when it is off. */
+    QList<QPointF> speculativeCurve() const;
 
 protected:
     void refresh() override;
@@ -52,6 +54,7 @@ private:
     QLineSeries *m_totalLight; ///< speed of light, beside a typical or calibrated estimate
     QLineSeries *m_perSequenceLight;
     QLineSeries *m_wall;
+    QLineSeries *m_speculative; ///< tokens/s with speculative decoding (engine section)
     QScatterSeries *m_current;
     QScatterSeries *m_measured;   ///< imported runs of this model, device and format
     QScatterSeries *m_lessonRows; ///< the lesson's batch 1, 8 and 32 (l.121-123)

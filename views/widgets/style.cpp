@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QFontInfo>
 #include <QLegend>
+#include <QLogValueAxis>
 #include <QPalette>
 #include <QWidget>
 
@@ -192,6 +193,14 @@ void setStyleSheetIfChanged(QWidget *widget, const QString &sheet)
 {
     if (widget->styleSheet() != sheet)
         widget->setStyleSheet(sheet);
+}
+
+void styleLogAxis(QLogValueAxis *axis)
+{
+    axis->setBase(10);
+    axis->setLabelFormat(QStringLiteral("%g"));
+    axis->setMinorTickCount(-1);
+    styleAxis(axis);
 }
 
 void styleAxis(QAbstractAxis *axis)

@@ -9,6 +9,7 @@
 #include <QString>
 
 class QAbstractAxis;
+class QLogValueAxis;
 class QChart;
 class QWidget;
 
@@ -122,5 +123,7 @@ void setStyleSheetIfChanged(QWidget *widget, const QString &sheet);
 
 /** Axis labels and title in the annotation font, so presenter mode enlarges charts too. */
 void styleAxis(QAbstractAxis *axis);
+/** A decade log axis ("%g" labels, base 10, a minor tick per unit) styled as styleAxis. */
+void styleLogAxis(QLogValueAxis *axis);
 
 } // namespace views::style

@@ -81,8 +81,9 @@ OperatorsView::OperatorsView(ScenarioDocument *document, QWidget *parent)
     m_chart->setAnimationOptions(QChart::NoAnimation);
     style::styleChart(m_chart);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_x->setTitleText(tr("Arithmetic intensity (FLOP per byte from memory)"));
-    m_y->setTitleText(tr("Attainable arithmetic (TFLOP/s)"));
+    // short titles: the chart has half the view's width (the table has the other half)
+    m_x->setTitleText(tr("FLOP per byte from memory"));
+    m_y->setTitleText(tr("TFLOP/s attained"));
     for (QLogValueAxis *axis : {m_x, m_y})
         style::styleLogAxis(axis);
     m_chart->addAxis(m_x, Qt::AlignBottom);
@@ -103,7 +104,8 @@ OperatorsView::OperatorsView(ScenarioDocument *document, QWidget *parent)
         series->attachAxis(m_y);
         m_kinds << series;
     }
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    // the key is a line of coloured words under the chart: a legend this narrow elides them
+    m_chart->legend()->hide();
     m_labels = std::make_unique<ChartLabels>(m_chart);
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setRenderHint(QPainter::Antialiasing);
@@ -144,11 +146,22 @@ OperatorsView::OperatorsView(ScenarioDocument *document, QWidget *parent)
     controls->addWidget(new QLabel(tr("Context"), this));
     controls->addWidget(m_context, 1);
 
+    auto *key = new QLabel(this);
+    key->setObjectName(QStringLiteral("operatorsKey"));
+    key->setWordWrap(true);
+    QStringList words;
+    for (const KindStyle &k : kindStyles())
+        words << QStringLiteral("<span style=\"color: %1\">&#9679; %2</span>")
+                     .arg(k.colour.darker(115).name(), tr(k.label));
+    key->setText(words.join(QStringLiteral("&nbsp;&nbsp; ")));
+    auto *left = new QVBoxLayout;
+    left->addWidget(m_chartView, 1);
+    left->addWidget(key);
     auto *right = new QVBoxLayout;
     right->addWidget(m_table, 3);
     right->addWidget(m_summary, 2);
     auto *top = new QHBoxLayout;
-    top->addWidget(m_chartView, 1);
+    top->addLayout(left, 1);
     top->addLayout(right, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);

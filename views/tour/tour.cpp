@@ -212,6 +212,19 @@ QList<TourStep> makeSteps()
            "two nodes are not four in one. Device failure: health checks drain the replica, and "
            "a lost device takes its whole tensor-parallel group with it.")));
     s.append(makeStep(
+        tr("What engines do"), QStringLiteral("lesson-default"),
+        {QStringLiteral("engine.speculative_tokens=4"),
+         QStringLiteral("engine.acceptance_rate=0.7"),
+         QStringLiteral("engine.draft_kind=\"heads\""),
+         QStringLiteral("engine.draft_parameters=200000000")},
+        QStringLiteral("operators"), F::DecodeTokensPerSecond, 437, 0.5, 127,
+        tr("The toy model leaves out what engines do (l.127). A decode step is a dozen operators "
+           "per layer: the projections and the MLP read the weights and move right with the "
+           "batch; the attention scores read each sequence's KV and do not. Speculative decoding "
+           "verifies 4 proposed tokens in one step: the roofline's diamond sits right of decode "
+           "and the throughput view shows what it pays. Prefix caching skips a shared prompt's "
+           "prefill; a split prefill pool moves the KV over a link (accel-calc evaluate).")));
+    s.append(makeStep(
         tr("Takeaways"), QStringLiteral("lesson-default"), {}, QStringLiteral("roofline"),
         F::WeightsBytes, 14e9, 1, 285,
         tr("Two limits: data movement (decode reads every weight each step) and capacity "

@@ -209,6 +209,10 @@ Result<DisaggregationAnalysis> analyseDisaggregation(const Scenario &scenario)
         return Result<DisaggregationAnalysis>::failure(
             "/engine/disaggregated", "is 0: prefill and decode share their replicas (set 1 to "
                                      "put them on separate pools)");
+    if (!(scenario.serving.contextTokens - scenario.serving.promptTokens >= 1.0))
+        return Result<DisaggregationAnalysis>::failure(
+            "/serving/prompt_tokens", "fills the whole context: no output tokens are left for "
+                                      "the decode pool (lower the prompt or raise the context)");
     Scenario prefillSide = scenario;
     if (!engine.prefillDevice.empty()) {
         auto moved = onDevicePreset(scenario, engine.prefillDevice);
@@ -235,8 +239,7 @@ Result<DisaggregationAnalysis> analyseDisaggregation(const Scenario &scenario)
         decodeModel.seconds({1.0, std::max(1.0, scenario.serving.contextTokens), 0.0, 0.0});
     a.ttftSecondsColocated = decode[FigureId::PrefillTtftSeconds];
     a.ttftSecondsDisaggregated = a.prefillSeconds + a.transferSeconds + firstDecode;
-    a.outputTokensPerRequest =
-        std::max(1.0, scenario.serving.contextTokens - scenario.serving.promptTokens);
+    a.outputTokensPerRequest = scenario.serving.contextTokens - scenario.serving.promptTokens;
     a.prefillPoolRequestsPerSecond = engine.prefillReplicas / a.prefillSeconds;
     a.decodePoolRequestsPerSecond =
         engine.decodeReplicas * decode[FigureId::DecodeTokensPerSecond] / a.outputTokensPerRequest;

@@ -15,6 +15,7 @@
 #include "views/memory/oomview.h"
 #include "views/precision/precisionview.h"
 #include "views/precision/quantisationview.h"
+#include "views/roofline/engineview.h"
 #include "views/roofline/operatorsview.h"
 #include "views/roofline/rooflineview.h"
 #include "views/roofline/throughputview.h"
@@ -52,6 +53,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new StackView(d, p); }},
         {QStringLiteral("operators"), QStringLiteral("Inside"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new OperatorsView(d, p); }},
+        {QStringLiteral("engine"), QStringLiteral("Inside"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new EngineView(d, p); }},
         {QStringLiteral("checks"), QStringLiteral("Wizard"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new ChecksView(d, p); }},
         {QStringLiteral("decision"), QStringLiteral("Wizard"),

@@ -69,7 +69,7 @@ void Snapshot::listsTheViews()
     const Run run = explorer({"--snapshot", "list"});
     QCOMPARE(run.exitCode, 0);
     const QList<QByteArray> names = run.out.trimmed().split('\n');
-    QCOMPARE(names.size(), 22); // every view is rendered by rendersEveryView below
+    QCOMPARE(names.size(), 23); // every view is rendered by rendersEveryView below
     QVERIFY(names.contains("compare"));
     QVERIFY(names.contains("roofline"));
     QVERIFY(names.contains("throughput"));
@@ -77,6 +77,7 @@ void Snapshot::listsTheViews()
     QVERIFY(names.contains("load-curve"));
     QVERIFY(names.contains("load-timeline"));
     QVERIFY(names.contains("operators"));
+    QVERIFY(names.contains("engine"));
 }
 
 void Snapshot::helpAndVersionNeedNoDisplay()

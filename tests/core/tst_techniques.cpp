@@ -237,15 +237,20 @@ void Techniques::prefixCacheOffAtZeroHitRate()
 
 void Techniques::disaggregatedKvTransferByHand()
 {
-    // The lesson's 7B at 4,096 tokens moves 4,096 x 131,072 B = 0.537 GB over 400 Gb/s (50 GB/s)
-    const auto full = testsupport::loadScenario(kLesson, {"engine.disaggregated=1"});
+    // The lesson's 7B at 4,096 tokens moves 4,096 x 131,072 B = 0.537 GB over 400 Gb/s (50 GB/s);
+    // 512 tokens of output leave the decode pool something to do
+    const auto full = testsupport::loadScenario(
+        kLesson, {"engine.disaggregated=1", "serving.context_tokens=4608"});
     auto a = core::analyseDisaggregation(full);
     QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
     ACCEL_COMPARE_NEAR(a->kvBytesPerRequest, 536870912.0, 1e-6);
     ACCEL_COMPARE_NEAR(a->transferSeconds, 536870912.0 / 50e9, 1e-15); // 10.74 ms
-    ACCEL_COMPARE_NEAR(a->ttftSecondsDisaggregated, 0.28672 + 536870912.0 / 50e9 + 0.014536870912,
+    // + one decode step at batch 1 on the 4,608-token context
+    const double firstDecode = (14e9 + 4608 * kKvPerToken) / 1e12;
+    ACCEL_COMPARE_NEAR(a->ttftSecondsDisaggregated, 0.28672 + 536870912.0 / 50e9 + firstDecode,
                        1e-12);
-    ACCEL_COMPARE_NEAR(a->ttftSecondsColocated, 0.28672 + 0.014536870912, 1e-12);
+    ACCEL_COMPARE_NEAR(a->ttftSecondsColocated, 0.28672 + firstDecode, 1e-12);
+    QCOMPARE(a->outputTokensPerRequest, 512.0);
 
     // Half prompt, half output: the pools' capacities by hand
     const auto s = testsupport::loadScenario(
@@ -267,21 +272,30 @@ void Techniques::disaggregatedKvTransferByHand()
     ACCEL_COMPARE_NEAR(b->usdPerHourColocated, 16.0, 1e-12);
 
     // a faster prefill device shortens the prefill and costs its own price
-    const auto other = testsupport::loadScenario(
-        kLesson, {"engine.disaggregated=1", "engine.prefill_device=nvidia-a100-80gb-sxm"});
+    const auto other =
+        testsupport::loadScenario(kLesson, {"engine.disaggregated=1", "serving.prompt_tokens=2048",
+                                            "engine.prefill_device=nvidia-a100-80gb-sxm"});
     auto c = core::analyseDisaggregation(other);
     QVERIFY(c.ok());
-    ACCEL_COMPARE_NEAR(c->prefillSeconds, 4096 * 1.4e10 / 312e12, 1e-12);
+    ACCEL_COMPARE_NEAR(c->prefillSeconds, 2048 * 1.4e10 / 312e12, 1e-12);
     ACCEL_COMPARE_NEAR(c->usdPerHourDisaggregated, 1.99 + 4.0, 1e-12);
 }
 
 void Techniques::disaggregationNeedsItsInputs()
 {
+    // a prompt that fills the context leaves the decode pool nothing (lesson-default: 4,096 of
+    // 4,096): refused, not 1 token assumed
+    auto noOutput =
+        core::analyseDisaggregation(testsupport::loadScenario(kLesson, {"engine.disaggregated=1"}));
+    QVERIFY(!noOutput.ok());
+    QCOMPARE(QString::fromStdString(noOutput.error().path),
+             QStringLiteral("/serving/prompt_tokens"));
     auto off = core::analyseDisaggregation(testsupport::loadScenario(kLesson));
     QVERIFY(!off.ok());
     QCOMPARE(QString::fromStdString(off.error().path), QStringLiteral("/engine/disaggregated"));
-    auto unknown = core::analyseDisaggregation(testsupport::loadScenario(
-        kLesson, {"engine.disaggregated=1", "engine.prefill_device=no-such-device"}));
+    auto unknown = core::analyseDisaggregation(
+        testsupport::loadScenario(kLesson, {"engine.disaggregated=1", "serving.prompt_tokens=2048",
+                                            "engine.prefill_device=no-such-device"}));
     QVERIFY(!unknown.ok());
     QCOMPARE(QString::fromStdString(unknown.error().path),
              QStringLiteral("/engine/prefill_device"));

@@ -14,6 +14,7 @@
 #include "core/presets.h"
 #include "core/scenarioio.h"
 #include "views/document/scenariodocument.h"
+#include "views/roofline/engineview.h"
 #include "views/roofline/operatorsview.h"
 #include "views/roofline/rooflineview.h"
 #include "views/roofline/throughputview.h"
@@ -86,6 +87,7 @@ private slots:
     void operatorsAreTheCoresBreakdown();
     void operatorsMoveWithBatchAndContext();
     void operatorsShowWhyAModelIsRefused();
+    void engineViewShowsEachTechniqueBesideThePlainFigure();
 };
 
 namespace {
@@ -261,6 +263,31 @@ void RooflineViews::operatorsShowWhyAModelIsRefused()
     QVERIFY(doc.setModelPreset(QStringLiteral("llama-2-7b")));
     QTRY_VERIFY(view.errorText().isEmpty());
     QVERIFY(view.pointCount() > 10);
+}
+
+void RooflineViews::engineViewShowsEachTechniqueBesideThePlainFigure()
+{
+    views::ScenarioDocument doc;
+    views::EngineView view(&doc);
+    showOffscreen(view);
+    // all off: each names the input that switches it on
+    QTRY_VERIFY(view.shownText().contains(QStringLiteral("engine.speculative_tokens")));
+    QVERIFY(view.shownText().contains(QStringLiteral("engine.prefix_tokens")));
+    QVERIFY(view.shownText().contains(QStringLiteral("engine.disaggregated")));
+    // prefix caching at 2,000 tokens, half the requests: the core's 3,096 tokens and 216.7 ms
+    QVERIFY(doc.setNumber(QStringLiteral("engine.prefix_tokens"), 2000));
+    QTRY_VERIFY(view.shownText().contains(QStringLiteral("3,096")));
+    QVERIFY(view.shownText().contains(QStringLiteral("216.7 ms")));
+    QVERIFY(view.shownText().contains(QStringLiteral("117"))); // sequences beside the prefix
+    // a split pool on a prompt filling the context is refused with its reason, not drawn
+    QVERIFY(doc.setNumber(QStringLiteral("engine.disaggregated"), 1));
+    QTRY_VERIFY(view.shownText().contains(QStringLiteral("no output tokens")));
+    QVERIFY(doc.setNumber(QStringLiteral("serving.prompt_tokens"), 2048));
+    // 2,048 x 131,072 B over 50 GB/s
+    QTRY_VERIFY(view.shownText().contains(QStringLiteral("5.369 ms")));
+    QVERIFY(!view.shownText().contains(QStringLiteral("nan"), Qt::CaseInsensitive));
+    QVERIFY(!view.shownText().contains(QStringLiteral("inf"), Qt::CaseSensitive));
+    QVERIFY(view.figureHtml().contains(QStringLiteral("Prefix caching")));
 }
 
 QTEST_MAIN(RooflineViews)

@@ -6,13 +6,16 @@
 #include "core/calibration.h"
 #include "core/evaluation.h"
 #include "core/fit.h"
+#include "core/operators.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
 #include "core/selection.h"
+#include "core/techniques.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace {
@@ -121,6 +124,29 @@ int main()
         sink = selection.recommendation.replicas;
     });
 
+    // Issue #27: what a slider step adds when the engine section is on: the speculative
+    // analysis (batch 1..1,024 scanned for where it stops paying) with a draft model, its curve
+    // for the throughput view, and one operator breakdown (Llama 2 7B, decode).
+    const std::vector<std::string> engineSets = {"model=llama-2-13b", "engine.speculative_tokens=4",
+                                                 "engine.draft_model=llama-2-7b"};
+    auto engine = core::readScenario(*core::scenarioPresetText("lesson-default"), engineSets);
+    const core::Scenario speculative = engine.value().scenario;
+    const Summary speculation = measure(50, 2, [&] {
+        auto a = core::analyseSpeculative(speculative);
+        sink = a ? a->lastPayingBatch : 0.0;
+    });
+    const Summary speculativeCurve = measure(50, 2, [&] {
+        auto points = core::sweepSpeculative(speculative, batches);
+        sink = points ? points.value().back().speedup : 0.0;
+    });
+    const std::vector<std::string> sevenBSets = {"model=llama-2-7b"};
+    auto sevenB = core::readScenario(*core::scenarioPresetText("lesson-default"), sevenBSets);
+    const core::Scenario llama = sevenB.value().scenario;
+    const Summary operators = measure(500, 4, [&] {
+        auto b = core::operatorBreakdown(llama, core::Phase::Decode);
+        sink = b ? b->seconds : 0.0;
+    });
+
     std::printf("evaluate (lesson-default):        median %8.3f us   p99 %8.3f us\n",
                 evaluate.median, evaluate.p99);
     std::printf(
@@ -136,5 +162,12 @@ int main()
                 "median %8.3f ms   p99 %8.3f ms\n",
                 devices.size(), formats.size(), shapes, select.median / 1000.0,
                 select.p99 / 1000.0);
+    std::printf(
+        "speculative analysis, draft model (scan 1..1024): median %8.3f us   p99 %8.3f us\n",
+        speculation.median, speculation.p99);
+    std::printf("speculative curve, 1024 batches:   median %8.3f us   p99 %8.3f us\n",
+                speculativeCurve.median, speculativeCurve.p99);
+    std::printf("operator breakdown (Llama 2 7B):   median %8.3f us   p99 %8.3f us\n",
+                operators.median, operators.p99);
     return 0;
 }

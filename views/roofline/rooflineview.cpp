@@ -468,11 +468,12 @@ void RooflineView::refresh()
             const core::SpeculativePoint &v = spec->atBatch;
             const QPointF at(v.verify.intensity(), v.verify.attainableFlops() / kTera);
             replaceIfChanged(m_verify, {at});
+            // below the slope, to the right: above it sit the roofs' and the ridge's labels
             m_labels->add(
-                tr("speculative verify, K %1: %2 FLOP/B, %3x tokens/s")
-                    .arg(number(spec->proposals, 3), number(at.x()),
+                tr("verify K %1: %2x tokens/s")
+                    .arg(number(spec->proposals, 3),
                          doc.unlessConcealed(FigureId::DecodeTokensPerSecond, number(v.speedup))),
-                at, m_verify, style::ink(), QPointF(12, -22), false);
+                at, m_verify, style::ink(), QPointF(12, 8), false);
         }
     }
 

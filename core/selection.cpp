@@ -6,6 +6,7 @@
 #include "presets.h"
 #include "scenarioaccess.h"
 #include "scenarioedits.h"
+#include "techniques.h"
 #include "units.h"
 
 #include <nlohmann/json.hpp>
@@ -1104,6 +1105,12 @@ void recommend(Selection &selection)
                        ", for example)."
                  : std::string()),
     };
+    // Issue #27: would prefill on its own pool (any passing option) serve the traffic cheaper?
+    std::vector<SplitOption> options;
+    for (const Candidate *c : passing)
+        options.push_back({optionName(*c), &c->scenario});
+    if (const auto split = proposeSplit(best.scenario, options))
+        rec.split = split->text;
 }
 
 } // namespace
@@ -1347,6 +1354,8 @@ std::string selectionToJson(const Selection &selection)
     rec["reason"] = r.reason;
     rec["api_fallback"] = r.apiFallback;
     rec["flip"] = r.flip;
+    if (!r.split.empty())
+        rec["split"] = r.split;
     rec["rejected"] = r.rejected;
     rec["engine_settings"] = r.engineSettings;
     out["recommendation"] = rec;

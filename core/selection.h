@@ -90,6 +90,10 @@ struct Recommendation
     std::string flip;        ///< which assumption would change the verdict, and at what value
     std::vector<std::string> rejected;       ///< each other option and what it lacks
     std::vector<std::string> engineSettings; ///< serving-engine limits that enforce the decision
+    /// Prefill and decode on separate pools against the colocated fleet (techniques.h): proposed
+    /// when cheaper for the same traffic and first-token target, else why colocated stays; empty
+    /// without traffic or a price.
+    std::string split;
 };
 
 struct Selection

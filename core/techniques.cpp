@@ -7,6 +7,7 @@
 #include "presets.h"
 #include "scenario.h"
 #include "scenarioedits.h"
+#include "units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -255,6 +256,85 @@ Result<DisaggregationAnalysis> analyseDisaggregation(const Scenario &scenario)
                                 engine.decodeReplicas * decode[FigureId::CostPricePerHour];
     a.usdPerHourColocated = replicas * decode[FigureId::CostPricePerHour];
     return a;
+}
+
+std::optional<SplitProposal> proposeSplit(const Scenario &decodeSide,
+                                          std::span<const SplitOption> prefillOptions)
+{
+    const TrafficConfig &traffic = decodeSide.traffic;
+    const double rate = isSet(traffic.peakRequestsPerSecond) && traffic.peakRequestsPerSecond > 0.0
+                            ? traffic.peakRequestsPerSecond
+                        : isSet(traffic.requestsPerDay) && traffic.requestsPerDay > 0.0
+                            ? traffic.requestsPerDay / 86400.0
+                            : 0.0;
+    const double output = decodeSide.serving.contextTokens - decodeSide.serving.promptTokens;
+    const Evaluation decode = evaluate(decodeSide);
+    const double decodePrice = decode[FigureId::CostPricePerHour];
+    const double tokensPerSecond = decode[FigureId::DecodeTokensPerSecond];
+    if (!(rate > 0.0) || !(output >= 1.0) || !std::isfinite(decodePrice) ||
+        !(tokensPerSecond > 0.0) || prefillOptions.empty())
+        return std::nullopt;
+    const double minimum = std::max(1.0, std::ceil(decodeSide.wizard.minReplicas));
+    const auto replicasFor = [&](double secondsPerRequest) {
+        return std::max(minimum, std::ceil(rate * secondsPerRequest - 1e-9));
+    };
+    SplitProposal best;
+    best.requestsPerSecond = rate;
+    best.colocatedReplicas =
+        replicasFor(decode[FigureId::PrefillSeconds] + output / tokensPerSecond);
+    best.usdPerHourColocated = best.colocatedReplicas * decodePrice;
+    best.decodeReplicas = replicasFor(output / tokensPerSecond);
+    const double kvBytes =
+        sequenceCache(decodeSide.model, nominalBytes(decodeSide.serving.kvFormat),
+                      std::max(1.0, decodeSide.serving.promptTokens), 1.0)
+            .bytes;
+    best.transferSeconds = kvBytes / (decodeSide.engine.kvLinkGbPerSecond * 1e9);
+    const double firstDecode =
+        decode[FigureId::PrefillTtftSeconds] - decode[FigureId::PrefillSeconds];
+    bool any = false;
+    for (const SplitOption &option : prefillOptions) {
+        if (!option.scenario)
+            continue;
+        const Evaluation prefill = evaluate(*option.scenario);
+        const double price = prefill[FigureId::CostPricePerHour];
+        const double seconds = prefill[FigureId::PrefillSeconds];
+        const double ttft = seconds + best.transferSeconds + firstDecode;
+        if (!std::isfinite(price) || !(seconds > 0.0) ||
+            ttft > decodeSide.serving.ttftTargetSeconds)
+            continue;
+        const double replicas = replicasFor(seconds);
+        const double cost = replicas * price + best.decodeReplicas * decodePrice;
+        if (!any || cost < best.usdPerHourSplit) {
+            any = true;
+            best.prefillOption = option.name;
+            best.prefillReplicas = replicas;
+            best.usdPerHourSplit = cost;
+            best.ttftSeconds = ttft;
+        }
+    }
+    if (!any)
+        return std::nullopt;
+    best.cheaper = best.usdPerHourSplit < best.usdPerHourColocated;
+    const std::string pools = formatNumber(best.prefillReplicas, 9) + " prefill replicas of " +
+                              best.prefillOption + " and " + formatNumber(best.decodeReplicas, 9) +
+                              " decode replicas";
+    const std::string costs = formatUsd(best.usdPerHourSplit) + " an hour against " +
+                              formatUsd(best.usdPerHourColocated) + " for " +
+                              formatNumber(best.colocatedReplicas, 9) + " colocated replicas at " +
+                              formatNumber(rate, 4) +
+                              " requests/s, counting each request's prefill as well as its "
+                              "decode";
+    const std::string why =
+        " (a colocated replica spends each request's " +
+        formatSeconds(decode[FigureId::PrefillSeconds]) + " prefill and " +
+        formatSeconds(output / tokensPerSecond) +
+        " of decode steps in turn; each pool does one alone). Each request's KV, " +
+        formatBytes(kvBytes) + ", crosses the link in " + formatSeconds(best.transferSeconds) +
+        "; the first token comes in " + formatSeconds(best.ttftSeconds) + ".";
+    best.text = best.cheaper
+                    ? "Split prefill and decode: " + pools + " cost " + costs + why
+                    : "A split (" + pools + ") would cost " + costs + ": colocated stays" + why;
+    return best;
 }
 
 } // namespace core

@@ -8,6 +8,7 @@
 #include "evaluation.h"
 #include "result.h"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -110,5 +111,42 @@ struct DisaggregationAnalysis
 };
 
 Result<DisaggregationAnalysis> analyseDisaggregation(const Scenario &scenario);
+
+/** A device, format and replica shape that could run the prefill pool (a passing candidate of
+ *  the wizard). */
+struct SplitOption
+{
+    std::string name; ///< "H100 SXM, FP8, TP 2"
+    const Scenario *scenario = nullptr;
+};
+
+/** The wizard's split proposal: both pools sized for the traffic, against colocated replicas
+ *  sized by the same rule. */
+struct SplitProposal
+{
+    bool cheaper = false; ///< the split costs less for the same traffic and first-token target
+    std::string prefillOption;
+    double requestsPerSecond = 0;
+    double prefillReplicas = 0;
+    double decodeReplicas = 0;
+    double colocatedReplicas = 0;
+    double usdPerHourSplit = 0;
+    double usdPerHourColocated = 0;
+    double ttftSeconds = 0; ///< prefill on the prefill pool + KV transfer + the first decode step
+    double transferSeconds = 0;
+    std::string text; ///< what the wizard says, with its numbers
+};
+
+/**
+ * Sizes prefill and decode on separate pools for the scenario's peak requests/s (else its
+ * average) and compares them with colocated replicas of `decodeSide`. Each request costs a
+ * colocated replica its prefill and its share of decode steps at the scenario's batch
+ * (prefill + output tokens / decode tokens/s); a prefill replica only its prefill, a decode
+ * replica only the decode share. Each pool keeps the wizard's minimum replicas, a split whose
+ * first token (prefill + KV over `engine.kv_link_gb_s` + one decode step) misses the target is
+ * not proposed. Nothing (nullopt) without traffic, output tokens or a price.
+ */
+std::optional<SplitProposal> proposeSplit(const Scenario &decodeSide,
+                                          std::span<const SplitOption> prefillOptions);
 
 } // namespace core

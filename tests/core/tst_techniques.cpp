@@ -35,6 +35,7 @@ private slots:
     void disaggregatedKvTransferByHand();
     void disaggregationNeedsItsInputs();
     void engineSectionRoundTrips();
+    void splitIsProposedWhenCheaperByHand();
     void operatorTotalsAgreeWithTheModel_data();
     void operatorTotalsAgreeWithTheModel();
     void operatorsMatchLlmViewer_data();
@@ -299,6 +300,63 @@ void Techniques::disaggregationNeedsItsInputs()
     QVERIFY(!unknown.ok());
     QCOMPARE(QString::fromStdString(unknown.error().path),
              QStringLiteral("/engine/prefill_device"));
+}
+
+void Techniques::splitIsProposedWhenCheaperByHand()
+{
+    // 3,968-token prompts, 128 output tokens, 20 requests/s on the lesson's device ($4/h):
+    // a request costs a replica its prefill, 3,968 x 1.4e10 / 2e14 = 0.27776 s, and 128 tokens at
+    // batch 8 (8 / 18.294967296 ms = 437.28 tokens/s) = 0.29272 s.
+    const QStringList workload = {"serving.prompt_tokens=3968",
+                                  "traffic.peak_requests_per_second=20"};
+    const auto decodeSide = testsupport::loadScenario(kLesson, workload);
+    const double prefill = 3968 * 1.4e10 / 2e14;
+    const double decodeShare = 128 / (8 / 0.018294967296);
+    // the same device for prefill: 6 + 6 replicas against ceil(20 x 0.5705) = 12 colocated
+    const core::SplitOption same[] = {{"the same device", &decodeSide}};
+    auto even = core::proposeSplit(decodeSide, same);
+    QVERIFY(even.has_value());
+    QCOMPARE(even->colocatedReplicas, std::ceil(20 * (prefill + decodeShare))); // 12
+    QCOMPARE(even->decodeReplicas, std::ceil(20 * decodeShare));                // 6
+    QCOMPARE(even->prefillReplicas, std::ceil(20 * prefill));                   // 6
+    ACCEL_COMPARE_NEAR(even->usdPerHourColocated, 48.0, 1e-9);
+    ACCEL_COMPARE_NEAR(even->usdPerHourSplit, 48.0, 1e-9);
+    QVERIFY(!even->cheaper);
+    QVERIFY(QString::fromStdString(even->text).contains(QStringLiteral("colocated stays")));
+    // a device with 4x the arithmetic at $5/h prefills in 0.06944 s: 2 of them + 6 decode
+    // replicas cost $34/h against $48/h
+    auto fastPrefill =
+        testsupport::loadScenario(kLesson, workload + QStringList{"device.peak_tflops.bf16=800",
+                                                                  "cost.price_per_hour_usd=5"});
+    const core::SplitOption options[] = {{"the same device", &decodeSide},
+                                         {"a compute-rich device", &fastPrefill}};
+    auto split = core::proposeSplit(decodeSide, options);
+    QVERIFY(split.has_value());
+    QVERIFY(split->cheaper);
+    QCOMPARE(QString::fromStdString(split->prefillOption), QStringLiteral("a compute-rich device"));
+    QCOMPARE(split->prefillReplicas, 2.0);
+    ACCEL_COMPARE_NEAR(split->usdPerHourSplit, 2 * 5.0 + 6 * 4.0, 1e-9);
+    // first token: its prefill, the 0.52 GB of KV over 50 GB/s, one decode step at batch 1
+    ACCEL_COMPARE_NEAR(split->ttftSeconds,
+                       3968 * 1.4e10 / 8e14 + 3968 * kKvPerToken / 50e9 + 0.014536870912, 1e-12);
+    QVERIFY(QString::fromStdString(split->text).startsWith(QStringLiteral("Split prefill")));
+    // a first-token target the split misses: not proposed
+    auto strict =
+        testsupport::loadScenario(kLesson, workload + QStringList{"serving.ttft_target_s=0.05"});
+    const core::SplitOption strictOptions[] = {{"a compute-rich device", &fastPrefill}};
+    QVERIFY(!core::proposeSplit(strict, strictOptions).has_value());
+    // no traffic, nothing to size
+    const auto quiet = testsupport::loadScenario(kLesson, {"serving.prompt_tokens=3968"});
+    QVERIFY(!core::proposeSplit(quiet, same).has_value());
+    // the wizard weighs it for its recommendation and writes what it found
+    const core::Selection selection = core::selectDevice(decodeSide);
+    QVERIFY(selection.recommendation.found);
+    QVERIFY2(QString::fromStdString(selection.recommendation.split)
+                 .contains(QStringLiteral("prefill replicas")),
+             selection.recommendation.split.c_str());
+    QVERIFY(QString::fromStdString(core::selectionToJson(selection))
+                .contains(QStringLiteral("\"split\"")));
+    QVERIFY(core::selectDevice(quiet).recommendation.split.empty());
 }
 
 void Techniques::engineSectionRoundTrips()

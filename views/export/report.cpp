@@ -179,6 +179,8 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
     }
     if (!r.flip.empty())
         out += QObject::tr("<p><b>What would change the decision.</b> %1</p>").arg(esc(r.flip));
+    if (!r.split.empty())
+        out += QObject::tr("<p><b>Prefill and decode apart.</b> %1</p>").arg(esc(r.split));
     if (sensitivity.available)
         out += QObject::tr("<p><b>The main uncertainty.</b> %1 Across every input's range the "
                            "month costs %2 to %3.</p>")

@@ -121,6 +121,8 @@ QString DecisionView::decisionHtml(const core::Selection &selection, int otherOp
         out += tr("<p><b>Hosted-API fallback.</b> %1</p>").arg(html(r.apiFallback));
     if (!r.flip.empty())
         out += tr("<p><b>What would change the verdict.</b> %1</p>").arg(html(r.flip));
+    if (!r.split.empty())
+        out += tr("<p><b>Prefill and decode apart.</b> %1</p>").arg(html(r.split));
     if (!r.engineSettings.empty()) {
         out += tr("<p><b>Serving-engine settings that enforce it</b></p><ul>");
         for (const std::string &line : r.engineSettings)
@@ -180,7 +182,8 @@ QString DecisionView::csv() const
           << QStringLiteral("replicas,%1").arg(r.replicas)
           << QStringLiteral("reason,%1").arg(quote(r.reason))
           << QStringLiteral("api_fallback,%1").arg(quote(r.apiFallback))
-          << QStringLiteral("flip,%1").arg(quote(r.flip));
+          << QStringLiteral("flip,%1").arg(quote(r.flip))
+          << QStringLiteral("split,%1").arg(quote(r.split));
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 

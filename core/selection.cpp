@@ -1107,6 +1107,7 @@ void recommend(Selection &selection)
     };
     // Issue #27: would prefill on its own pool (any passing option) serve the traffic cheaper?
     std::vector<SplitOption> options;
+    options.reserve(passing.size());
     for (const Candidate *c : passing)
         options.push_back({optionName(*c), &c->scenario});
     if (const auto split = proposeSplit(best.scenario, options))

@@ -37,16 +37,20 @@ struct Builder
     std::vector<OperatorCost> operators;
     double parameters = 0; ///< whole model, every layer
 
-    /** `parameters` per layer; FLOP and bytes for the whole tensor-parallel group. */
+    /** `layerParameters` held per layer; the step reads `readParameters` of them (all unless
+     *  given: an MoE layer reads the experts its tokens route to, a lookup its tokens' rows).
+     *  FLOP and bytes for the whole tensor-parallel group. */
     void add(std::string_view name, OperatorKind kind, double layers, double flops,
-             double layerParameters, double activationBytes, double kvBytes)
+             double layerParameters, double activationBytes, double kvBytes,
+             double readParameters = -1.0)
     {
         OperatorCost op;
         op.name = prefix + std::string(name);
         op.kind = kind;
         op.layers = layers;
         op.flops = flops / tensorParallel;
-        op.weightBytes = layerParameters * bytesPerParameter / tensorParallel;
+        const double read = readParameters >= 0.0 ? readParameters : layerParameters;
+        op.weightBytes = read * bytesPerParameter / tensorParallel;
         op.activationBytes = activationBytes / tensorParallel;
         op.kvBytes = kvBytes / tensorParallel;
         const double memory = op.bytes() / bandwidth;
@@ -239,14 +243,8 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
             b.add("router", OperatorKind::Mlp, L, 2.0 * T * h * g.experts, h * g.experts,
                   (T * h + T * g.experts) * actBytes, 0.0);
             // the parameters are every expert's; the step reads the ones its tokens route to
-            b.add("experts", OperatorKind::Mlp, L, 2.0 * T * k * perExpert, 0.0,
-                  2.0 * T * k * h * actBytes, 0.0);
-            OperatorCost &experts = b.operators.back();
-            experts.weightBytes = distinct * perExpert * b.bytesPerParameter / b.tensorParallel;
-            experts.seconds = std::max(experts.bytes() / b.bandwidth, experts.flops / b.peak);
-            experts.bound = experts.flops / b.peak > experts.bytes() / b.bandwidth ? Bound::Compute
-                                                                                   : Bound::Memory;
-            b.parameters += g.experts * perExpert * L;
+            b.add("experts", OperatorKind::Mlp, L, 2.0 * T * k * perExpert, g.experts * perExpert,
+                  2.0 * T * k * h * actBytes, 0.0, distinct * perExpert);
             if (sharedMoe > 0.0)
                 b.add("shared_experts", OperatorKind::Mlp, L, 2.0 * T * sharedMoe, sharedMoe,
                       2.0 * T * h * actBytes, 0.0);
@@ -275,11 +273,8 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
               (logitTokens * h + logitTokens * V) * actBytes, 0.0);
         if (!m.tieEmbeddings) {
             // a lookup: the step reads its tokens' rows, not the table, and multiplies nothing
-            b.add("embed_tokens", OperatorKind::Head, 1.0, 0.0, 0.0, T * h * actBytes, 0.0);
-            OperatorCost &embed = b.operators.back();
-            embed.weightBytes = std::min(T, V) * h * b.bytesPerParameter / b.tensorParallel;
-            embed.seconds = embed.bytes() / b.bandwidth;
-            b.parameters += h * V;
+            b.add("embed_tokens", OperatorKind::Head, 1.0, 0.0, h * V, T * h * actBytes, 0.0,
+                  std::min(T, V) * h);
             embeddingFlopsInModel = 2.0 * T * h * V / b.tensorParallel;
         }
     } else {

@@ -47,6 +47,8 @@ struct OperatorCost
 
     double bytes() const { return weightBytes + activationBytes + kvBytes; }
     double intensity() const { return bytes() > 0.0 ? flops / bytes() : 0.0; }
+    /// FLOP/s it attains on the roofline (its FLOP over its time)
+    double attainableFlops() const { return seconds > 0.0 ? flops / seconds : 0.0; }
 };
 
 struct OperatorBreakdown

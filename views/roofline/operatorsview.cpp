@@ -245,7 +245,7 @@ void OperatorsView::refresh()
     for (const core::OperatorCost &op : b.operators) {
         if (!(op.flops > 0.0) || !(op.bytes() > 0.0))
             continue;
-        const double attainable = op.flops / op.seconds;
+        const double attainable = op.attainableFlops();
         const QPointF at(op.intensity(), attainable / kTera);
         if (!drawable(at.x(), true) || !drawable(at.y(), true))
             continue;

@@ -87,17 +87,19 @@ QString speculativeHtml(const core::Scenario &scenario)
                 number(p.plainTokensPerSecond), number(p.tokensPerSecond));
     html += table(QObject::tr("plain decode"), QObject::tr("speculative"), rows);
     const double last = a->lastPayingBatch;
-    html += QObject::tr("<p>%1x at this batch. %2</p>")
-                .arg(number(p.speedup),
-                     last < 1 ? QObject::tr("It pays at no batch: the verify step is already "
-                                            "compute-bound.")
-                     : last >= 1024
-                         ? QObject::tr("It pays at every batch up to 1,024: the KV read keeps "
-                                       "even the verify step memory-bound.")
-                         : QObject::tr("It pays up to batch %1; past it the verify step is "
-                                       "compute-bound and the rejected tokens cost more than the "
-                                       "accepted ones save.")
-                               .arg(number(last, 7)));
+    html +=
+        QObject::tr("<p>%1x at this batch. %2</p>")
+            .arg(number(p.speedup),
+                 last < 1
+                     ? QObject::tr("It pays at no batch: the draft's proposals and the verify step "
+                                   "cost more time than the accepted tokens save.")
+                 : last >= 1024
+                     ? QObject::tr("It pays at every batch up to 1,024: the KV read keeps "
+                                   "even the verify step memory-bound.")
+                     : QObject::tr("It pays up to batch %1; past it the verify step is "
+                                   "compute-bound and the rejected tokens cost more than the "
+                                   "accepted ones save.")
+                           .arg(number(last, 7)));
     if (a->draftWeightBytesPerDevice > 0.0)
         html += QObject::tr("<p>The draft takes %1 per device beside the target.</p>")
                     .arg(s(core::formatBytes(a->draftWeightBytesPerDevice)));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "units.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -163,8 +164,14 @@ std::string formatUsd(double usd)
 {
     if (!std::isfinite(usd))
         return "n/a";
+    // cents, except below a cent: three significant digits, so a price per request reads
+    // "$0.00144" and never "$0.00" (issue #40)
+    const double magnitude = std::fabs(usd);
+    int decimals = 2;
+    if (magnitude > 0.0 && magnitude < 0.00995)
+        decimals = std::min(12, 2 - int(std::floor(std::log10(magnitude))));
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.2f", usd);
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, usd);
     std::string text = withThousandsSeparators(buffer);
     if (text[0] == '-')
         return "-$" + text.substr(1);

@@ -169,6 +169,12 @@ void Formats::formatNumbers()
     QCOMPARE(core::formatFlopRate(200e12), std::string("200 TFLOP/s"));
     QCOMPARE(core::formatUsd(2.7777), std::string("$2.78"));
     QCOMPARE(core::formatUsd(-1234.5), std::string("-$1,234.50"));
+    // below a cent, three significant digits: a hosted API's $0.00144 per request never reads
+    // "$0.00" (issue #40)
+    QCOMPARE(core::formatUsd(0.00144), std::string("$0.00144"));
+    QCOMPARE(core::formatUsd(0.62), std::string("$0.62"));
+    QCOMPARE(core::formatUsd(0.0), std::string("$0.00"));
+    QCOMPARE(core::formatUsd(-0.000251), std::string("-$0.000251"));
 }
 
 QTEST_GUILESS_MAIN(Formats)

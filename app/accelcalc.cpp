@@ -48,6 +48,9 @@ const char *const kUsage =
     "                  [--format jsonl|json|csv]   (the app's standard sweep values)\n"
     "  accel-calc check SCENARIO [--devices ID,...] [--formats F,...] [--set PATH=VALUE ...]\n"
     "                  [--format json|csv]\n"
+    "  accel-calc decide SCENARIO [-o DECIDED.json] [--set PATH=VALUE ...]   (the checks'\n"
+    "                  recommendation as JSON; -o writes the scenario as decided: its device,\n"
+    "                  format, shape, batch and replicas; exit 2 when no option passes)\n"
     "  accel-calc outlook SCENARIO [--set PATH=VALUE ...]   (the recommended option's cost,\n"
     "                  alternatives, sensitivity to each input's range, traffic growth plan)\n"
     "  accel-calc simulate SCENARIO [--rate R] [--requests N] [--seed S] [--curve POINTS]\n"
@@ -525,7 +528,7 @@ int run(const std::vector<std::string> &args)
     if (command == "validate")
         return validateCommand(args);
     if (command != "evaluate" && command != "sweep" && command != "check" && command != "outlook" &&
-        command != "simulate")
+        command != "simulate" && command != "decide")
         return usageError("unknown command \"" + command + "\"");
 
     std::string scenarioArgument;
@@ -541,6 +544,7 @@ int run(const std::vector<std::string> &args)
     std::string kind;
     std::string calibration;
     int curvePoints = 0;
+    std::string decidedPath;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string &arg = args[i];
         auto next = [&](const char *option) -> const std::string * {
@@ -612,6 +616,11 @@ int run(const std::vector<std::string> &args)
             if (!value)
                 return usageError("--kind needs batch, context, concurrency or utilisation");
             kind = *value;
+        } else if (arg == "-o" && command == "decide") {
+            const std::string *value = next("-o");
+            if (!value || value->empty())
+                return usageError("-o needs DECIDED.json");
+            decidedPath = *value;
         } else if (arg == "--devices" && command == "check") {
             const std::string *value = next("--devices");
             if (!value)
@@ -685,9 +694,35 @@ int run(const std::vector<std::string> &args)
         return 0;
     }
 
-    if (command == "check") {
+    if (command == "decide") {
         core::Scenario scenario;
-        if (!load(input, overrides, scenario))
+        if (!load(input, overrides, scenario) || !resolveScenarioProfile(input, scenario))
+            return kBadInput;
+        const core::Selection selection = core::selectDevice(scenario);
+        if (!core::recommendedCandidate(selection)) {
+            std::cerr << input.label << ": /wizard: no option passes every check";
+            for (const std::string &rejected : selection.recommendation.rejected)
+                std::cerr << "\n  " << rejected;
+            std::cerr << "\n";
+            return kBadInput;
+        }
+        if (!decidedPath.empty()) {
+            const auto written = core::writeFileAtomically(
+                decidedPath, core::writeScenario(core::decidedScenario(scenario, selection)));
+            if (!written) {
+                std::cerr << decidedPath << ": /: " << written.error().message << "\n";
+                return kBadInput;
+            }
+        }
+        std::cout << core::stampJson(core::decisionToJson(selection, decidedPath),
+                                     core::exportStamp(ACCEL_VERSION))
+                  << "\n";
+        return 0;
+    }
+
+    if (command == "check") {
+        core::Scenario scenario; // with its profile, as decide and outlook read it
+        if (!load(input, overrides, scenario) || !resolveScenarioProfile(input, scenario))
             return kBadInput;
         std::vector<core::NumericFormat> formatList = core::defaultFormats(scenario);
         if (!formats.empty()) {

@@ -61,12 +61,6 @@ double activationBytesPerLayer(double sequenceLength, double microBatch, double 
     return 0.0;
 }
 
-double usdPerMillionTokens(double pricePerHour, double tokensPerBusyHour, double utilisation)
-{
-    double usefulTokens = tokensPerBusyHour * utilisation;
-    return usefulTokens > 0.0 ? pricePerHour / usefulTokens * 1e6 : 0.0;
-}
-
 double joulesPerToken(double busyWatts, double idleFraction, double tokensPerSecond,
                       double utilisation)
 {

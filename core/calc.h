@@ -35,9 +35,6 @@ enum class RecomputeMode;
 double activationBytesPerLayer(double sequenceLength, double microBatch, double hiddenSize,
                                double attentionHeads, RecomputeMode mode);
 
-/** USD per million tokens: price / (tokens per busy hour x utilisation) x 1e6 (lesson l.182). */
-double usdPerMillionTokens(double pricePerHour, double tokensPerBusyHour, double utilisation);
-
 /** Energy per generated token, charging idle power to the tokens made while busy:
  *  (P x u + P x idle_fraction x (1 - u)) / (tokens/s x u). */
 double joulesPerToken(double busyWatts, double idleFraction, double tokensPerSecond,

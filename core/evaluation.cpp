@@ -4,6 +4,7 @@
 #include "architecture.h"
 #include "calc.h"
 #include "calibration.h"
+#include "fleet.h"
 #include "scenario.h"
 #include "units.h"
 
@@ -17,8 +18,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr double kHoursPerMonth = 730.0; // 8760 / 12
-constexpr double kSecondsPerDay = 86400.0;
 
 using Q = Quantity;
 using F = FigureId;
@@ -606,10 +605,12 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
 
 /**
  * The one cost model (docs/formulas.md, "Cost"): every view, check, report and the CLI read these
- * figures. A replica is TP x PP devices; the fleet is max(the availability minimum, the replicas
- * the average and the peak traffic need) replicas. Tokens per month come from the traffic when it
- * is given, else from utilisation x the fleet's capacity (labelled as such). The effective cost
- * per million tokens is the fleet's month over the tokens it serves, so tokens x $/M = the month.
+ * figures, and the fleet's rules are core/fleet.h's. A replica is TP x PP devices; each request
+ * busies it for its prefill and its output at the batch's decode rate. The fleet is max(the
+ * availability minimum, the replicas the average and the peak request rates need) replicas.
+ * Tokens per month come from the traffic when it is given, else from utilisation x the fleet's
+ * capacity (labelled as such). The cost per million tokens is the fleet's hour over the tokens an
+ * hour serves, so tokens x $/M = the month.
  */
 void evaluateCost(const Scenario &s, const Base &b, Evaluation &e)
 {
@@ -617,29 +618,30 @@ void evaluateCost(const Scenario &s, const Base &b, Evaluation &e)
     const double devicesPerReplica = b.tensorParallel * b.pipelineParallel;
     const double replicaPrice = c.pricePerHourUsd * devicesPerReplica; // unset: price needed
     e[F::CostPricePerHour] = replicaPrice;
-    const double sustained = isSet(c.sustainedTokensPerSecond)
-                                 ? c.sustainedTokensPerSecond
-                                 : e[F::DecodeTokensPerSecond] * c.throttleFactor;
+    const ReplicaWork work = replicaWork(s, e[F::PrefillSeconds], e[F::DecodeTokensPerSecond]);
+    const double secondsPerRequest = work.secondsPerRequest();
+    const double sustained = work.tokensPerBusySecond();
     e[F::CostSustainedTokensPerSecond] = sustained;
     e[F::CostTokensPerHour] = sustained * 3600.0;
 
-    double replicas = std::max(1.0, std::ceil(s.wizard.minReplicas));
+    const double minimum = minimumReplicas(s.wizard);
+    double replicas = minimum;
     double utilisation = c.utilisation;
-    const double generated = s.serving.contextTokens - s.serving.promptTokens;
+    const double generated = work.outputTokens;
     const TrafficConfig &t = s.traffic;
     const bool fromTraffic = generated > 0.0 && isSet(t.requestsPerDay);
+    if (generated > 0.0 && isSet(peakRequestsPerSecond(t))) {
+        e[F::TrafficReplicasForPeak] =
+            replicasForRate(peakRequestsPerSecond(t), secondsPerRequest, 1.0);
+        replicas = std::max(replicas, e[F::TrafficReplicasForPeak]);
+    }
     double servedTokensPerSecond = kNaN;
     if (fromTraffic) {
-        const double average = t.requestsPerDay * generated / kSecondsPerDay;
-        e[F::TrafficAverageTokensPerSecond] = average;
-        replicas = std::max(replicas, std::max(1.0, std::ceil(average / sustained)));
-        if (isSet(t.peakRequestsPerSecond)) {
-            e[F::TrafficReplicasForPeak] =
-                std::max(1.0, std::ceil(t.peakRequestsPerSecond * generated / sustained));
-            replicas = std::max(replicas, e[F::TrafficReplicasForPeak]);
-        }
-        servedTokensPerSecond = average;
-        utilisation = average / (sustained * replicas); // of the fleet that is paid for
+        const double average = averageRequestsPerSecond(t);
+        e[F::TrafficAverageTokensPerSecond] = average * generated;
+        replicas = std::max(replicas, replicasForRate(average, secondsPerRequest, 1.0));
+        servedTokensPerSecond = average * generated;
+        utilisation = average * secondsPerRequest / replicas; // of the fleet that is paid for
         e[F::TrafficUtilisation] = utilisation;
     } else {
         servedTokensPerSecond = utilisation * replicas * sustained;
@@ -649,10 +651,11 @@ void evaluateCost(const Scenario &s, const Base &b, Evaluation &e)
     e[F::CostDevices] = replicas * devicesPerReplica;
     e[F::CostTokensFromTraffic] = fromTraffic ? 1.0 : 0.0;
     e[F::CostFleetUsdPerHour] = replicas * replicaPrice;
-    e[F::CostFleetUsdPerMonth] = e[F::CostFleetUsdPerHour] * kHoursPerMonth;
+    e[F::CostFleetUsdPerMonth] = usdPerMonth(e[F::CostFleetUsdPerHour]);
     e[F::CostFleetUsdPerYear] = e[F::CostFleetUsdPerMonth] * 12.0;
     e[F::CostTokensPerMonth] = servedTokensPerSecond * 3600.0 * kHoursPerMonth;
-    e[F::CostUsdPerMillionTokens] = e[F::CostFleetUsdPerMonth] / e[F::CostTokensPerMonth] * 1e6;
+    e[F::CostUsdPerMillionTokens] =
+        usdPerMillionTokens(replicaPrice, e[F::CostTokensPerHour], utilisation);
     e[F::CostFleetWatts] = s.power.deviceW * e[F::CostDevices];
     e[F::CostJoulesPerToken] = joulesPerToken(e[F::CostFleetWatts], s.power.idleFraction,
                                               sustained * replicas, utilisation);
@@ -661,7 +664,7 @@ void evaluateCost(const Scenario &s, const Base &b, Evaluation &e)
 
     if (generated > 0.0) {
         e[F::CostGeneratedTokensPerRequest] = generated;
-        e[F::CostSelfHostedUsdPerRequest] = replicaPrice / 3600.0 / sustained * generated;
+        e[F::CostSelfHostedUsdPerRequest] = replicaPrice / 3600.0 * secondsPerRequest;
         if (isSet(c.apiUsdPerMillionInput) && isSet(c.apiUsdPerMillionOutput)) {
             e[F::CostApiUsdPerRequest] = (s.serving.promptTokens * c.apiUsdPerMillionInput +
                                           generated * c.apiUsdPerMillionOutput) /

@@ -2,6 +2,7 @@
 #include "loadsim.h"
 
 #include "evaluation.h"
+#include "fleet.h"
 #include "scenario.h"
 #include "units.h"
 
@@ -544,10 +545,10 @@ Result<LoadSetup> loadSetup(const Scenario &scenario, std::vector<TraceRequest> 
     setup.router =
         l.router == "least_outstanding" ? RouterKind::LeastOutstanding : RouterKind::RoundRobin;
 
-    setup.ratePerSecond = isSet(l.ratePerSecond) ? l.ratePerSecond
-                          : isSet(scenario.traffic.peakRequestsPerSecond)
-                              ? scenario.traffic.peakRequestsPerSecond
-                              : 1.0;
+    // the load section's own rate, else the rate the fleet is sized for (core/fleet.h), else one
+    // request a second
+    const double sized = peakRequestsPerSecond(scenario.traffic);
+    setup.ratePerSecond = isSet(l.ratePerSecond) ? l.ratePerSecond : isSet(sized) ? sized : 1.0;
     // below one request in about 30 years the run's clock loses its resolution
     if (!(setup.ratePerSecond >= kSlowestRate) || !std::isfinite(setup.ratePerSecond))
         return fail<LoadSetup>(isSet(l.ratePerSecond) ? "/load/rate_per_second"

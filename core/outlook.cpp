@@ -3,6 +3,7 @@
 
 #include "calibration.h"
 #include "evaluation.h"
+#include "fleet.h"
 #include "scenarioedits.h"
 #include "units.h"
 
@@ -18,9 +19,7 @@ namespace core {
 namespace {
 
 using F = FigureId;
-constexpr double kHoursPerMonth = 730.0;
 constexpr double kSecondsPerMonth = kHoursPerMonth * 3600.0;
-constexpr double kSecondsPerDay = 86400.0;
 
 std::string num(double value, int significant = 3)
 {

@@ -147,7 +147,8 @@ bool runsCandidate(const Scenario &scenario, const Candidate &candidate)
         scenario.device.presetId.empty() ? scenario.device.name : scenario.device.presetId;
     return id == candidate.deviceId && scenario.serving.weightFormat == candidate.weightFormat &&
            scenario.serving.tensorParallel == candidate.tensorParallel &&
-           scenario.serving.pipelineParallel == candidate.pipelineParallel;
+           scenario.serving.pipelineParallel == candidate.pipelineParallel &&
+           scenario.serving.batch == candidate.scenario.serving.batch;
 }
 
 Result<Scenario> withTrainingRecipe(const Scenario &scenario, std::string_view key)

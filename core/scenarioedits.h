@@ -69,7 +69,7 @@ std::optional<NumericFormat> nextSmallerWeightFormat(NumericFormat format);
  *  weight format. The candidate's device carries any negotiated price already. */
 DeviceMove withCandidate(const Scenario &scenario, const Candidate &candidate);
 
-/** True when the scenario already runs the candidate (same device and weight format). */
+/** True when the scenario already runs the candidate (device, weight format, shape and batch). */
 bool runsCandidate(const Scenario &scenario, const Candidate &candidate);
 
 /** The scenario with a named training recipe's bytes per parameter (unknown key: the error). */

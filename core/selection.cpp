@@ -2,7 +2,9 @@
 #include "selection.h"
 
 #include "evaluation.h"
+#include "fleet.h"
 #include "loadsim.h"
+#include "parameters.h"
 #include "presets.h"
 #include "scenarioaccess.h"
 #include "scenarioedits.h"
@@ -21,7 +23,6 @@ namespace core {
 namespace {
 
 using F = FigureId;
-constexpr double kHoursPerMonth = 730.0;
 constexpr double kLowHeadroomFraction = 0.10; // l.215: "headroom"; the wizard warns below 10 %
 
 std::string gb(double bytes)
@@ -574,7 +575,7 @@ CheckResult cost(const Candidate &c, const Evaluation &e)
     const std::string priceNote = "$" + num(price) + "/h per device (" + follow.priceOrigin + ")";
     add(r, "price_per_hour_usd", price);
     if (s.wizard.regime == Regime::Training) {
-        const double monthly = c.replicas * price * kHoursPerMonth;
+        const double monthly = usdPerMonth(c.replicas * price);
         add(r, "monthly_cost_usd", monthly);
         r.summary = num(c.replicas, 9) + " devices at " + priceNote + ": " +
                     formatUsd(c.replicas * price) + " per hour, " + formatUsd(monthly) +
@@ -867,7 +868,7 @@ Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, Nu
         c.usdPerMillionTokens = e[F::CostUsdPerMillionTokens];
     } else {
         c.usdPerHour = c.devices * s.cost.pricePerHourUsd;
-        c.monthlyCostUsd = c.usdPerHour * kHoursPerMonth;
+        c.monthlyCostUsd = usdPerMonth(c.usdPerHour);
         c.usdPerMillionTokens = std::numeric_limits<double>::quiet_NaN();
     }
     for (CheckResult &check : c.checks)
@@ -909,7 +910,7 @@ std::string whyShape(const Candidate &c)
 /** Why this many replicas: the availability minimum, or what the traffic needs. */
 std::string whyReplicas(const Candidate &c, const Evaluation &e)
 {
-    const double minimum = std::max(1.0, std::ceil(c.scenario.wizard.minReplicas));
+    const double minimum = minimumReplicas(c.scenario.wizard);
     if (c.replicas <= minimum)
         return num(c.replicas, 9) + (c.replicas == 1 ? " replica" : " replicas") +
                ": the availability minimum" +
@@ -1223,6 +1224,36 @@ const Candidate *recommendedCandidate(const Selection &selection)
     return nullptr;
 }
 
+std::string decisionName(const Candidate &c)
+{
+    std::string name = c.scenario.model.name + " on " + num(c.devices, 9) + " x " +
+                       (c.device.name.empty() ? c.deviceId : c.device.name) + ", " +
+                       std::string(formatLabel(c.weightFormat));
+    if (c.devicesPerReplica() > 1)
+        name += " (" + num(c.replicas, 9) + " x " +
+                shapeLabel(c.tensorParallel, c.pipelineParallel) + ")";
+    return name;
+}
+
+Scenario decidedScenario(const Scenario &scenario, const Candidate &candidate)
+{
+    Scenario s = withCandidate(scenario, candidate).scenario;
+    // the batch the checks sized the fleet at: every resident sequence decodes in each step
+    s.serving.batch = candidate.scenario.serving.batch;
+    if (!scenario.givenInputs.contains("load.replicas"))
+        s.load.replicas =
+            std::clamp(candidate.replicas, 1.0, findParameter("load.replicas")->maximum);
+    s.name = decisionName(candidate);
+    return s;
+}
+
+Scenario decidedScenario(const Scenario &scenario, const Selection &selection)
+{
+    if (const Candidate *best = recommendedCandidate(selection))
+        return decidedScenario(scenario, *best);
+    return scenario;
+}
+
 std::vector<CandidateDevice> resolveCandidates(const std::vector<std::string> &ids,
                                                Diagnostics &problems)
 {
@@ -1292,16 +1323,68 @@ Selection selectDevice(const Scenario &scenario)
     return selection;
 }
 
+namespace {
+
+/** A figure as JSON: a whole number as an integer, null when not finite. */
+nlohmann::ordered_json jsonNumber(double value)
+{
+    if (!std::isfinite(value))
+        return nullptr;
+    if (std::fabs(value) < 9.007199254740992e15 && std::floor(value) == value)
+        return static_cast<std::int64_t>(value);
+    return value;
+}
+
+/** The recommendation as `check` and `decide` print it; nulls where nothing passes. */
+nlohmann::ordered_json recommendationJson(const Selection &selection)
+{
+    using json = nlohmann::ordered_json;
+    const auto number = jsonNumber;
+    const Recommendation &r = selection.recommendation;
+    json rec = json::object();
+    rec["device"] = r.found ? json(r.deviceId) : json(nullptr);
+    rec["weight_format"] = r.found ? json(formatKey(r.weightFormat)) : json(nullptr);
+    const Candidate *best = recommendedCandidate(selection);
+    auto field = [&](double value) { return best ? number(value) : json(nullptr); };
+    rec["tensor_parallel"] = field(best ? best->tensorParallel : 0);
+    rec["pipeline_parallel"] = field(best ? best->pipelineParallel : 0);
+    rec["replicas"] = field(best ? best->replicas : 0);
+    rec["devices"] = field(best ? best->devices : 0);
+    rec["shape"] = best ? json(r.shape) : json(nullptr);
+    rec["memory_per_device_bytes"] = field(best ? best->memoryPerDeviceBytes : 0);
+    rec["usd_per_hour"] = field(best ? best->usdPerHour : 0);
+    rec["usd_per_month"] = field(best ? best->monthlyCostUsd : 0);
+    rec["usd_per_million_tokens"] = field(best ? best->usdPerMillionTokens : 0);
+    rec["reason"] = r.reason;
+    rec["api_fallback"] = r.apiFallback;
+    rec["flip"] = r.flip;
+    if (!r.split.empty())
+        rec["split"] = r.split;
+    rec["rejected"] = r.rejected;
+    rec["engine_settings"] = r.engineSettings;
+    if (best) {
+        rec["batch"] = number(best->scenario.serving.batch);
+        rec["utilisation"] = number(best->check(CheckKind::Cost).figure("utilisation"));
+        rec["name"] = decisionName(*best);
+    }
+    return rec;
+}
+
+} // namespace
+
+std::string decisionToJson(const Selection &selection, const std::string &writtenPath)
+{
+    nlohmann::ordered_json out;
+    out["recommendation"] = recommendationJson(selection);
+    out["decided_scenario"] =
+        writtenPath.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(writtenPath);
+    return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 std::string selectionToJson(const Selection &selection)
 {
     using json = nlohmann::ordered_json; // the contract's order: device, format, checks, verdict
-    auto number = [](double value) -> json {
-        if (!std::isfinite(value))
-            return nullptr;
-        if (std::fabs(value) < 9.007199254740992e15 && std::floor(value) == value)
-            return static_cast<std::int64_t>(value);
-        return value;
-    };
+    const auto number = jsonNumber;
     json out = json::object();
     out["regime"] = selection.regime == Regime::Online     ? "online"
                     : selection.regime == Regime::Training ? "training"
@@ -1337,29 +1420,7 @@ std::string selectionToJson(const Selection &selection)
                               {"usd_per_million_tokens", number(c.usdPerMillionTokens)}});
     }
     out["candidates"] = candidates;
-    const Recommendation &r = selection.recommendation;
-    json rec = json::object();
-    rec["device"] = r.found ? json(r.deviceId) : json(nullptr);
-    rec["weight_format"] = r.found ? json(formatKey(r.weightFormat)) : json(nullptr);
-    const Candidate *best = recommendedCandidate(selection);
-    auto field = [&](double value) { return best ? number(value) : json(nullptr); };
-    rec["tensor_parallel"] = field(best ? best->tensorParallel : 0);
-    rec["pipeline_parallel"] = field(best ? best->pipelineParallel : 0);
-    rec["replicas"] = field(best ? best->replicas : 0);
-    rec["devices"] = field(best ? best->devices : 0);
-    rec["shape"] = best ? json(r.shape) : json(nullptr);
-    rec["memory_per_device_bytes"] = field(best ? best->memoryPerDeviceBytes : 0);
-    rec["usd_per_hour"] = field(best ? best->usdPerHour : 0);
-    rec["usd_per_month"] = field(best ? best->monthlyCostUsd : 0);
-    rec["usd_per_million_tokens"] = field(best ? best->usdPerMillionTokens : 0);
-    rec["reason"] = r.reason;
-    rec["api_fallback"] = r.apiFallback;
-    rec["flip"] = r.flip;
-    if (!r.split.empty())
-        rec["split"] = r.split;
-    rec["rejected"] = r.rejected;
-    rec["engine_settings"] = r.engineSettings;
-    out["recommendation"] = rec;
+    out["recommendation"] = recommendationJson(selection);
     json problems = json::array();
     for (const Diagnostic &d : selection.problems)
         problems.push_back({{"path", d.path}, {"message", d.message}});

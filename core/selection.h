@@ -117,6 +117,21 @@ std::vector<double> tensorParallelChoices(const DeviceSpec &device, const Wizard
 /** The recommended candidate, or nullptr when none passes. */
 const Candidate *recommendedCandidate(const Selection &selection);
 
+/**
+ * The scenario as the decision leaves it, the one rule behind the wizard's Apply, the decision
+ * view, the report, the slides and `accel-calc decide`: the candidate's device (price and power
+ * follow it), weight format and replica shape; the batch the checks sized it at (the resident
+ * sequences, serving.concurrent_sequences); its replicas in the load simulation unless the load
+ * section names a count; and a name that says the fleet ("Llama-3.1-70B on 2 x AMD MI300X, FP8").
+ * evaluate() of it gives the candidate's replicas, devices, utilisation and money.
+ */
+Scenario decidedScenario(const Scenario &scenario, const Candidate &candidate);
+/** The same with the recommendation; the scenario unchanged when nothing passes. */
+Scenario decidedScenario(const Scenario &scenario, const Selection &selection);
+
+/** "Llama-3.1-70B on 2 x AMD MI300X, FP8" (with the shape when a replica spans devices). */
+std::string decisionName(const Candidate &candidate);
+
 /** One candidate device to check: a preset id, or a custom device (no id). */
 struct CandidateDevice
 {
@@ -146,5 +161,10 @@ Selection selectDevice(const Scenario &scenario);
 
 /** The `accel-calc check` JSON document (see docs/scenario-format.md). */
 std::string selectionToJson(const Selection &selection);
+
+/** The `accel-calc decide` JSON document: the recommendation (as in `check`, with the batch,
+ *  the utilisation and the decided scenario's name) and where the decided scenario was
+ *  written (null when it was not). */
+std::string decisionToJson(const Selection &selection, const std::string &writtenPath);
 
 } // namespace core

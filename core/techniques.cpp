@@ -3,6 +3,7 @@
 
 #include "architecture.h"
 #include "calc.h"
+#include "fleet.h"
 #include "parameters.h"
 #include "presets.h"
 #include "scenario.h"
@@ -262,26 +263,24 @@ std::optional<SplitProposal> proposeSplit(const Scenario &decodeSide,
                                           std::span<const SplitOption> prefillOptions)
 {
     const TrafficConfig &traffic = decodeSide.traffic;
-    const double rate = isSet(traffic.peakRequestsPerSecond) && traffic.peakRequestsPerSecond > 0.0
-                            ? traffic.peakRequestsPerSecond
-                        : isSet(traffic.requestsPerDay) && traffic.requestsPerDay > 0.0
-                            ? traffic.requestsPerDay / 86400.0
-                            : 0.0;
+    const double rate = peakRequestsPerSecond(traffic);
     const double output = decodeSide.serving.contextTokens - decodeSide.serving.promptTokens;
     const Evaluation decode = evaluate(decodeSide);
     const double decodePrice = decode[FigureId::CostPricePerHour];
-    const double tokensPerSecond = decode[FigureId::DecodeTokensPerSecond];
+    // a colocated replica's work per request, on the fleet's one basis (core/fleet.h)
+    const ReplicaWork work = replicaWork(decodeSide, decode[FigureId::PrefillSeconds],
+                                         decode[FigureId::DecodeTokensPerSecond]);
+    const double tokensPerSecond = work.decodeTokensPerSecond;
     if (!(rate > 0.0) || !(output >= 1.0) || !std::isfinite(decodePrice) ||
         !(tokensPerSecond > 0.0) || prefillOptions.empty())
         return std::nullopt;
-    const double minimum = std::max(1.0, std::ceil(decodeSide.wizard.minReplicas));
+    const double minimum = minimumReplicas(decodeSide.wizard);
     const auto replicasFor = [&](double secondsPerRequest) {
-        return std::max(minimum, std::ceil(rate * secondsPerRequest - 1e-9));
+        return replicasForRate(rate, secondsPerRequest, minimum);
     };
     SplitProposal best;
     best.requestsPerSecond = rate;
-    best.colocatedReplicas =
-        replicasFor(decode[FigureId::PrefillSeconds] + output / tokensPerSecond);
+    best.colocatedReplicas = replicasFor(work.secondsPerRequest());
     best.usdPerHourColocated = best.colocatedReplicas * decodePrice;
     best.decodeReplicas = replicasFor(output / tokensPerSecond);
     const double kvBytes =

@@ -83,6 +83,7 @@ private slots:
     void extremeButValidCostsStayOnTheChart();
     void compareShowsTheDifferences();
     void deviceNamesReadLiterally();
+    void afterApplyTheCostTabPricesTheDecidedFleet();
 };
 
 void CostCompareViews::initTestCase()
@@ -223,6 +224,51 @@ void CostCompareViews::compareShowsTheDifferences()
         QStringLiteral("support-assistant"));
     QCOMPARE(view.scenarioB().serving.concurrentSequences, 40.0);
     QVERIFY(!view.csv().isEmpty());
+}
+
+// Issue #40: a 70B decision on real GPUs (100 resident sequences, 864,000 requests a day, peak
+// 20/s). The decision view's Apply, then the Cost tab's fleet sentence: the same replicas, devices
+// and month as the checks. Before the fix the Cost tab priced the scenario's batch of 8 and
+// said several times the replicas.
+void CostCompareViews::afterApplyTheCostTabPricesTheDecidedFleet()
+{
+    const std::vector<std::string> sets{
+        "model=\"llama-3-1-70b\"",
+        "serving.concurrent_sequences=100",
+        "serving.batch=8",
+        "serving.prompt_tokens=2000",
+        "serving.context_tokens=2300",
+        "traffic.requests_per_day=864000",
+        "traffic.peak_requests_per_second=20",
+        "wizard.candidates=[\"nvidia-h100-sxm\",\"nvidia-h200-sxm\",\"amd-mi300x\","
+        "\"nvidia-l40s\",\"nvidia-a100-80gb-sxm\"]",
+        "wizard.formats=[\"bf16\",\"fp8\",\"int4\"]"};
+    auto loaded = core::readScenario(*core::scenarioPresetText("lesson-default"), sets);
+    QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+    views::ScenarioDocument doc;
+    doc.reset(loaded.value().scenario);
+    doc.flush();
+    views::DecisionView decision(&doc);
+    showOffscreen(decision);
+    const core::Selection chosen = doc.selection();
+    const core::Candidate *best = core::recommendedCandidate(chosen);
+    QVERIFY(best);
+    QVERIFY(decision.applyRecommendation());
+    doc.flush();
+    views::CostView cost(&doc);
+    showOffscreen(cost);
+    const core::Evaluation &e = doc.evaluation();
+    QCOMPARE(e[FigureId::CostReplicas], best->replicas);
+    QCOMPARE(e[FigureId::CostDevices], best->devices);
+    const QString notes = cost.notes();
+    const QString month = QString::fromStdString(core::formatUsd(best->monthlyCostUsd));
+    QVERIFY2(notes.contains(month + QStringLiteral(" a month")), qPrintable(notes + month));
+    QVERIFY2(notes.contains(QStringLiteral("%1 devices = ").arg(best->devices)), qPrintable(notes));
+    // the decided scenario's own checks keep the fleet
+    const core::Candidate *again = core::recommendedCandidate(doc.selection());
+    QVERIFY(again);
+    QCOMPARE(again->replicas, best->replicas);
+    QVERIFY(!decision.applyButton()->isEnabled()); // applied: nothing left to apply
 }
 
 QTEST_MAIN(CostCompareViews)

@@ -7,10 +7,10 @@
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
 
-#include "core/calc.h"
 #include "core/calibration.h"
 #include "core/evaluation.h"
 #include "core/explain.h"
+#include "core/fleet.h"
 #include "core/lessonfigures.h"
 #include "core/presets.h"
 #include "core/scenario.h"

@@ -56,25 +56,6 @@ QString fromView(std::string_view text)
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
 
-/** The scenario as the decision leaves it: the recommended device and format applied. */
-core::Scenario decided(const core::Scenario &scenario, const core::Selection &selection)
-{
-    if (const core::Candidate *best = core::recommendedCandidate(selection))
-        return core::withCandidate(scenario, *best).scenario;
-    return scenario;
-}
-
-/** The decided scenario for the load curve: the recommended fleet's replicas serve the stream
- *  unless the load section names its own count. */
-core::Scenario decidedUnderLoad(const core::Scenario &scenario, const core::Selection &selection)
-{
-    core::Scenario d = decided(scenario, selection);
-    const core::Candidate *best = core::recommendedCandidate(selection);
-    if (best && !scenario.givenInputs.contains("load.replicas"))
-        d.load.replicas = std::max(1.0, best->replicas);
-    return d;
-}
-
 const char *const kStyle =
     "body{font-family:sans-serif;font-size:10pt;color:#222;max-width:60em;margin:auto}"
     "h1{font-size:18pt;margin-bottom:2pt}h2{font-size:13pt;margin-top:14pt}"
@@ -479,10 +460,11 @@ Parts parts(const core::Scenario &scenario, core::MemoryUnits units,
             const core::Selection &selection)
 {
     Parts p;
+    const core::Scenario d = core::decidedScenario(scenario, selection);
     p.sensitivity = core::sensitivity(scenario, selection);
     p.growthPlan = core::growthPlan(scenario, selection);
-    p.summary = header(scenario) +
-                executiveSummary(scenario, selection, p.sensitivity, p.growthPlan, units);
+    p.summary =
+        header(d) + executiveSummary(scenario, selection, p.sensitivity, p.growthPlan, units);
     p.money = costTable(selection) + sensitivityHtml(p.sensitivity);
     p.growth = growthHtml(p.growthPlan);
     if (!(p.growthPlan.growthPerMonth > 0)) { // one sentence, no chart: on the money's page
@@ -492,7 +474,6 @@ Parts parts(const core::Scenario &scenario, core::MemoryUnits units,
     p.checks = checksTable(selection);
     p.charts = QObject::tr("<h2>Roofline and memory, as decided</h2><p class=\"muted\">The "
                            "recommended device and format applied to the workload.</p>");
-    const core::Scenario d = decided(scenario, selection);
     p.tail = workload(scenario, units) + QObject::tr("<h2>The decision in full</h2>") +
              DecisionView::decisionHtml(selection) + assumptions(d) + formulas(d, units) +
              QObject::tr("<p class=\"muted\">Made with Accelerator Explorer %1 from the lesson "
@@ -572,12 +553,12 @@ bool writeHtml(const core::Scenario &scenario, core::MemoryUnits units, const QS
 {
     const core::Selection selection = core::selectDevice(scenario);
     const Parts p = parts(scenario, units, selection);
-    Charts charts(decidedUnderLoad(scenario, selection), units);
-    QString html =
-        QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1"
-                       "</title><style>%2</style></head><body>")
-            .arg(QObject::tr("Capacity decision: %1").arg(titleOf(scenario).toHtmlEscaped()),
-                 QLatin1String(kStyle));
+    const core::Scenario d = core::decidedScenario(scenario, selection);
+    Charts charts(d, units);
+    QString html = QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1"
+                                  "</title><style>%2</style></head><body>")
+                       .arg(QObject::tr("Capacity decision: %1").arg(titleOf(d).toHtmlEscaped()),
+                            QLatin1String(kStyle));
     html += p.summary + p.money;
     if (p.sensitivity.available) {
         for (const TornadoMeasure measure :
@@ -673,12 +654,13 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
 {
     const core::Selection selection = core::selectDevice(scenario);
     const Parts p = parts(scenario, units, selection);
-    Charts charts(decidedUnderLoad(scenario, selection), units);
+    const core::Scenario d = core::decidedScenario(scenario, selection);
+    Charts charts(d, units);
     return writeAtomically(
         path,
         [&](QIODevice &device, QString *) {
             QPdfWriter pdf(&device);
-            pdf.setTitle(QObject::tr("Capacity decision: %1").arg(titleOf(scenario)));
+            pdf.setTitle(QObject::tr("Capacity decision: %1").arg(titleOf(d)));
             pdf.setCreator(QStringLiteral("Accelerator Explorer ") +
                            QApplication::applicationVersion());
             pdf.setPageSize(QPageSize(QPageSize::A4));

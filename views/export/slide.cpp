@@ -221,10 +221,7 @@ bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const Q
     const core::Selection &selection = document.selection();
     const bool decision =
         viewName == QStringLiteral("decision") || viewName == QStringLiteral("checks");
-    core::Scenario shown = scenario;
-    if (decision)
-        if (const core::Candidate *best = core::recommendedCandidate(selection))
-            shown = core::withCandidate(scenario, *best).scenario;
+    const core::Scenario shown = decision ? core::decidedScenario(scenario, selection) : scenario;
     const QString heading = title.isEmpty() ? view->title() : title;
     const QString subtitle = QString::fromStdString(
         shown.name.empty() ? shown.model.name + " on " + shown.device.name : shown.name);

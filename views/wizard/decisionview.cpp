@@ -165,7 +165,7 @@ bool DecisionView::applyRecommendation()
     const core::Candidate *best = core::recommendedCandidate(document()->selection());
     if (!best)
         return false;
-    document()->applyScenario(core::withCandidate(document()->scenario(), *best).scenario,
+    document()->applyScenario(core::decidedScenario(document()->scenario(), *best),
                               tr("Apply Recommendation"));
     return true;
 }

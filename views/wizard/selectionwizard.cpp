@@ -575,10 +575,8 @@ QString SelectionWizard::lastRefusal() const
 void SelectionWizard::accept()
 {
     core::Scenario result = m_working->scenario();
-    const core::Selection selection = core::selectDevice(result);
-    if (const core::Candidate *best = core::recommendedCandidate(selection))
-        result = core::withCandidate(result, *best).scenario;
-    m_target->applyScenario(result, tr("Apply Device Selection"));
+    m_target->applyScenario(core::decidedScenario(result, core::selectDevice(result)),
+                            tr("Apply Device Selection"));
     QWizard::accept();
 }
 

@@ -733,11 +733,13 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         else
             x.inputs.push_back({"sustained tokens/s per replica",
                                 b.fig(F::CostSustainedTokensPerSecond),
-                                "computed: decode.tokens_per_second x throttle factor " +
+                                "computed: generated tokens / (prefill + generated / "
+                                "decode.tokens_per_second), x throttle factor " +
                                     formatNumber(s.cost.throttleFactor, 3)});
         x.note = "Idle hours are billed too, and the availability replica is counted. Tokens are "
-                 "generated tokens, as the lesson counts. Replicas = max(the availability "
-                 "minimum, what the average and the peak traffic need).";
+                 "generated tokens, as the lesson counts. A request busies its replica for its "
+                 "prefill and its output; replicas = max(the availability minimum, what the "
+                 "average and the peak request rates need).";
         break;
     }
     case F::CostJoulesPerToken:

@@ -3,6 +3,7 @@
 // output is JSON only, and bad input exits 2 with "FILE: /json/path: what is wrong".
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -75,6 +76,7 @@ class Cli : public QObject
     Q_OBJECT
 
 private slots:
+    void decideWritesTheDecidedScenario();
     void lessonScenarioFiles_data();
     void lessonScenarioFiles();
     void everyScenarioFileEvaluatesCleanly();
@@ -434,6 +436,57 @@ void Cli::checkRecommendsTheLessonsDevice()
     const QJsonObject none = parseObject(small.out).value("recommendation").toObject();
     QVERIFY(none.value("device").isNull());
     QVERIFY(none.value("reason").toString().contains("No candidate passes"));
+}
+
+// Issue #40: accel-calc decide prints the recommendation and writes the decided scenario, whose
+// evaluation is the checks' fleet and money; nothing passing is bad input (exit 2).
+void Cli::decideWritesTheDecidedScenario()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("decided.json"));
+    const QStringList traffic{"--set", "traffic.requests_per_day=864000", "--set",
+                              "traffic.peak_requests_per_second=20"};
+    const Run run =
+        accelCalc(QStringList{"decide", scenarioFile("llama-70b-fleet"), "-o", path} + traffic);
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject decision = parseObject(run.out);
+    const QJsonObject rec = decision.value("recommendation").toObject();
+    QCOMPARE(decision.value("decided_scenario").toString(), path);
+    for (const char *key :
+         {"device", "weight_format", "tensor_parallel", "pipeline_parallel", "replicas", "devices",
+          "usd_per_month", "usd_per_million_tokens", "batch", "utilisation", "name"})
+        QVERIFY2(!rec.value(key).isNull() && !rec.value(key).isUndefined(), key);
+    QCOMPARE(rec.value("batch").toDouble(), 64.0); // the scenario's 64 resident sequences
+
+    // check of the same scenario recommends the same fleet
+    const QJsonObject checked =
+        parseObject(accelCalc(QStringList{"check", scenarioFile("llama-70b-fleet")} + traffic).out)
+            .value("recommendation")
+            .toObject();
+    for (const char *key : {"device", "weight_format", "replicas", "devices", "usd_per_month"})
+        QCOMPARE(checked.value(key), rec.value(key));
+
+    // the written scenario evaluates to the same fleet and money
+    const Run evaluated = accelCalc({"evaluate", path});
+    QCOMPARE(evaluated.exitCode, 0);
+    const QJsonObject e = parseObject(evaluated.out);
+    QCOMPARE(valueAt(e, "cost.replicas"), rec.value("replicas").toDouble());
+    QCOMPARE(valueAt(e, "cost.devices"), rec.value("devices").toDouble());
+    QVERIFY(
+        std::fabs(valueAt(e, "cost.fleet_usd_per_month") / rec.value("usd_per_month").toDouble() -
+                  1.0) < 1e-9);
+    QVERIFY(std::fabs(valueAt(e, "cost.utilisation") - rec.value("utilisation").toDouble()) < 1e-9);
+
+    // nothing passes: exit 2, a message, no file
+    const QString none = dir.filePath(QStringLiteral("none.json"));
+    const Run refused =
+        accelCalc({"decide", scenarioFile("support-assistant"), "-o", none, "--set",
+                   "wizard.candidates=[\"lesson-accelerator-24gb\"]", "--set",
+                   "wizard.formats=[\"bf16\"]", "--set", "device=\"lesson-accelerator-24gb\""});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("no option passes every check"), refused.err.constData());
+    QVERIFY(refused.out.isEmpty());
+    QVERIFY(!QFileInfo::exists(none));
 }
 
 void Cli::checkReportsUnknownDevices()

@@ -624,7 +624,7 @@ void evaluateCost(const Scenario &s, const Base &b, Evaluation &e)
     e[F::CostSustainedTokensPerSecond] = sustained;
     e[F::CostTokensPerHour] = sustained * 3600.0;
 
-    const double minimum = minimumReplicas(s.wizard);
+    const double minimum = minimumReplicas(s);
     double replicas = minimum;
     double utilisation = c.utilisation;
     const double generated = work.outputTokens;

@@ -23,6 +23,12 @@ double minimumReplicas(const WizardConfig &wizard)
     return std::max(1.0, std::ceil(wizard.minReplicas));
 }
 
+double minimumReplicas(const Scenario &scenario)
+{
+    const double fleet = scenario.serving.replicas;
+    return std::max(minimumReplicas(scenario.wizard), isSet(fleet) ? std::ceil(fleet) : 1.0);
+}
+
 double ReplicaWork::tokensPerBusySecond() const
 {
     return outputTokens > 0.0 ? outputTokens / secondsPerRequest() : decodeTokensPerSecond;

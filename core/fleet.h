@@ -24,6 +24,10 @@ double peakRequestsPerSecond(const TrafficConfig &traffic);
 /** The availability minimum: max(1, ceil(wizard.min_replicas)). */
 double minimumReplicas(const WizardConfig &wizard);
 
+/** The least the fleet runs: the availability minimum, or serving.replicas when it is more (a
+ *  decided fleet, sized for the peak under load). */
+double minimumReplicas(const Scenario &scenario);
+
 /**
  * What one busy replica spends on a request, on one basis: its prompt's prefill, then its output
  * at the replica's decode rate (the batch's total tokens/s, every sequence sharing each step).

@@ -67,6 +67,7 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"serving.tensor_parallel", "Tensor parallel", "devices", 1, 4096, false, true, 1, "Devices one model is split across.", "Interconnect", ACCEL_FIELD(serving.tensorParallel)},
     {"serving.pipeline_parallel", "Pipeline stages", "", 1, 4096, false, true, 1, "Stages the layers are split into, each on its own tensor-parallel group (usually one node each).", "Interconnect", ACCEL_FIELD(serving.pipelineParallel)},
     {"serving.ttft_target_s", "TTFT target", "s", 0, 3600, true, false, 1.5, "Time-to-first-token target.", "Device selection", ACCEL_FIELD(serving.ttftTargetSeconds)},
+    {"serving.replicas", "Fleet replicas", "replicas", 1, 1e6, false, true, kNone, "Replicas the fleet runs at least (default: what the traffic and wizard.min_replicas need; a decision sets the fleet whose simulated p95 meets the targets at the peak).", "Device selection", ACCEL_FIELD(serving.replicas)},
     {"serving.pacing_target_tokens_s", "Pacing target", "tokens/s", 0, 1e6, true, false, 10, "Per-user token pacing target (app assumption: about reading speed).", "Device selection", ACCEL_FIELD(serving.pacingTargetTokensPerSecond)},
     // training
     {"training.weights_bytes", "Weight bytes", "B/param", 0, 64, false, false, 2, "Working weight copy per parameter.", "Training the same model", ACCEL_FIELD(training.weightsBytes)},

@@ -148,6 +148,10 @@ struct ServingConfig
     double pipelineParallel = 1; ///< stages, each on its own TP group (usually across nodes)
     double ttftTargetSeconds = 1.5;
     double pacingTargetTokensPerSecond = 10;
+    /// The fleet runs at least this many replicas (unset: what the traffic and the availability
+    /// minimum need). A decision writes the fleet it sized when the load at the peak needed more
+    /// replicas than the throughput alone (core/fleet.h, issue #40).
+    double replicas = kUnset;
 };
 
 struct TrainingConfig

@@ -282,14 +282,21 @@ CheckResult trainingMemory(Candidate &c, const Evaluation &e)
 /// about 30 ms, on the development machine).
 constexpr double kCheckRequests = 500;
 constexpr double kCheckEvents = 3e5;
+/// The most replicas the latency check grows a fleet to: this many times what the throughput
+/// needs (a queue that needs more is not a queue but a missing device), within load.replicas.
+constexpr double kGrowthFactor = 16;
 
 /**
- * The scenario's load section served by the candidate's whole fleet (its replicas of its
- * shape, issue #26): the p95 first token and time per output token under that load decide the
- * check instead of the single-request floor, and the text says so. False (the floor stands)
+ * The traffic at its peak (the load section's rate, else the rate the fleet is sized for, issue
+ * #40) served by the candidate's whole fleet (its replicas of its shape, issue #26): the p95
+ * first token and time per output token under that load decide the check instead of the
+ * single-request floor, and the text says so. When the throughput's replicas miss a target, the
+ * fleet grows (doubling, then halving the gap) to the fewest replicas whose simulated p95 meets
+ * both, written to `fleet`; none within kGrowthFactor x fails the check. False (the floor stands)
  * when the run cannot be made: a trace (the checks read no files) or a setup error, said too.
  */
-bool simulateLatency(const Candidate &c, const Evaluation &e, CheckResult &r, std::string &text)
+bool simulateLatency(const Candidate &c, const Evaluation &e, CheckResult &r, std::string &text,
+                     double &fleet)
 {
     Scenario s = c.scenario;
     if (s.load.arrivals == "trace") {
@@ -304,37 +311,101 @@ bool simulateLatency(const Candidate &c, const Evaluation &e, CheckResult &r, st
                 setup.error().message + ").";
         return false;
     }
-    const double replicas = std::isfinite(e[F::CostReplicas]) ? e[F::CostReplicas] : 1.0;
-    setup.value().replicas = std::max(1.0, replicas);
+    const double ttftTarget = s.serving.ttftTargetSeconds;
+    const double tpotTarget = 1.0 / s.serving.pacingTargetTokensPerSecond;
+    const double throughputReplicas =
+        std::isfinite(e[F::CostReplicas]) ? std::max(1.0, e[F::CostReplicas]) : 1.0;
     setup.value().maxEvents = kCheckEvents;
     setup.value().timelinePoints = 2;
-    auto run = simulateLoad(s, setup.value());
+    auto runOn = [&](double replicas) {
+        setup.value().replicas = replicas;
+        return simulateLoad(s, setup.value());
+    };
+    auto meets = [&](const LoadResult &l) {
+        return !l.cut && l.ttft.p95 <= ttftTarget && l.tpotExcludingFirst.p95 <= tpotTarget;
+    };
+    auto run = runOn(throughputReplicas);
     if (!run) {
         text += " Under the load section's stream: " + run.error().message + ".";
         r.status = CheckStatus::Fail;
         return true;
     }
-    const LoadResult &l = run.value();
-    const double ttftTarget = s.serving.ttftTargetSeconds;
-    const double tpotTarget = 1.0 / s.serving.pacingTargetTokensPerSecond;
+    LoadResult l = run.value();
+    const LoadResult atThroughput = l;
+    fleet = throughputReplicas;
+    bool grown = false;
+    const double cap =
+        std::min(throughputReplicas * kGrowthFactor, findParameter("load.replicas")->maximum);
+    if (!meets(l) && !l.cut) {
+        double failing = throughputReplicas;
+        std::optional<double> passing;
+        for (double n = throughputReplicas * 2.0; !passing; n *= 2.0) {
+            n = std::min(n, cap);
+            auto t = runOn(n);
+            if (!t)
+                break;
+            if (meets(t.value())) {
+                passing = n;
+                l = t.value();
+            } else {
+                failing = n;
+            }
+            if (n >= cap)
+                break;
+        }
+        while (passing && *passing - failing > 1.0) {
+            const double middle = std::floor((failing + *passing) / 2.0);
+            auto t = runOn(middle);
+            if (t && meets(t.value())) {
+                passing = middle;
+                l = t.value();
+            } else {
+                failing = middle;
+            }
+        }
+        if (passing) {
+            fleet = *passing;
+            grown = true;
+        }
+    }
     add(r, "simulated_rate_per_second", setup.value().ratePerSecond);
-    add(r, "simulated_replicas", setup.value().replicas);
+    add(r, "simulated_replicas", fleet);
+    add(r, "throughput_replicas", throughputReplicas);
     add(r, "simulated_requests", double(l.completed));
     add(r, "simulated_ttft_p95_seconds", l.ttft.p95);
     add(r, "simulated_tpot_p95_seconds", l.tpotExcludingFirst.p95);
     add(r, "simulated_goodput_fraction", l.goodputFraction);
-    text += " Simulated under the scenario's load (" + num(setup.value().ratePerSecond) +
-            " requests/s over " + num(setup.value().replicas, 9) + " replica" +
-            (setup.value().replicas == 1 ? "" : "s") + ", " + num(double(l.completed), 9) +
-            " requests, continuous batching): p95 first token " + formatSeconds(l.ttft.p95) +
-            " against " + formatSeconds(ttftTarget) + ", p95 time per output token " +
-            formatSeconds(l.tpotExcludingFirst.p95) + " against " + formatSeconds(tpotTarget) +
-            "; " + num(100.0 * l.goodputFraction) + " % of requests meet both.";
+    const auto replicasText = [](double n) {
+        return num(n, 9) + (n == 1 ? " replica" : " replicas");
+    };
+    const std::string stream = num(setup.value().ratePerSecond) + " requests/s, " +
+                               num(double(l.completed), 9) + " requests, continuous batching";
+    if (grown) {
+        add(r, "throughput_ttft_p95_seconds", atThroughput.ttft.p95);
+        text += " Simulated at the peak (" + stream + "): on the " +
+                replicasText(throughputReplicas) +
+                " the throughput needs, the p95 first token is " +
+                formatSeconds(atThroughput.ttft.p95) + " and the p95 time per output token " +
+                formatSeconds(atThroughput.tpotExcludingFirst.p95) + "; " + replicasText(fleet) +
+                " meet both targets: p95 first token " + formatSeconds(l.ttft.p95) + " against " +
+                formatSeconds(ttftTarget) + ", p95 time per output token " +
+                formatSeconds(l.tpotExcludingFirst.p95) + " against " + formatSeconds(tpotTarget) +
+                "; " + num(100.0 * l.goodputFraction) + " % of requests meet both.";
+    } else {
+        text += " Simulated at the peak (" + stream + ", over " + replicasText(fleet) +
+                "): p95 first token " + formatSeconds(l.ttft.p95) + " against " +
+                formatSeconds(ttftTarget) + ", p95 time per output token " +
+                formatSeconds(l.tpotExcludingFirst.p95) + " against " + formatSeconds(tpotTarget) +
+                "; " + num(100.0 * l.goodputFraction) + " % of requests meet both.";
+    }
     // the simulated p95 decides, in place of the floor and the all-at-once burst
     r.status = CheckStatus::Pass;
     if (l.ttft.p95 > ttftTarget || l.tpotExcludingFirst.p95 > tpotTarget) {
         r.status = CheckStatus::Fail;
-        text += " The p95 misses its target under this load.";
+        text += " The p95 misses its target under this load" +
+                (l.cut ? std::string()
+                       : ", and no fleet of up to " + num(cap, 9) + " replicas meets it") +
+                ".";
     }
     if (l.cut) {
         if (r.status == CheckStatus::Pass)
@@ -346,7 +417,9 @@ bool simulateLatency(const Candidate &c, const Evaluation &e, CheckResult &r, st
     return true;
 }
 
-CheckResult servingLatency(const Candidate &c, const Evaluation &e)
+/** The latency check; a fleet the peak under load needs beyond the throughput's replicas is
+ *  written to the candidate's scenario (serving.replicas) and `e` evaluated again on it. */
+CheckResult servingLatency(Candidate &c, Evaluation &e)
 {
     CheckResult r = start(CheckKind::Latency, CheckStatus::Pass);
     const Scenario &s = c.scenario;
@@ -395,8 +468,15 @@ CheckResult servingLatency(const Candidate &c, const Evaluation &e)
         text += " If all " + num(s.serving.concurrentSequences, 9) +
                 " prompts arrived at once the last would wait " + formatSeconds(burst) + ".";
     }
-    // under load the floor only rises: simulated only where the floor and the memory allow
-    if (s.load.present && !(ttft > target) && e.fits() && simulateLatency(c, e, r, text)) {
+    // under load the floor only rises: simulated only where the floor and the memory allow,
+    // when there is traffic to simulate (a load section, or a peak or daily volume)
+    const bool traffic = s.load.present || isSet(peakRequestsPerSecond(s.traffic));
+    double fleet = 0;
+    if (traffic && !(ttft > target) && e.fits() && simulateLatency(c, e, r, text, fleet)) {
+        if (fleet > e[F::CostReplicas]) {
+            c.scenario.serving.replicas = fleet;
+            e = evaluate(c.scenario);
+        }
         r.summary = text;
         return r;
     }
@@ -911,6 +991,14 @@ std::string whyShape(const Candidate &c)
 std::string whyReplicas(const Candidate &c, const Evaluation &e)
 {
     const double minimum = minimumReplicas(c.scenario.wizard);
+    const CheckResult &latency = c.check(CheckKind::Latency);
+    const double throughput = latency.figure("throughput_replicas");
+    if (std::isfinite(throughput) && c.replicas > throughput &&
+        c.replicas == latency.figure("simulated_replicas"))
+        return num(c.replicas, 9) + " replicas: the peak under load needs them (simulated, " +
+               num(throughput, 9) + " would keep up with the tokens but miss the p95 targets: " +
+               formatSeconds(latency.figure("throughput_ttft_p95_seconds")) +
+               " to the first token).";
     if (c.replicas <= minimum)
         return num(c.replicas, 9) + (c.replicas == 1 ? " replica" : " replicas") +
                ": the availability minimum" +
@@ -1240,6 +1328,8 @@ Scenario decidedScenario(const Scenario &scenario, const Candidate &candidate)
     Scenario s = withCandidate(scenario, candidate).scenario;
     // the batch the checks sized the fleet at: every resident sequence decodes in each step
     s.serving.batch = candidate.scenario.serving.batch;
+    // the fleet the peak under load needed, when more than the throughput's (the latency check)
+    s.serving.replicas = candidate.scenario.serving.replicas;
     if (!scenario.givenInputs.contains("load.replicas"))
         s.load.replicas =
             std::clamp(candidate.replicas, 1.0, findParameter("load.replicas")->maximum);

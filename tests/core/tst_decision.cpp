@@ -8,6 +8,7 @@
 
 #include "testsupport.h"
 
+#include "core/loadsim.h"
 #include "core/outlook.h"
 #include "core/scenarioedits.h"
 
@@ -114,6 +115,23 @@ void Decision::decidedScenarioAgreesWithTheChecks()
     }
     ACCEL_COMPARE_NEAR(e[F::CostUtilisation], cost.figure("utilisation"), 1e-12);
     QCOMPARE(cost.figure("replicas"), e[F::CostReplicas]);
+
+    // the decided fleet, simulated at the rate it is sized for as the check runs it, meets both
+    // p95 targets, or the latency check says no fleet does (issue #40)
+    const core::CheckResult &latency = best->check(core::CheckKind::Latency);
+    if (std::isfinite(latency.figure("simulated_ttft_p95_seconds"))) {
+        core::Scenario load = d;
+        load.load.requests = std::min(load.load.requests, 500.0);
+        auto setup = core::loadSetup(load);
+        QVERIFY(setup);
+        QCOMPARE(setup.value().replicas, best->replicas);
+        QCOMPARE(setup.value().ratePerSecond, latency.figure("simulated_rate_per_second"));
+        setup.value().maxEvents = 3e5;
+        const auto run = core::simulateLoad(load, setup.value());
+        QVERIFY(run);
+        QVERIFY(run.value().ttft.p95 <= d.serving.ttftTargetSeconds);
+        QVERIFY(run.value().tpotExcludingFirst.p95 <= 1.0 / d.serving.pacingTargetTokensPerSecond);
+    }
 
     // deciding the decided scenario again keeps the same fleet
     const core::Selection again = core::selectDevice(d);

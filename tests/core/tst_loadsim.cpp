@@ -507,17 +507,44 @@ void LoadSim::latencyCheckSimulatesTheLoadSection()
     QVERIFY(light.figure("simulated_ttft_p95_seconds") >= light.figure("ttft_seconds"));
     QVERIFY(light.figure("simulated_ttft_p95_seconds") <= 1.5);
     QVERIFY2(QString::fromStdString(light.summary)
-                 .contains(QStringLiteral("Simulated under the scenario's load (2 requests/s")),
+                 .contains(QStringLiteral("Simulated at the peak (2 requests/s")),
              light.summary.c_str());
 
-    // 40 requests a second on the same fleet: the queue grows and the p95 misses
+    // 40 requests a second on the 2 replicas the (utilisation's) throughput asks for: the queue
+    // grows and the p95 misses; the check grows the fleet to the fewest replicas that meet both
+    // targets under that load (issue #40), and the fleet is priced on them
     const auto [heavy, heavyReplicas] =
         latencyOf(testsupport::loadScenario("support-assistant", {"load.rate_per_second=40"}));
-    QCOMPARE(heavy.status, core::CheckStatus::Fail);
-    QVERIFY(heavy.figure("simulated_ttft_p95_seconds") > 1.5);
-    QVERIFY(QString::fromStdString(heavy.summary).contains(QStringLiteral("misses its target")));
+    QCOMPARE(heavy.status, core::CheckStatus::Pass);
+    QCOMPARE(heavy.figure("throughput_replicas"), 2.0);
+    QVERIFY(heavy.figure("throughput_ttft_p95_seconds") > 1.5);
+    QVERIFY(heavyReplicas > 2.0);
+    QCOMPARE(heavy.figure("simulated_replicas"), heavyReplicas);
+    QVERIFY(heavy.figure("simulated_ttft_p95_seconds") <= 1.5);
+    QVERIFY2(QString::fromStdString(heavy.summary).contains(QStringLiteral("meet both targets")),
+             heavy.summary.c_str());
+    // one replica fewer misses: the fewest that meet them
+    core::Scenario fewer =
+        testsupport::loadScenario("support-assistant", {"load.rate_per_second=40"});
+    fewer.load.requests = 500; // the check's own run
+    auto setup = core::loadSetup(fewer);
+    QVERIFY(setup);
+    setup.value().replicas = heavyReplicas - 1.0;
+    setup.value().maxEvents = 3e5;
+    const auto lessRun = core::simulateLoad(fewer, setup.value());
+    QVERIFY(lessRun);
+    QVERIFY(lessRun.value().ttft.p95 > 1.5 || lessRun.value().tpotExcludingFirst.p95 > 0.1);
+
+    // far beyond what 16 x the throughput's fleet can take: no fleet within the limit, a failure
+    const auto [flood, floodReplicas] =
+        latencyOf(testsupport::loadScenario("support-assistant", {"load.rate_per_second=2000"}));
+    QCOMPARE(flood.status, core::CheckStatus::Fail);
+    QVERIFY(QString::fromStdString(flood.summary).contains(QStringLiteral("misses its target")));
+    QVERIFY2(QString::fromStdString(flood.summary)
+                 .contains(QStringLiteral("no fleet of up to 32 replicas")),
+             flood.summary.c_str());
     (void)floorReplicas;
-    (void)heavyReplicas;
+    (void)floodReplicas;
 }
 
 QTEST_GUILESS_MAIN(LoadSim)

@@ -269,6 +269,19 @@ void CostCompareViews::afterApplyTheCostTabPricesTheDecidedFleet()
     QVERIFY(again);
     QCOMPARE(again->replicas, best->replicas);
     QVERIFY(!decision.applyButton()->isEnabled()); // applied: nothing left to apply
+
+    // one utilisation: the panel shows the traffic's busy share, not the unused 70 % input
+    views::ScenarioPanel panel(&doc);
+    showOffscreen(panel);
+    auto *utilisation =
+        qobject_cast<QDoubleSpinBox *>(panel.editor(QStringLiteral("cost.utilisation")));
+    QVERIFY(utilisation);
+    QVERIFY(!utilisation->isEnabled());
+    QCOMPARE(utilisation->value(), std::round(e[FigureId::CostUtilisation] * 100.0 *
+                                              std::pow(10, utilisation->decimals())) /
+                                       std::pow(10, utilisation->decimals()));
+    QVERIFY(notes.contains(QStringLiteral("busy %1 % of the time")
+                               .arg(views::style::number(e[FigureId::CostUtilisation] * 100, 3))));
 }
 
 QTEST_MAIN(CostCompareViews)

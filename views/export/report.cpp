@@ -397,6 +397,9 @@ QString assumptions(const core::Scenario &s)
         const auto value = core::numberAt(s, path);
         if (!value || !std::isfinite(*value))
             continue;
+        // the traffic sets the utilisation: one figure, the cost table's, not the unused input
+        if (std::string_view(path) == "cost.utilisation" && core::isSet(s.traffic.requestsPerDay))
+            continue;
         const QString source = QString::fromStdString(core::provenanceOf(s, path));
         const QString kind = source.contains(QLatin1String("scenario file")) ||
                                      source.contains(QLatin1String("command line"))

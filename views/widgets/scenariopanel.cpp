@@ -326,6 +326,23 @@ void ScenarioPanel::refresh()
         else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(it.value()))
             dspin->setValue(shown);
     }
+    // one utilisation: with traffic given the fleet's busy time is the traffic's (issue #40), so
+    // the assumed one is shown as that and cannot be typed over
+    if (QAbstractSpinBox *utilisation = m_editors.value(QStringLiteral("cost.utilisation"))) {
+        const bool fromTraffic = e[core::FigureId::CostTokensFromTraffic] != 0.0;
+        utilisation->setEnabled(!fromTraffic);
+        if (fromTraffic) {
+            if (auto *dspin = qobject_cast<QDoubleSpinBox *>(utilisation);
+                dspin && std::isfinite(e[core::FigureId::CostUtilisation]))
+                dspin->setValue(e[core::FigureId::CostUtilisation] * 100.0);
+            utilisation->setToolTip(
+                tr("Set by the traffic: the fleet is busy this share of its paid hours (average "
+                   "requests/s x the seconds a request busies a replica, its prefill and its "
+                   "output, / replicas)."));
+        } else {
+            utilisation->setToolTip(tooltipFor(*core::findParameter("cost.utilisation")));
+        }
+    }
     m_updating = false;
 }
 

@@ -102,16 +102,21 @@ Result<DeviceMove> onDevicePreset(const Scenario &scenario, std::string_view id)
     return onDevice(scenario, device.value());
 }
 
+Scenario withModel(Scenario scenario, ModelSpec model)
+{
+    scenario.model = std::move(model);
+    for (auto it = scenario.givenInputs.begin(); it != scenario.givenInputs.end();)
+        it = it->first.starts_with("model.") ? scenario.givenInputs.erase(it) : std::next(it);
+    resetParallelismIfInvalid(scenario); // the old split may not fit the new architecture
+    return scenario;
+}
+
 Result<Scenario> withModelPreset(const Scenario &scenario, std::string_view id)
 {
     auto model = modelPreset(id);
     if (!model)
         return Diagnostic{"/model", model.error().message};
-    Scenario s = scenario;
-    s.model = model.value();
-    for (auto it = s.givenInputs.begin(); it != s.givenInputs.end();)
-        it = it->first.starts_with("model.") ? s.givenInputs.erase(it) : std::next(it);
-    return s;
+    return withModel(scenario, std::move(model.value()));
 }
 
 Scenario withFormats(Scenario scenario, NumericFormat weights, std::optional<NumericFormat> kv)

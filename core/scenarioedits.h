@@ -54,7 +54,13 @@ DeviceMove onDevice(Scenario scenario, const DeviceSpec &device); // by value: c
 /** The same with a device preset id; an unknown id is the error, at "/device". */
 [[nodiscard]] Result<DeviceMove> onDevicePreset(const Scenario &scenario, std::string_view id);
 
-/** The scenario with another model (a preset id; unknown is the error, at "/model"). */
+/** The one "another model" rule (issue #40): the scenario with `model`, the old model's input
+ *  provenance cleared (its layers were not the new model's) and a tensor or pipeline split the
+ *  new model cannot run reset to one device (core::resetParallelismIfInvalid). The document,
+ *  the comparison and the speculative draft use it. */
+Scenario withModel(Scenario scenario, ModelSpec model); // by value: callers may move
+
+/** withModel with a preset id (unknown is the error, at "/model"). */
 [[nodiscard]] Result<Scenario> withModelPreset(const Scenario &scenario, std::string_view id);
 
 /** The scenario with other weights (and KV when given): formats only, nothing else moves. */

@@ -8,6 +8,7 @@
 
 #include "core/comparison.h"
 #include "core/explain.h"
+#include "core/scenarioaccess.h"
 #include "core/scenarioedits.h"
 #include "core/selection.h"
 
@@ -58,6 +59,7 @@ private slots:
     void nextSmallerWeightFormat_data();
     void nextSmallerWeightFormat();
     void modelsRecipesAndLinks();
+    void anotherModelIsOneRule();
 };
 
 void ScenarioEdits::priceAndPowerFollowTheDevice_data()
@@ -284,6 +286,36 @@ void ScenarioEdits::modelsRecipesAndLinks()
         QCOMPARE(linked->interconnect.intraLinkGbPerSecond, a.interconnect.intraLinkGbPerSecond);
     }
     QVERIFY(!core::withLinkPreset(a, core::LinkTier::IntraNode, "nope"));
+}
+
+// Issue #40: "this scenario with another model" is one rule. The old model's provenance goes
+// (the explanation panel said "entered in the app" for the new model's layers) and a split the
+// new model cannot run is reset (Compare drew GPT-2 at TP 8, which does not divide its 12
+// heads, at 65,331 tokens/s with no warning).
+void ScenarioEdits::anotherModelIsOneRule()
+{
+    core::Scenario a = testsupport::loadScenario(QStringLiteral("llama-70b-fleet"));
+    QCOMPARE(a.serving.tensorParallel, 8.0);
+    a.givenInputs["model.layers"] = core::InputOrigin::App; // an edited layer count
+    auto gpt2 = core::withModelPreset(a, "gpt2-small");
+    QVERIFY(gpt2);
+    QCOMPARE(gpt2->serving.tensorParallel, 1.0); // 12 heads: TP 8 cannot run it
+    QVERIFY(!core::parallelismProblem(gpt2.value()));
+    QVERIFY(!gpt2->givenInputs.contains("model.layers"));
+    QVERIFY(QString::fromStdString(core::provenanceOf(gpt2.value(), "model.layers"))
+                .contains(QStringLiteral("preset")));
+    // a split the new model runs stays
+    auto llama = core::withModelPreset(a, "llama-3-1-8b");
+    QVERIFY(llama);
+    QCOMPARE(llama->serving.tensorParallel, 8.0);
+
+    // the comparison's scenario B follows the same rule
+    core::ScenarioVariant variant;
+    variant.modelId = "gpt2-small";
+    auto b = core::applyVariant(a, variant);
+    QVERIFY(b);
+    QCOMPARE(b->serving.tensorParallel, 1.0);
+    QVERIFY(!core::parallelismProblem(b.value()));
 }
 
 QTEST_GUILESS_MAIN(ScenarioEdits)

@@ -253,10 +253,7 @@ bool ScenarioDocument::setModelPreset(const QString &id, QString *error)
             *error = QString::fromStdString(model.error().message);
         return false;
     }
-    core::Scenario after = m_scenario;
-    after.model = model.value();
-    core::resetParallelismIfInvalid(after); // the old split may not fit the new architecture
-    pushEdit(after, tr("Change Model"), -1);
+    pushEdit(core::withModel(m_scenario, std::move(model.value())), tr("Change Model"), -1);
     return true;
 }
 
@@ -408,8 +405,7 @@ bool ScenarioDocument::importModel(const QString &configPath, QString *error, QS
                                  .arg(configPath, QString::fromStdString(w.path),
                                       QString::fromStdString(w.message)));
     }
-    core::Scenario after = m_scenario;
-    after.model = imported->model;
+    core::Scenario after = core::withModel(m_scenario, imported->model);
     if (imported->checkpointFormat) {
         // a quantised checkpoint is served in its own format (its note says which)
         after.serving.weightFormat = *imported->checkpointFormat;
@@ -417,7 +413,6 @@ bool ScenarioDocument::importModel(const QString &configPath, QString *error, QS
             after.serving.quant.groupSize = imported->checkpointGroupSize;
         after.givenInputs["serving.weight_format"] = core::InputOrigin::App;
     }
-    core::resetParallelismIfInvalid(after); // the old split may not fit the new architecture
     pushEdit(after, tr("Import Model"), -1);
     return true;
 }

@@ -8,11 +8,6 @@
 
 namespace core {
 
-double kvBytesPerToken(double layers, double kvHeads, double headDim, double bytesPerElement)
-{
-    return 2.0 * layers * kvHeads * headDim * bytesPerElement;
-}
-
 double maxSequences(double freeBytes, double bytesPerSequence)
 {
     if (!(bytesPerSequence > 0.0) || !(freeBytes > 0.0))

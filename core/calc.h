@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The lesson's formulas as pure functions of plain numbers. evaluate() composes them; views and
+// The lesson's formulas as pure functions of plain numbers (KV bytes per token has one home:
+// core/architecture.h's per-layer-group rule). evaluate() composes them; views and
 // tests may call them directly (the matmul view's gemmIntensity, the KV chart's maxSequences).
 
 namespace core {
-
-/** 2 x layers x kv_heads x head_dim x bytes: one K and one V per KV head per layer (lesson l.71).
- */
-double kvBytesPerToken(double layers, double kvHeads, double headDim, double bytesPerElement);
 
 /** Whole sequences of `bytesPerSequence` that fit in `freeBytes`; never below 0 (lesson l.272). */
 double maxSequences(double freeBytes, double bytesPerSequence);

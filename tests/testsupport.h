@@ -4,6 +4,7 @@
 // Helpers shared by the core tests: load a built-in or inline scenario with overrides and
 // compare numbers with an explicit tolerance (QCOMPARE on doubles is relative and fails at 0).
 
+#include "core/architecture.h"
 #include "core/evaluation.h"
 #include "core/presets.h"
 #include "core/scenarioio.h"
@@ -39,6 +40,24 @@ inline core::Scenario loadScenario(const QString &idOrJson, const QStringList &o
         qFatal("scenario %s did not load: %s: %s", qPrintable(idOrJson),
                loaded.error().path.c_str(), loaded.error().message.c_str());
     return loaded.value().scenario;
+}
+
+/** KV bytes per token of a whole model, uncapped, by the rule the app computes with
+ *  (core/architecture.h: every layer group's 2 x layers x KV heads x head dim x bytes, or its
+ *  latent). */
+inline double kvBytesPerToken(const core::ModelSpec &model, double bytesPerElement)
+{
+    return core::sequenceCache(model, bytesPerElement, 1.0, 1.0).perTokenUncapped;
+}
+
+/** The lesson's kv_bytes_per_token(layers, kv_heads, head_dim, bytes) (l.271) on that rule. */
+inline double kvBytesPerToken(double layers, double kvHeads, double headDim, double bytesPerElement)
+{
+    core::ModelSpec model;
+    model.layers = layers;
+    model.kvHeads = kvHeads;
+    model.headDim = headDim;
+    return kvBytesPerToken(model, bytesPerElement);
 }
 
 inline core::Evaluation evaluateScenario(const QString &idOrJson, const QStringList &overrides = {})

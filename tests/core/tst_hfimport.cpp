@@ -132,7 +132,7 @@ void HfImport::families()
     QCOMPARE(m.active(), active);
     QCOMPARE(m.kvHeads, kvHeads);
     QCOMPARE(m.headDim, headDim);
-    QCOMPARE(core::kvBytesPerToken(m.layers, m.kvHeads, m.headDim, 2), kvBytesPerTokenBf16);
+    QCOMPARE(testsupport::kvBytesPerToken(m, 2), kvBytesPerTokenBf16);
     QVERIFY(m.sources.count("parameters"));
     QVERIFY(m.sources.at("parameters").find("computed from the architecture") != std::string::npos);
     // The printed model reads back as an inline model in a scenario.

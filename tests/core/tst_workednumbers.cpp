@@ -256,7 +256,7 @@ void WorkedNumbers::maxSequencesFunction()
     QFETCH(double, weightsGb);
     QFETCH(double, overheadGb);
     QFETCH(double, expected);
-    const double kv = core::kvBytesPerToken(32, 8, 128, 2);
+    const double kv = testsupport::kvBytesPerToken(32, 8, 128, 2);
     QCOMPARE(kv, 131072.0); // l.277
     const double free = (deviceGb - weightsGb - overheadGb) * 1e9;
     QCOMPARE(core::maxSequences(free, kv * 4096), expected);

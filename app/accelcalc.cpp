@@ -180,6 +180,7 @@ bool readProfile(const std::string &path, core::CalibrationProfile &out)
 bool applyCalibrationOption(const std::string &option, core::Scenario &scenario)
 {
     core::CalibrationConfig &c = scenario.calibration;
+    scenario.givenInputs["calibration"] = core::InputOrigin::CommandLine; // chosen, not defaulted
     if (option == "speed_of_light") {
         c.mode = core::EstimateMode::SpeedOfLight;
         return true;

@@ -208,7 +208,10 @@ void addRun(MeasurementSet &set, std::map<std::string, std::string> cells,
                       {"version", 1},
                       {"model", cells["model"]},
                       {"device", cells["device"]},
-                      {"serving", serving}};
+                      {"serving", serving},
+                      // the run as the speed of light sees it: a fit or a profile's prediction
+                      // starts there, never from the typical estimate (fitted on these runs)
+                      {"calibration", {{"mode", "speed_of_light"}}}};
     auto read = readScenario(doc.dump());
     if (!read && read.error().path == "/serving/compute_format") {
         // the arithmetic runs in a format the preset has no peak for (Apple's GPUs publish

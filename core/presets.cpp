@@ -25,6 +25,7 @@ struct Registry
     std::map<std::string, DeviceSpec, std::less<>> devices;
     std::map<std::string, std::string_view, std::less<>> scenarios;
     std::map<std::string, LinkSpec, std::less<>> links;
+    std::set<std::string, std::less<>> referenceDevices; ///< real devices, with published sources
     Diagnostics problems;
 
     Registry()
@@ -197,6 +198,8 @@ void Registry::readList(const std::string &path, std::string_view text)
     }
     for (std::size_t i = 0; i < file.devices.size(); ++i) {
         list.push_back({file.devices[i].presetId, "device", file.devices[i].name});
+        if (path.starts_with("reference-"))
+            referenceDevices.insert(file.devices[i].presetId);
         deviceObjects.emplace(file.devices[i].presetId, objects[i]);
         devices.emplace(file.devices[i].presetId, std::move(file.devices[i]));
     }
@@ -338,6 +341,11 @@ bool isBuiltinPreset(std::string_view id)
 {
     const Registry &r = registry();
     return r.models.count(id) || r.devices.count(id) || r.links.count(id) || r.scenarios.count(id);
+}
+
+bool isReferenceDevice(std::string_view id)
+{
+    return registry().referenceDevices.count(id) > 0;
 }
 
 bool isUserPreset(std::string_view id)

@@ -80,6 +80,9 @@ const PresetFile &userPresets();
 bool isUserPreset(std::string_view id);
 /** True for a built-in preset id of any kind. */
 bool isBuiltinPreset(std::string_view id);
+/** A real device among the built-in presets (reference-devices.json: published figures with
+ *  their sources), not the lesson's hypothetical accelerators or an illustrative one. */
+bool isReferenceDevice(std::string_view id);
 
 /** When the built-in presets were last converted from the project's reference
  *  (scripts/convert_reference.py); reports print it beside the app version. */

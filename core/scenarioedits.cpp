@@ -55,6 +55,8 @@ DeviceFollowers deviceFollowers(const DeviceSpec &device, const WizardConfig &wi
         f.powerOrigin = "the lesson's illustrative " + formatNumber(f.deviceW, 6) +
                         " W: " + deviceName(device) + " has no power figure";
     }
+    f.estimate = isReferenceDevice(device.presetId) ? EstimateMode::Typical
+                                                     : EstimateMode::SpeedOfLight;
     return f;
 }
 
@@ -70,6 +72,8 @@ DeviceMove onDevice(Scenario scenario, const DeviceSpec &device)
     const DeviceFollowers follow = deviceFollowers(device, s.wizard);
     s.cost.pricePerHourUsd = follow.pricePerHourUsd;
     s.power.deviceW = follow.deviceW;
+    if (!s.givenInputs.contains("calibration"))
+        s.calibration.mode = follow.estimate; // an estimate nobody chose follows the device
     if (!isSet(follow.pricePerHourUsd))
         move.notes.push_back(follow.priceOrigin + ": every cost figure needs one");
     if (measured) {

@@ -28,10 +28,15 @@ struct DeviceFollowers
     bool negotiated = false;         ///< the price is the user's, from `wizard.prices`
     std::string priceOrigin;         ///< "negotiated price (wizard)", "device's price", ...
     std::string powerOrigin;
+    /// The estimate a scenario on it uses unless one was chosen (issue #40): typical for a real
+    /// device preset, the speed of light (the lesson's toy) for the lesson's hypothetical
+    /// accelerators, illustrative and custom devices.
+    EstimateMode estimate = EstimateMode::SpeedOfLight;
 };
 
 /** The rule: a price negotiated in `wizard.prices` for the device, else the device's own price,
- *  else none; the device's own power, else the power section's default (the lesson's 500 W). */
+ *  else none; the device's own power, else the power section's default (the lesson's 500 W); the
+ *  typical estimate on a real device preset, else the speed of light. */
 DeviceFollowers deviceFollowers(const DeviceSpec &device, const WizardConfig &wizard);
 
 /** A scenario put on another device, with what changed beside the device. */

@@ -342,6 +342,7 @@ void readCalibration(const json &doc, Scenario &s)
     const auto it = doc.find("calibration");
     if (it == doc.end())
         return;
+    s.givenInputs["calibration"] = InputOrigin::File; // chosen: it no longer follows the device
     CalibrationConfig &c = s.calibration;
     if (it->is_string()) {
         c.mode = EstimateMode::Calibrated;
@@ -514,6 +515,8 @@ void readDocument(const json &doc, Scenario &s, Diagnostics &warnings)
         s.cost.pricePerHourUsd = follow.pricePerHourUsd;
     if (!s.givenInputs.contains("power.device_w"))
         s.power.deviceW = follow.deviceW;
+    if (!s.givenInputs.contains("calibration"))
+        s.calibration.mode = follow.estimate;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -704,7 +707,8 @@ json toJson(const Scenario &s)
     }
 
     const CalibrationConfig &c = s.calibration;
-    if (!c.active() && c.profilePath.empty() && !c.profile) {
+    if (!c.active() && c.profilePath.empty() && !c.profile &&
+        !s.givenInputs.contains("calibration")) {
         doc.erase("calibration");
     } else {
         json calibration = {{"mode", std::string(estimateModeKey(c.mode))}};

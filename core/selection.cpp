@@ -17,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <set>
 
 namespace core {
 
@@ -1312,6 +1313,21 @@ const Candidate *recommendedCandidate(const Selection &selection)
     return nullptr;
 }
 
+std::string estimatesUsed(const Selection &selection)
+{
+    std::set<EstimateMode> modes;
+    for (const Candidate &c : selection.candidates)
+        modes.insert(c.scenario.calibration.mode);
+    if (modes.size() > 1 && !modes.contains(EstimateMode::Calibrated))
+        return "typical for the real devices, speed of light for the lesson's hypothetical ones";
+    if (modes.size() > 1)
+        return "mixed (calibrated where the profile has the device)";
+    const EstimateMode mode = modes.empty() ? EstimateMode::SpeedOfLight : *modes.begin();
+    return mode == EstimateMode::SpeedOfLight ? "speed of light"
+           : mode == EstimateMode::Typical    ? "typical"
+                                              : "calibrated";
+}
+
 std::string decisionName(const Candidate &c)
 {
     std::string name = c.scenario.model.name + " on " + num(c.devices, 9) + " x " +
@@ -1372,6 +1388,9 @@ Selection selectDevice(const Scenario &scenario, const std::vector<CandidateDevi
     Scenario workload = scenario;
     workload.document.clear();
     workload.givenInputs.clear();
+    if (const auto chosen = scenario.givenInputs.find("calibration");
+        chosen != scenario.givenInputs.end()) // a chosen estimate applies on every candidate
+        workload.givenInputs.insert(*chosen);
     workload.device.sources.clear(); // each candidate brings its own device
     workload.device.notes.clear();
     selection.candidates.reserve(devices.size() * used.size());

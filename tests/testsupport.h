@@ -42,6 +42,10 @@ inline core::Scenario loadScenario(const QString &idOrJson, const QStringList &o
     return loaded.value().scenario;
 }
 
+/** An override that pins the speed of light: for a test that works the toy arithmetic by hand
+ *  on a real device, whose scenarios otherwise use the typical estimate (issue #40). */
+inline const QString kSpeedOfLight = QStringLiteral("calibration={\"mode\": \"speed_of_light\"}");
+
 /** KV bytes per token of a whole model, uncapped, by the rule the app computes with
  *  (core/architecture.h: every layer group's 2 x layers x KV heads x head dim x bytes, or its
  *  latent). */

@@ -25,6 +25,7 @@ class Calibration : public QObject
 
 private slots:
     void lessonFiguresAreTheSpeedOfLightByDefault();
+    void realDevicesDefaultToTheTypicalEstimate();
     void stepOverheadAddsToEveryForwardPass();
     void attentionFlopsWorkedForLlama2();
     void kvWriteAddsOneTokenPerSequence();
@@ -59,6 +60,7 @@ core::Measurement run(const QString &model, const QString &device, const QString
     QStringList overrides{QStringLiteral("model=\"%1\"").arg(model),
                           QStringLiteral("device=\"%1\"").arg(device)};
     overrides += settings;
+    overrides += testsupport::kSpeedOfLight; // as a measured row is read: the fit's starting point
     core::Measurement m;
     m.scenario = testsupport::loadScenario(QStringLiteral("lesson-default"), overrides);
     m.metric = metric;
@@ -625,6 +627,43 @@ void Calibration::scenarioSectionAppliesAProfile()
     QCOMPARE(path.calibration.profilePath, std::string("mine.json"));
     QVERIFY(!core::readScenario(R"({"calibration": {"mode": "guess"}})"));
     QVERIFY(!core::readScenario(R"({"calibration": {"mode": "calibrated"}})"));
+}
+
+// Issue #40: a real device preset without a calibration section is estimated by the typical
+// profile (every shipped scenario on a lesson device keeps the speed of light and its exact
+// numbers); a chosen estimate stays; the checks say which estimates their options rest on.
+void Calibration::realDevicesDefaultToTheTypicalEstimate()
+{
+    const core::Scenario fleet = testsupport::loadScenario(QStringLiteral("llama-70b-fleet"));
+    QCOMPARE(fleet.calibration.mode, core::EstimateMode::Typical);
+    QCOMPARE(core::evaluate(fleet).estimateMode, core::EstimateMode::Typical);
+    QCOMPARE(core::estimatesUsed(core::selectDevice(fleet)), std::string("typical"));
+    // written and read back: still typical (now said in the file)
+    QCOMPARE(testsupport::loadScenario(QString::fromStdString(core::writeScenario(fleet)))
+                 .calibration.mode,
+             core::EstimateMode::Typical);
+    for (const char *id : {"lesson-default", "support-assistant", "batching-8", "batching-32",
+                           "oom-14th-request", "cost-example", "toy-decode", "edge-3b"}) {
+        const core::Scenario lesson = testsupport::loadScenario(QString::fromLatin1(id));
+        QVERIFY2(lesson.calibration.mode == core::EstimateMode::SpeedOfLight, id);
+    }
+    QCOMPARE(core::estimatesUsed(core::selectDevice(
+                 testsupport::loadScenario(QStringLiteral("support-assistant")))),
+             std::string("speed of light"));
+    // the lesson's scenario checked against an H100 too: each device its own default
+    const core::Scenario mixed = testsupport::loadScenario(
+        QStringLiteral("support-assistant"),
+        {QStringLiteral("wizard.candidates=[\"lesson-accelerator-48gb\", \"nvidia-h100-sxm\"]")});
+    const core::Selection both = core::selectDevice(mixed);
+    QVERIFY(QString::fromStdString(core::estimatesUsed(both))
+                .startsWith(QStringLiteral("typical for the real devices")));
+    QCOMPARE(testsupport::findCandidate(both, "nvidia-h100-sxm", core::NumericFormat::Bf16)
+                 ->scenario.calibration.mode,
+             core::EstimateMode::Typical);
+    // chosen: the speed of light holds on every candidate
+    const core::Selection chosen = core::selectDevice(
+        testsupport::loadScenario(QStringLiteral("llama-70b-fleet"), {testsupport::kSpeedOfLight}));
+    QCOMPARE(core::estimatesUsed(chosen), std::string("speed of light"));
 }
 
 QTEST_APPLESS_MAIN(Calibration)

@@ -109,7 +109,8 @@ void Outlook::tornadoEndsRecomputeTheChecks()
 // wins over both.
 void Outlook::efficiencyRangeComesFromTheEstimate()
 {
-    core::Scenario s = testsupport::loadScenario(QStringLiteral("llama-70b-fleet"));
+    core::Scenario s =
+        testsupport::loadScenario(QStringLiteral("llama-70b-fleet"), {testsupport::kSpeedOfLight});
     const core::Selection light = core::selectDevice(s);
     const core::Candidate *best = core::recommendedCandidate(light);
     QVERIFY(best);

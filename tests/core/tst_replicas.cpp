@@ -251,7 +251,7 @@ void Replicas::moeActiveParametersSetDecodeBytesAtEveryTp()
         const core::Evaluation e = testsupport::evaluateScenario(
             QStringLiteral("lesson-default"),
             {QStringLiteral("model=\"mixtral-8x7b\""), QStringLiteral("device=\"nvidia-h100-sxm\""),
-             QStringLiteral("serving.batch=1"),
+             QStringLiteral("serving.batch=1"), testsupport::kSpeedOfLight,
              QStringLiteral("serving.tensor_parallel=%1").arg(tp)});
         ACCEL_COMPARE_NEAR(e[FigureId::DecodeWeightBytesPerStep],
                            (12879925248.0 - 31999.0 * 4096) * 2 / tp, 1.0);

@@ -273,9 +273,9 @@ void Techniques::disaggregatedKvTransferByHand()
     ACCEL_COMPARE_NEAR(b->usdPerHourColocated, 16.0, 1e-12);
 
     // a faster prefill device shortens the prefill and costs its own price
-    const auto other =
-        testsupport::loadScenario(kLesson, {"engine.disaggregated=1", "serving.prompt_tokens=2048",
-                                            "engine.prefill_device=nvidia-a100-80gb-sxm"});
+    const auto other = testsupport::loadScenario(
+        kLesson, {"engine.disaggregated=1", "serving.prompt_tokens=2048",
+                  "engine.prefill_device=nvidia-a100-80gb-sxm", testsupport::kSpeedOfLight});
     auto c = core::analyseDisaggregation(other);
     QVERIFY(c.ok());
     ACCEL_COMPARE_NEAR(c->prefillSeconds, 2048 * 1.4e10 / 312e12, 1e-12);
@@ -470,7 +470,7 @@ void Techniques::operatorsMatchLlmViewer()
                                    .toObject();
     QVERIFY(!viewer.isEmpty());
     const auto s = testsupport::loadScenario(
-        kLesson, {"model=llama-2-7b", "device=nvidia-a100-80gb-sxm",
+        kLesson, {"model=llama-2-7b", "device=nvidia-a100-80gb-sxm", testsupport::kSpeedOfLight,
                   QStringLiteral("serving.batch=%1").arg(batch),
                   QStringLiteral("serving.concurrent_sequences=%1").arg(batch),
                   QStringLiteral("serving.context_tokens=%1").arg(tokens),

@@ -17,6 +17,7 @@
 
 #include "core/calibration.h"
 #include "core/evaluation.h"
+#include "core/presets.h"
 #include "core/scenarioio.h"
 
 #include <QChart>
@@ -46,13 +47,18 @@ private slots:
     void importMeasurementsFitsAndAppliesUndoably();
     void importRefusesAnUnreadableFile();
     void costAndChecksSayWhichEstimate();
+    void aRealDeviceOpensOnTheTypicalEstimate();
 };
 
 namespace {
 
-core::Scenario llama7bOnA100()
+/** Llama 2 7B on an A100 whose file chose the speed of light (without a calibration section a
+ *  real device opens on the typical estimate, issue #40). */
+core::Scenario
+llama7bOnA100(const char *calibration = R"("calibration": {"mode": "speed_of_light"},)")
 {
-    auto read = core::readScenario(R"({"model": "llama-2-7b", "device": "nvidia-a100-80gb-sxm",
+    auto read = core::readScenario(std::string("{") + calibration + R"(
+        "model": "llama-2-7b", "device": "nvidia-a100-80gb-sxm",
         "serving": {"batch": 8, "concurrent_sequences": 32, "context_tokens": 2048,
                     "prompt_tokens": 1024}})");
     return read.value().scenario;
@@ -67,6 +73,45 @@ void look(QWidget &widget, const QString &name)
 }
 
 } // namespace
+
+// Issue #40: real hardware is not estimated at the speed of light by default. A scenario on a
+// real device preset without a calibration section opens on the typical estimate and says so;
+// the lesson's scenarios keep the speed of light (their exact numbers); an estimate nobody chose
+// follows the device, a chosen one stays through a device change.
+void CalibrationViews::aRealDeviceOpensOnTheTypicalEstimate()
+{
+    views::ScenarioDocument document;
+    document.reset(llama7bOnA100(""));
+    views::ScenarioPanel panel(&document);
+    viewtestsupport::showOffscreen(panel, {360, 800});
+    QComboBox *picker = panel.estimatePicker();
+    QCOMPARE(picker->currentData().toInt(), int(core::EstimateMode::Typical));
+    QVERIFY2(panel.estimateText().startsWith(QStringLiteral("typical: ")),
+             qPrintable(panel.estimateText()));
+    QCOMPARE(document.evaluation().estimateMode, core::EstimateMode::Typical);
+
+    document.reset(
+        core::readScenario(*core::scenarioPresetText("lesson-default")).value().scenario);
+    document.flush();
+    QCOMPARE(picker->currentData().toInt(), int(core::EstimateMode::SpeedOfLight));
+    QVERIFY(document.setDevicePreset(QStringLiteral("nvidia-h100-sxm")));
+    document.flush();
+    QCOMPARE(document.scenario().calibration.mode, core::EstimateMode::Typical);
+    QCOMPARE(picker->currentData().toInt(), int(core::EstimateMode::Typical));
+    QVERIFY(document.setDevicePreset(QStringLiteral("lesson-accelerator-48gb")));
+    document.flush();
+    QCOMPARE(document.scenario().calibration.mode, core::EstimateMode::SpeedOfLight);
+
+    // chosen: the speed of light on an H100 stays the speed of light, and is saved as chosen
+    document.setEstimateMode(core::EstimateMode::Typical);
+    document.setEstimateMode(core::EstimateMode::SpeedOfLight);
+    QVERIFY(document.setDevicePreset(QStringLiteral("nvidia-h100-sxm")));
+    document.flush();
+    QCOMPARE(document.scenario().calibration.mode, core::EstimateMode::SpeedOfLight);
+    auto saved = core::readScenario(core::writeScenario(document.scenario()));
+    QVERIFY(saved);
+    QCOMPARE(saved->scenario.calibration.mode, core::EstimateMode::SpeedOfLight);
+}
 
 void CalibrationViews::initTestCase()
 {

@@ -367,6 +367,7 @@ void ScenarioDocument::setEstimateMode(core::EstimateMode mode)
         return;
     core::Scenario after = m_scenario;
     after.calibration.mode = mode;
+    after.givenInputs["calibration"] = core::InputOrigin::App; // chosen: no longer the device's
     const QString name = mode == core::EstimateMode::SpeedOfLight ? tr("Speed of Light")
                          : mode == core::EstimateMode::Typical    ? tr("Typical")
                                                                   : tr("Calibrated");
@@ -378,6 +379,7 @@ void ScenarioDocument::applyCalibration(const core::CalibrationProfile &profile,
 {
     core::Scenario after = m_scenario;
     after.calibration.mode = core::EstimateMode::Calibrated;
+    after.givenInputs["calibration"] = core::InputOrigin::App;
     after.calibration.profile = profile;
     after.calibration.profilePath.clear(); // saved inline: the scenario carries its own fit
     after.calibration.engine = engine.toStdString();

@@ -260,11 +260,17 @@ void ChecksView::refresh()
                        fromStd(core::formatBytes(s.serving.overheadGb * core::kGB,
                                                  document()->units())));
     if (sel.regime != core::Regime::Training) // which speeds the latency and cost columns use
-        heading += s.calibration.mode == core::EstimateMode::SpeedOfLight
+    {
+        const std::string used = core::estimatesUsed(sel);
+        heading += used == "speed of light"
                        ? tr(" Speeds: <b>speed of light</b> (a ceiling: engines measure slower).")
-                   : s.calibration.mode == core::EstimateMode::Typical
+                   : used == "typical"
                        ? tr(" Speeds: <b>typical estimate</b>, each device by its own class.")
-                       : tr(" Speeds: <b>calibrated</b> (the scenario's profile).");
+                   : used == "calibrated"
+                       ? tr(" Speeds: <b>calibrated</b> (the scenario's profile).")
+                       : tr(" Speeds: <b>%1</b> (the estimate picker chooses one for all).")
+                             .arg(fromStd(used).toHtmlEscaped());
+    }
     if (!sel.problems.empty())
         heading += tr(" <span style=\"color:%1\">%2 candidate(s) could not be checked: %3</span>")
                        .arg(style::warning().name())

@@ -2,6 +2,8 @@
 // accel-calc as its users run it: the lesson's scenario files give the lesson's numbers, the
 // output is JSON only, and bad input exits 2 with "FILE: /json/path: what is wrong".
 
+#include "tools/testpaths.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -26,7 +28,7 @@ struct Run
 Run accelCalc(const QStringList &arguments, const QByteArray &input = {})
 {
     QProcess process;
-    process.start(QStringLiteral(ACCEL_CALC), arguments);
+    process.start(testpaths::accelCalc(), arguments);
     if (!process.waitForStarted())
         qFatal("accel-calc did not start");
     if (!input.isEmpty())
@@ -43,12 +45,13 @@ Run accelCalc(const QStringList &arguments, const QByteArray &input = {})
 
 QString scenarioFile(const char *name)
 {
-    return QStringLiteral(ACCEL_SOURCE_DIR "/presets/scenarios/%1.json").arg(QLatin1String(name));
+    return (testpaths::sourceDir() + QStringLiteral("/presets/scenarios/%1.json"))
+        .arg(QLatin1String(name));
 }
 
 QString fixture(const QString &name)
 {
-    return QStringLiteral(ACCEL_FIXTURES_DIR "/") + name;
+    return (testpaths::fixturesDir() + QStringLiteral("/")) + name;
 }
 
 double valueAt(const QJsonObject &root, const QString &dotted)

@@ -2,6 +2,8 @@
 // accel-explorer --snapshot as a user runs it with no display: every view renders to PNG, SVG
 // and PDF at both sizes, bad input exits 2 with the reason, and nothing needs a window.
 
+#include "tools/testpaths.h"
+
 #include <QColor>
 #include <QFile>
 #include <QFileInfo>
@@ -31,7 +33,7 @@ Run explorer(const QStringList &arguments, bool window = false)
     if (window) // the window's start needs a platform: the offscreen one, so nothing shows
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     process.setProcessEnvironment(env);
-    process.start(QStringLiteral(ACCEL_EXPLORER), arguments);
+    process.start(testpaths::accelExplorer(), arguments);
     process.waitForFinished(60000);
     Run run;
     run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
@@ -259,12 +261,12 @@ void Snapshot::windowStartRefusesBadOverrides_data()
     QTest::addColumn<QString>("message");
     // issue #20, item 8: the window's start: a file with overrides, a built-in id with garbage
     QTest::newRow("window: a file with a bad override")
-        << QStringList{QStringLiteral(ACCEL_FIXTURES_DIR "/good/inline-everything.json"), "--set",
-                       "serving.batch=0"}
+        << QStringList{(testpaths::fixturesDir() + QStringLiteral("/good/inline-everything.json")),
+                       "--set", "serving.batch=0"}
         << "--set /serving/batch: ";
     QTest::newRow("window: a file with a garbage override")
-        << QStringList{QStringLiteral(ACCEL_FIXTURES_DIR "/good/inline-everything.json"), "--set",
-                       "garbage"}
+        << QStringList{(testpaths::fixturesDir() + QStringLiteral("/good/inline-everything.json")),
+                       "--set", "garbage"}
         << "expected PATH=VALUE";
     QTest::newRow("window: a built-in id with a garbage override")
         << QStringList{"lesson-default", "--set", "garbage"} << "expected PATH=VALUE";

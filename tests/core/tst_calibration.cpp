@@ -4,6 +4,7 @@
 // the fit recovering known efficiencies from synthetic runs; profiles in scenarios and files.
 
 #include "testsupport.h"
+#include "tools/testpaths.h"
 
 #include "core/calibration.h"
 #include "core/evaluation.h"
@@ -242,7 +243,7 @@ namespace {
 
 QByteArray fixture(const char *name)
 {
-    QFile file(QStringLiteral(ACCEL_FIXTURES_DIR "/measurements/") + QLatin1String(name));
+    QFile file((testpaths::fixturesDir() + QStringLiteral("/measurements/")) + QLatin1String(name));
     if (!file.open(QIODevice::ReadOnly))
         qFatal("no fixture %s", name);
     return file.readAll();

@@ -4,6 +4,7 @@
 // (tests/fixtures/fuzz/<target>/), through the same entry functions as fuzz/fuzz_*.cpp.
 
 #include "fuzz/fuzzentries.h"
+#include "tools/testpaths.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -65,7 +66,7 @@ void FuzzRegressions::replay_data()
 
     // Every fixture and preset file through every entry.
     for (const QString &root :
-         {QStringLiteral(ACCEL_FIXTURES_DIR), QStringLiteral(ACCEL_SOURCE_DIR "/presets")}) {
+         {testpaths::fixturesDir(), (testpaths::sourceDir() + QStringLiteral("/presets"))}) {
         QDirIterator it(root, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString path = it.next();

@@ -5,6 +5,7 @@
 // (absent = no GQA, multi_query = one), explicit head_dim, and clear refusals.
 
 #include "testsupport.h"
+#include "tools/testpaths.h"
 
 #include "core/architecture.h"
 #include "core/calc.h"
@@ -21,7 +22,7 @@ namespace {
 
 QByteArray fixture(const QString &name)
 {
-    QFile file(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/") + name);
+    QFile file((testpaths::fixturesDir() + QStringLiteral("/hf/")) + name);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", qPrintable(name));
     return file.readAll();

@@ -6,6 +6,7 @@
 // output for Llama-2-7B (tests/fixtures/llmviewer, made by run_llmviewer.py beside it).
 
 #include "testsupport.h"
+#include "tools/testpaths.h"
 
 #include "core/operators.h"
 #include "core/parameters.h"
@@ -461,7 +462,7 @@ void Techniques::operatorsMatchLlmViewer()
     QFETCH(QString, phase);
     QFETCH(double, batch);
     QFETCH(double, tokens);
-    QFile file(QStringLiteral(ACCEL_FIXTURES_DIR "/llmviewer/llama-2-7b-a100-80g.json"));
+    QFile file((testpaths::fixturesDir() + QStringLiteral("/llmviewer/llama-2-7b-a100-80g.json")));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QJsonObject viewer = QJsonDocument::fromJson(file.readAll())
                                    .object()["runs"]

@@ -3,6 +3,7 @@
 // which it is), the speed of light beside a typical estimate on the roofline and throughput
 // views, and File > Import Measurements with its undoable apply.
 
+#include "tools/testpaths.h"
 #include "viewtestsupport.h"
 
 #include "app/mainwindow.h"
@@ -223,8 +224,9 @@ void CalibrationViews::importMeasurementsFitsAndAppliesUndoably()
     QVERIFY(triangles(roofline).isEmpty());
     views::MeasurementsDialog dialog(&document);
     QString error;
-    QVERIFY2(dialog.load({QStringLiteral(ACCEL_SOURCE_DIR "/presets/measurements/published.csv")},
-                         &error),
+    QVERIFY2(dialog.load(
+                 {(testpaths::sourceDir() + QStringLiteral("/presets/measurements/published.csv"))},
+                 &error),
              qPrintable(error));
     viewtestsupport::showOffscreen(dialog, {1100, 760});
     QVERIFY(dialog.result());

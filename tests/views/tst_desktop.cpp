@@ -5,6 +5,7 @@
 // theme, layout, recent files) survive a restart.
 
 #include "app/mainwindow.h"
+#include "tools/testpaths.h"
 #include "views/document/scenariodocument.h"
 #include "views/document/userpresets.h"
 #include "views/io/dataexport.h"
@@ -110,7 +111,8 @@ void DesktopTest::aboutNamesVersionDataAndLicences()
 
 void DesktopTest::settingsSurviveARestart()
 {
-    const QString scenario = QStringLiteral(ACCEL_FIXTURES_DIR "/good/inline-everything.json");
+    const QString scenario =
+        (testpaths::fixturesDir() + QStringLiteral("/good/inline-everything.json"));
     {
         MainWindow window;
         window.setAttribute(Qt::WA_DontShowOnScreen);

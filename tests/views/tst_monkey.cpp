@@ -5,6 +5,7 @@
 // undoing everything returns to where the last opened file began.
 
 #include "app/mainwindow.h"
+#include "tools/testpaths.h"
 #include "views/document/scenariodocument.h"
 #include "views/load/loadrunner.h"
 #include "views/widgets/view.h"
@@ -111,12 +112,12 @@ void Monkey::thousandsOfRandomActions()
             devices << QString::fromStdString(info.id);
     }
     QStringList files;
-    for (const QString &name : QDir(QStringLiteral(ACCEL_SOURCE_DIR "/presets/scenarios"))
+    for (const QString &name : QDir((testpaths::sourceDir() + QStringLiteral("/presets/scenarios")))
                                    .entryList({QStringLiteral("*.json")}))
-        files << QStringLiteral(ACCEL_SOURCE_DIR "/presets/scenarios/") + name;
-    for (const QString &name :
-         QDir(QStringLiteral(ACCEL_FIXTURES_DIR "/bad")).entryList({QStringLiteral("*.json")}))
-        files << QStringLiteral(ACCEL_FIXTURES_DIR "/bad/") + name;
+        files << (testpaths::sourceDir() + QStringLiteral("/presets/scenarios/")) + name;
+    for (const QString &name : QDir((testpaths::fixturesDir() + QStringLiteral("/bad")))
+                                   .entryList({QStringLiteral("*.json")}))
+        files << (testpaths::fixturesDir() + QStringLiteral("/bad/")) + name;
 
     QString start = QString::fromStdString(core::writeScenario(doc->scenario()));
     for (int i = 0; i < actions; ++i) {

@@ -3,6 +3,7 @@
 // after a crash exactly as it was, and an unwritable destination says so and keeps the document.
 
 #include "app/mainwindow.h"
+#include "tools/testpaths.h"
 #include "views/document/autosave.h"
 #include "views/document/scenariodocument.h"
 #include "views/load/loadrunner.h"
@@ -67,7 +68,7 @@ void Robustness::killedWhileSavingLeavesTheLastFileIntact()
     long lastVersion = 0;
     for (int i = 0; i < kKills; ++i) {
         QProcess helper;
-        helper.start(QStringLiteral(SAVE_HELPER), {path});
+        helper.start(testpaths::saveHelper(), {path});
         QVERIFY(helper.waitForStarted());
         QVERIFY2(helper.waitForReadyRead(10000), helper.readAllStandardError().constData());
         QThread::usleep(random.bounded(0, 15000)); // somewhere in the middle of a save

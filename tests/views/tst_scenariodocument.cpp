@@ -2,6 +2,7 @@
 // ScenarioDocument without widgets: coalesced change signals, merged undo steps, refusals that
 // change nothing, and atomic save / open.
 
+#include "tools/testpaths.h"
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"
 
@@ -276,18 +277,21 @@ void ScenarioDocumentTest::importModelIsOneUndoStep()
 {
     ScenarioDocument doc;
     QString error;
-    QVERIFY2(doc.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/llama-3.1-8b.json"), &error),
+    QVERIFY2(doc.importModel((testpaths::fixturesDir() + QStringLiteral("/hf/llama-3.1-8b.json")),
+                             &error),
              qPrintable(error));
     QCOMPARE(doc.scenario().model.parameters, 8030261248.0);
     QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Import Model"));
-    QVERIFY(!doc.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/bert-base.json"), &error));
+    QVERIFY(!doc.importModel((testpaths::fixturesDir() + QStringLiteral("/hf/bert-base.json")),
+                             &error));
     QVERIFY2(error.contains(QStringLiteral("/model_type: ")) &&
                  error.contains(QStringLiteral("unknown architecture")),
              qPrintable(error));
     QCOMPARE(doc.scenario().model.parameters, 8030261248.0); // the refused import changed nothing
     // issue #22: an FP8 checkpoint is served as FP8, in the same undo step as the model
     QVERIFY(doc.scenario().serving.weightFormat != core::NumericFormat::Fp8);
-    QVERIFY2(doc.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/deepseek-v3.json"), &error),
+    QVERIFY2(doc.importModel((testpaths::fixturesDir() + QStringLiteral("/hf/deepseek-v3.json")),
+                             &error),
              qPrintable(error));
     QVERIFY(doc.scenario().serving.weightFormat == core::NumericFormat::Fp8);
     QCOMPARE(doc.scenario().model.layerGroups.size(), std::size_t(2));

@@ -2,6 +2,7 @@
 // The main window and what every view shares: linking, hidden tabs, exports, editors, explanations,
 // chart labels.
 
+#include "tools/testpaths.h"
 #include "viewtestsupport.h"
 
 #include "app/mainwindow.h"
@@ -338,7 +339,7 @@ void ViewsTest::aFileOpensWithItsOverrides()
 // the config's name. It offers the import instead (drops already did).
 void ViewsTest::openOnAModelConfigOffersTheImport()
 {
-    const QString config = QStringLiteral(ACCEL_FIXTURES_DIR "/hf/llama-3.1-8b.json");
+    const QString config = (testpaths::fixturesDir() + QStringLiteral("/hf/llama-3.1-8b.json"));
     MainWindow window;
     showOffscreen(window);
     const std::string modelBefore = window.document()->scenario().model.name;

@@ -2,6 +2,7 @@
 // The Wizard tab: the checks table, the decision, the device-selection wizard, one selection per
 // change.
 
+#include "tools/testpaths.h"
 #include "viewtestsupport.h"
 
 #include "app/mainwindow.h"
@@ -239,10 +240,11 @@ void WizardViews::wizardImportsModelsAndPricesCandidates()
     doc.reset(core::readScenario(*core::scenarioPresetText("support-assistant")).value().scenario);
     views::SelectionWizard wizard(&doc);
     showOffscreen(wizard, {980, 700});
-    QVERIFY(!wizard.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/bert-base.json")));
+    QVERIFY(!wizard.importModel((testpaths::fixturesDir() + QStringLiteral("/hf/bert-base.json"))));
     QVERIFY2(wizard.lastRefusal().contains(QStringLiteral("model_type")),
              qPrintable(wizard.lastRefusal()));
-    QVERIFY(wizard.importModel(QStringLiteral(ACCEL_FIXTURES_DIR "/hf/mistral-7b-v0.1.json")));
+    QVERIFY(wizard.importModel(
+        (testpaths::fixturesDir() + QStringLiteral("/hf/mistral-7b-v0.1.json"))));
     QCOMPARE(wizard.working()->scenario().model.layers, 32.0);
     QVERIFY(wizard.working()->scenario().model.presetId.empty()); // imported inline
 

@@ -392,6 +392,7 @@ Scenario varied(const Scenario &scenario, const Candidate &best, const Sensitivi
         // the estimate's own terms on the option's device, scaled: the speed of light's rules
         const EstimateTerms terms = estimateTerms(best.scenario);
         v.calibration.mode = EstimateMode::SpeedOfLight;
+        v.givenInputs["calibration"] = InputOrigin::App; // chosen: the device may not reset it
         v.serving.bandwidthEfficiency = std::min(1.0, terms.bandwidthEfficiency * factor);
         v.serving.computeEfficiency = std::min(1.0, terms.computeEfficiency * factor);
         v.serving.stepOverheadSeconds = terms.stepOverheadSeconds;

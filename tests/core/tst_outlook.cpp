@@ -22,6 +22,7 @@ private slots:
     void costSummaryIsTheChecksOwn();
     void tornadoEndsRecomputeTheChecks();
     void efficiencyRangeComesFromTheEstimate();
+    void efficiencyEndsMoveATypicalFleet();
     void growthPlanRunsOutWhenWorkedOutByHand();
     void noGrowthKeepsTodaysFleet();
     void rangesMustRunLowToHigh();
@@ -134,6 +135,27 @@ void Outlook::efficiencyRangeComesFromTheEstimate()
     QCOMPARE(given.front().low, 0.25);
     QCOMPARE(given.front().high, 0.75);
     QCOMPARE(given.front().origin, std::string("sensitivity.efficiency_low/high"));
+}
+
+// On a real device the typical estimate is the default (issue #40): the efficiency row's ends
+// re-run the checks at the estimate's own terms scaled, so a slower fleet needs more replicas
+// and a faster one fewer (the ends priced the base month when the candidate's device reset the
+// speed of light they were run at back to the typical estimate).
+void Outlook::efficiencyEndsMoveATypicalFleet()
+{
+    const core::Scenario s = testsupport::loadScenario(
+        QStringLiteral("llama-70b-fleet"), {QStringLiteral("traffic.requests_per_day=864000"),
+                                            QStringLiteral("traffic.peak_requests_per_second=20")});
+    QCOMPARE(s.calibration.mode, core::EstimateMode::Typical);
+    const core::Sensitivity t = core::sensitivity(s, core::selectDevice(s));
+    QVERIFY(t.available);
+    const core::TornadoBar &efficiency = barOf(t, "efficiency");
+    QVERIFY(efficiency.range.low < 1.0 && efficiency.range.high > 1.0);
+    QVERIFY2(efficiency.costLow > t.baseCost && efficiency.costHigh < t.baseCost,
+             qPrintable(QStringLiteral("%1 / %2 / %3")
+                            .arg(efficiency.costLow)
+                            .arg(t.baseCost)
+                            .arg(efficiency.costHigh)));
 }
 
 // Today 1.4 replicas' worth of demand on 2 replicas; at 10 % a month the throughput needs

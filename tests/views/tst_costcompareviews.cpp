@@ -240,8 +240,8 @@ void CostCompareViews::afterApplyTheCostTabPricesTheDecidedFleet()
         "serving.context_tokens=2300",
         "traffic.requests_per_day=864000",
         "traffic.peak_requests_per_second=20",
-        "wizard.candidates=[\"nvidia-h100-sxm\",\"nvidia-h200-sxm\",\"amd-mi300x\","
-        "\"nvidia-l40s\",\"nvidia-a100-80gb-sxm\"]",
+        std::string("wizard.candidates=[\"nvidia-h100-sxm\",\"nvidia-h200-sxm\",\"amd-mi300x\",") +
+            "\"nvidia-l40s\",\"nvidia-a100-80gb-sxm\"]",
         "wizard.formats=[\"bf16\",\"fp8\",\"int4\"]"};
     auto loaded = core::readScenario(*core::scenarioPresetText("lesson-default"), sets);
     QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());

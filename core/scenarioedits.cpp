@@ -55,8 +55,8 @@ DeviceFollowers deviceFollowers(const DeviceSpec &device, const WizardConfig &wi
         f.powerOrigin = "the lesson's illustrative " + formatNumber(f.deviceW, 6) +
                         " W: " + deviceName(device) + " has no power figure";
     }
-    f.estimate = isReferenceDevice(device.presetId) ? EstimateMode::Typical
-                                                     : EstimateMode::SpeedOfLight;
+    f.estimate =
+        isReferenceDevice(device.presetId) ? EstimateMode::Typical : EstimateMode::SpeedOfLight;
     return f;
 }
 

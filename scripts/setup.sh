@@ -27,6 +27,15 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# Room for the default, sanitizer and fuzz builds side by side (5 GB, ccache's default, evicted
+# one while the next was built, and every CI run compiled from scratch)
+if command -v ccache >/dev/null; then
+    # max_size reads "5.0G" (or "500.0M"): raise it to 15 GB, never lower a larger one
+    if ! ccache -k max_size 2>/dev/null | awk '/G$/ { exit !($1 + 0 >= 15) } { exit 1 }'; then
+        ccache -M 15G >/dev/null
+    fi
+fi
+
 preset="${ACCEL_PRESET:-default}"
 options=()
 if [ "${CI:-}" = "true" ]; then

@@ -36,9 +36,12 @@ OomDiagnosis diagnoseOom(const Scenario &scenario)
     d.freeForKvBytes = e[FigureId::KvBudgetBytes];
     d.kvBytesPerSequence = e[FigureId::KvBytesPerSequence];
     d.devices = e[FigureId::Devices];
-    // per device, as the free bytes are: the same division that gives sequencesFit
-    d.kvBytesPerSequencePerDevice =
-        d.kvBytesPerSequence * (1.0 + scenario.serving.fragmentationFraction) / d.devices;
+    // per device, as the free bytes are: the same division that gives sequencesFit, by the
+    // ranks that really split a sequence's KV (a whole KV head each at most; issue #41: TP 16
+    // over 8 KV heads said 2,283.6 beside the 1,141 that fit)
+    d.kvBytesPerSequencePerDevice = d.kvBytesPerSequence *
+                                    (1.0 + scenario.serving.fragmentationFraction) /
+                                    kvDevicesPerSequence(scenario);
     d.sequencesExact = d.kvBytesPerSequencePerDevice > 0
                            ? std::max(0.0, d.freeForKvBytes) / d.kvBytesPerSequencePerDevice
                            : 0;

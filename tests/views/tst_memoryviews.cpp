@@ -152,6 +152,20 @@ void MemoryViews::oomDiagnosisShowsTheLessonsNumbers()
         QVERIFY2(shown.contains(QLatin1String(expected)),
                  qPrintable(QLatin1String(expected) + QLatin1Char('\n') + shown));
     QVERIFY2(!shown.contains(QStringLiteral("- -")), qPrintable(shown));
+
+    // Issue #41, item 4: 16 devices but 8 KV heads: each device keeps a whole head, so a
+    // sequence's KV is split 8 ways (the core's kvDevicesPerSequence), never "16 ways"
+    QVERIFY(doc.setNumber(QStringLiteral("serving.tensor_parallel"), 16));
+    doc.flush();
+    shown = view.text();
+    QVERIFY2(shown.contains(QStringLiteral("on each of the 16 devices")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("0.5369 GB of KV, split 8 ways)")), qPrintable(shown));
+    QVERIFY2(!shown.contains(QStringLiteral("split 16 ways")), qPrintable(shown));
+    // and the count that follows is the core's: 20.63 GB / 0.06711 GB = 307.34, 307 fit
+    QVERIFY2(shown.contains(QStringLiteral("0.06711 GB per 4,096-token sequence")) &&
+                 shown.contains(QStringLiteral("that is 307.34, so")) &&
+                 shown.contains(QStringLiteral("307 sequences")),
+             qPrintable(shown));
 }
 
 // l.255: the 14th request fails; cutting the context budget moves the limit (l.89-91).

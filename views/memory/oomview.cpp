@@ -5,6 +5,7 @@
 #include "views/io/dataexport.h"
 #include "views/widgets/style.h"
 
+#include "core/evaluation.h"
 #include "core/oomdiagnosis.h"
 #include "core/scenario.h"
 #include "core/units.h"
@@ -96,7 +97,9 @@ void OomView::refresh()
                            ? tr(" + %1 % fragmentation")
                                  .arg(style::number(s.serving.fragmentationFraction * 100, 3))
                            : QString(),
-                       d.devices > 1 ? tr(", split %1 ways").arg(n(d.devices)) : QString())
+                       // the ranks that really split it: a whole KV head each at most
+                       d.devices > 1 ? tr(", split %1 ways").arg(n(core::kvDevicesPerSequence(s)))
+                                     : QString())
             : tr("%1 per %2-token sequence")
                   .arg(bytes(d.kvBytesPerSequencePerDevice, units), n(s.serving.contextTokens));
     // while a class predicts how many fit, the diagnosis stops at the question (issue #23)

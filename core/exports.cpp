@@ -355,13 +355,25 @@ std::string csvField(std::string_view text)
     return out + '"';
 }
 
+namespace {
+
+/** Text for a '#' comment line: a line break in a name would end the comment there. */
+std::string oneLine(std::string text)
+{
+    std::replace_if(
+        text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    return text;
+}
+
+} // namespace
+
 std::string selectionToCsv(const Selection &selection, const ExportStamp &stamp)
 {
     std::string out = stampLine(stamp);
     const Recommendation &r = selection.recommendation;
     out += "# recommendation: " +
-           (r.found ? csvField(r.deviceId) + " " + std::string(formatKey(r.weightFormat)) + ", " +
-                          csvField(r.shape)
+           (r.found ? oneLine(csvField(r.deviceId)) + " " + std::string(formatKey(r.weightFormat)) +
+                          ", " + oneLine(csvField(r.shape))
                     : std::string("none passes every check")) +
            "\n";
     out += "device,weights,verdict,passes,tensor_parallel,pipeline_parallel,replicas,devices,"

@@ -46,6 +46,7 @@ private slots:
     void jsonCarriesTheStamp();
     void badPathNamesTheValue();
     void checksAsCsv();
+    void checksCsvCommentStaysOneLine();
     void formulasAreNeutralised_data();
     void formulasAreNeutralised();
     void checksCsvNeverRunsADeviceName();
@@ -296,6 +297,24 @@ void Exports::checksCsvNeverRunsADeviceName()
                      !line.contains(QStringLiteral(": =")),
                  qPrintable(line));
     }
+}
+
+// Issue #41, item 7: a device named across two lines stays on the recommendation's comment line
+// (a reader that skips '#' lines took the second half for the header).
+void Exports::checksCsvCommentStaysOneLine()
+{
+    core::Scenario s = testsupport::loadScenario(QStringLiteral("support-assistant"));
+    s.device.presetId.clear();
+    s.device.name = "Rack A\nGPU,\r\nB";
+    s.wizard.candidates.clear();
+    const core::Selection selection = core::selectDevice(s);
+    QVERIFY(core::recommendedCandidate(selection));
+    const QString csv = QString::fromStdString(core::selectionToCsv(selection, kStamp));
+    const QStringList lines = csv.split(QLatin1Char('\n'));
+    QVERIFY2(lines[1].startsWith(QStringLiteral("# recommendation: ")) &&
+                 lines[1].contains(QStringLiteral("Rack A GPU,  B")),
+             qPrintable(csv));
+    QVERIFY2(lines[2].startsWith(QStringLiteral("device,weights,verdict")), qPrintable(csv));
 }
 
 void Exports::keyAssumptionsNameTheInputs()

@@ -451,6 +451,8 @@ std::string_view routerKey(RouterKind kind)
 Result<std::vector<TraceRequest>> readTrace(std::string_view text, std::string_view fileName)
 {
     using R = Result<std::vector<TraceRequest>>;
+    if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte-order mark, as spreadsheets write
+        text.remove_prefix(3);
     const std::string file(fileName);
     std::vector<TraceRequest> rows;
     int columns[3] = {-1, -1, -1}; // timestamp, prompt_tokens, output_tokens

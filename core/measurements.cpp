@@ -349,6 +349,9 @@ std::optional<MeasuredDecodePoint> measuredDecodePoint(const Measurement &m)
 
 Result<MeasurementSet> readMeasurementsCsv(std::string_view text, const std::string &file)
 {
+    // a spreadsheet's "CSV UTF-8" starts with a byte-order mark: the header is what follows it
+    if (text.starts_with("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
     MeasurementSet set;
     std::map<std::string, int> columnIndex;
     std::map<std::string, std::pair<double, int>> seenRuns; // run -> (value, line)
@@ -716,6 +719,8 @@ void addGuideLlmBenchmark(MeasurementSet &set, const json &benchmark, const std:
 Result<MeasurementSet> readMeasurements(std::string_view text, const std::string &file,
                                         const MeasurementDefaults &defaults)
 {
+    if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte-order mark, as spreadsheets write
+        text.remove_prefix(3);
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos)
         return Diagnostic{file, "empty: no measurement"};

@@ -220,6 +220,16 @@ void Calibration::readerKeepsGoodRowsAndNamesBadOnes()
 
 void Calibration::readerRefusesAFileWithoutItsColumns()
 {
+    // issue #41 item 5: a byte-order mark before the header is "CSV UTF-8", not a missing column
+    const std::string marked = std::string("\xEF\xBB\xBF") + std::string(kHeader) +
+                               "llama-2-7b,nvidia-a100-80gb-sxm,bf16,bf16,,,,,1,128,64,1,"
+                               "decode_tokens_per_second_per_sequence,100,vLLM,ok\n";
+    for (const bool dispatched : {false, true}) {
+        auto bom = dispatched ? core::readMeasurements(marked, "bom.csv", {})
+                              : core::readMeasurementsCsv(marked, "bom.csv");
+        QVERIFY2(bom, bom ? "" : bom.error().message.c_str());
+        QCOMPARE(bom->rows.size(), std::size_t(1));
+    }
     auto read = core::readMeasurementsCsv("model,device,value\nllama-2-7b,x,1\n", "short.csv");
     QVERIFY(!read);
     QVERIFY(read.error().path.starts_with("short.csv:1"));

@@ -253,6 +253,12 @@ void LoadSim::traceIsReadInAnyColumnOrder()
     QVERIFY(rows);
     QCOMPARE(rows.value().size(), std::size_t(3));
     QCOMPARE(rows.value()[1].arrivalSeconds, 0.5);
+    // issue #41 item 5: a spreadsheet's "CSV UTF-8" starts with a byte-order mark
+    const auto marked = core::readTrace("\xEF\xBB\xBFtimestamp,prompt_tokens,output_tokens\n"
+                                        "0,100,10\n",
+                                        "bom.csv");
+    QVERIFY2(marked, marked ? "" : marked.error().message.c_str());
+    QCOMPARE(marked.value().size(), std::size_t(1));
     QCOMPARE(rows.value()[1].promptTokens, 200.0);
     QCOMPARE(rows.value()[2].outputTokens, 30.0);
 

@@ -258,9 +258,9 @@ void FieldReader::number(std::string_view key, double &out)
     if (const ParameterInfo *info = findParameter(dotted)) {
         std::string_view problem = rangeProblem(*info, number);
         if (!problem.empty()) {
-            if (problem == "must be a whole number")
+            if (problem == "must be a whole number") // as written: 8.000000000000002, not "8"
                 fail(pointerOf(key), std::string(info->name) + " must be a whole number (got " +
-                                         plainNumber(number) + ")");
+                                         value->dump().substr(0, 40) + ")");
             fail(pointerOf(key), std::string(info->name) + " must be " + allowedRange(*info) +
                                      " (got " + plainNumber(number) + ")");
         }

@@ -128,6 +128,10 @@ void ScenarioIo::rejects_data()
     QTest::newRow("UTF-16 without a byte-order mark")
         << QByteArray("{\0\"\0}\0", 6) << none << ""
         << "the file is UTF-16 or UTF-32 text: save it as UTF-8";
+    // issue #41, item 7: the value as written, not rounded to "8"
+    QTest::newRow("batch a hair above 8")
+        << QByteArray("{\"serving\": {\"batch\": 8.000000000000002}}") << none << "/serving/batch"
+        << "Batch size must be a whole number (got 8.000000000000002)";
     QTest::newRow("version 1.5") << QByteArray("{\"version\": 1.5}") << none << "/version"
                                  << "must be a whole number";
     QTest::newRow("unknown model preset")

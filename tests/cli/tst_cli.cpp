@@ -693,6 +693,13 @@ void Cli::calibrateWritesAProfileThatValidateAndEvaluateUse()
 
 void Cli::calibrateReportsBadRowsByLineAndColumn()
 {
+    // issue #41, item 7: a profile that cannot be written says why, not only "cannot be written"
+    const Run unwritable =
+        accelCalc({"calibrate", "published", "-o", "/nonexistent-folder-of-accel/profile.json"});
+    QCOMPARE(unwritable.exitCode, 2);
+    QVERIFY2(unwritable.err.contains("cannot be written: No such file or directory"),
+             unwritable.err.constData());
+
     QTemporaryDir dir;
     QFile csv(dir.filePath(QStringLiteral("runs.csv")));
     QVERIFY(csv.open(QIODevice::WriteOnly));

@@ -5,6 +5,7 @@
 #include "tools/testpaths.h"
 
 #include <QColor>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -49,6 +50,7 @@ class Snapshot : public QObject
     Q_OBJECT
 
 private slots:
+    void svgOnAFullDiskKeepsTheOldFile();
     void listsTheViews();
     void helpAndVersionNeedNoDisplay();
     void aWindowWithNoDisplaySaysWhatToDo();
@@ -399,6 +401,34 @@ void Snapshot::writesTheReport()
     QCOMPARE(html.count(QStringLiteral("<svg")), 5);
     QVERIFY(html.contains(QStringLiteral("Latency under load, as decided")));
     QVERIFY(html.contains(QStringLiteral("2 replica(s)"))); // the decided fleet serves the stream
+}
+
+// Issue #41, item 1: an SVG export to a full disk left a 20,480-byte cut SVG where the old file
+// was, and exited 0. A 64 kB tmpfs, 40 kB of it filled, holds keep.svg ("OLD"); the export must
+// fail with the disk's reason and leave "OLD". The tmpfs is mounted in a private user and mount
+// namespace (unshare -rm), so the test needs no root and leaves nothing mounted.
+void Snapshot::svgOnAFullDiskKeepsTheOldFile()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString full = dir.filePath(QStringLiteral("full"));
+    QVERIFY(QDir().mkpath(full));
+    const QString script =
+        QStringLiteral("mount -t tmpfs -o size=64k tmpfs \"$1\" || exit 97; "
+                       "head -c 40960 /dev/zero > \"$1/filler\"; printf OLD > \"$1/keep.svg\"; "
+                       "QT_QPA_PLATFORM=offscreen \"$2\" --snapshot memory -o \"$1/keep.svg\"; "
+                       "code=$?; printf '\\nexit=%s\\nfile=' $code; cat \"$1/keep.svg\"");
+    QProcess process;
+    process.start(QStringLiteral("unshare"),
+                  {QStringLiteral("-rm"), QStringLiteral("sh"), QStringLiteral("-c"), script,
+                   QStringLiteral("sh"), full, testpaths::accelExplorer()});
+    QVERIFY2(process.waitForFinished(60000), "unshare did not finish");
+    const QByteArray out = process.readAllStandardOutput();
+    const QByteArray err = process.readAllStandardError();
+    QVERIFY2(process.exitCode() != 97, "no tmpfs could be mounted in a private namespace");
+    QVERIFY2(err.contains("cannot be written (No space left on device)"), err.constData());
+    QVERIFY2(!out.contains("\nexit=0\n"), out.constData());
+    QVERIFY2(out.endsWith("file=OLD"), out.constData());
 }
 
 QTEST_MAIN(Snapshot)

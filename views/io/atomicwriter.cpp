@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "atomicwriter.h"
 
+#include <QBuffer>
 #include <QByteArray>
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -18,15 +19,35 @@ bool writeAtomically(const QString &path, const DeviceWriter &writer, QString *e
                          .arg(path, reason);
         return false;
     };
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(file.errorString());
+    // The content is made in memory first, then written in one go and counted: a generator that
+    // streams to the file (QSvgGenerator) lost a short write on a full disk, and the commit then
+    // replaced the old file with a cut one (issue #41).
+    QBuffer content;
+    content.open(QIODevice::WriteOnly);
     QString reason;
-    if (!writer(file, &reason)) {
-        file.cancelWriting();
+    if (!writer(content, &reason))
         return fail(reason.isEmpty() ? QCoreApplication::translate("AtomicWriter",
                                                                    "the content could not be made")
                                      : reason);
+    const QByteArray &bytes = content.data();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(file.errorString());
+    // a short write is no error to Qt: write the rest until the disk says why it stops
+    qint64 written = 0;
+    while (written < bytes.size()) {
+        const qint64 step = file.write(bytes.constData() + written, bytes.size() - written);
+        if (step <= 0)
+            break;
+        written += step;
+    }
+    if (written != bytes.size() || !file.flush() || file.error() != QFileDevice::NoError) {
+        const QString why =
+            file.error() != QFileDevice::NoError
+                ? file.errorString()
+                : QCoreApplication::translate("AtomicWriter", "the disk took only part of it");
+        file.cancelWriting();
+        return fail(why);
     }
     if (!file.commit())
         return fail(file.errorString());

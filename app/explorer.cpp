@@ -44,6 +44,7 @@
 #include <QFileInfo>
 #include <QFont>
 #include <QIcon>
+#include <QImageWriter>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QPixmap>
@@ -420,6 +421,14 @@ int snapshot(const Options &options)
     }
     if (options.output.isEmpty()) {
         errorLine(QStringLiteral("accel-explorer: --snapshot needs -o FILE.png|svg|pdf"));
+        return kBadInput;
+    }
+    // a window is a picture: a suffix it cannot be is bad input, said before any work
+    if (window && !QImageWriter::supportedImageFormats().contains(
+                      QFileInfo(options.output).suffix().toLower().toLatin1())) {
+        errorLine(QStringLiteral("accel-explorer: --snapshot window needs -o FILE.png (an image; "
+                                 "got \"%1\")")
+                      .arg(options.output));
         return kBadInput;
     }
     core::Scenario scenario;

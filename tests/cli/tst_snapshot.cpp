@@ -234,6 +234,9 @@ void Snapshot::badInput_data()
     QTest::newRow("--reveal without a tour step")
         << QStringList{"--snapshot", "window", "-o", "/tmp/x.png", "--reveal"}
         << "--reveal needs --tour STEP";
+    // issue #41, item 7: a window is a picture; an .svg for it is bad input (it exited 1)
+    QTest::newRow("a window to an .svg") << QStringList{"--snapshot", "window", "-o", "/tmp/x.svg"}
+                                         << "--snapshot window needs -o FILE.png";
     QTest::newRow("report without -o") << QStringList{"--report"} << "needs -o FILE.pdf";
     QTest::newRow("report to a .txt")
         << QStringList{"--report", "-o", "/tmp/x.txt"} << "needs -o FILE.pdf or FILE.html";

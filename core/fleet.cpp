@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace core {
 
@@ -68,7 +69,9 @@ double usdPerMonth(double usdPerHour)
 double usdPerMillionTokens(double usdPerHour, double tokensPerBusyHour, double utilisation)
 {
     const double usefulTokens = tokensPerBusyHour * utilisation;
-    return usefulTokens > 0.0 ? usdPerHour / usefulTokens * 1e6 : 0.0;
+    // a fleet that serves nothing pays for every hour and makes no token: no price per token
+    return usefulTokens > 0.0 ? usdPerHour / usefulTokens * 1e6
+                              : std::numeric_limits<double>::infinity();
 }
 
 } // namespace core

@@ -65,7 +65,7 @@ double usdPerMonth(double usdPerHour); ///< x 730 h
 
 /** Price per hour over the tokens an hour of it serves, x 1e6: the lesson's
  *  $4 / (1.44 M x 0.70) = $3.97 (l.182), and a fleet's month over its month of tokens (the
- *  replicas cancel). 0 when it serves no tokens. */
+ *  replicas cancel). Infinite when it serves no tokens (every hour paid, no token made). */
 double usdPerMillionTokens(double usdPerHour, double tokensPerBusyHour, double utilisation);
 
 } // namespace core

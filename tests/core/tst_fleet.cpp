@@ -121,7 +121,8 @@ void Fleet::lessonCostPerMillion()
     QFETCH(double, expected);
     ACCEL_COMPARE_NEAR(core::usdPerMillionTokens(4.0, 400.0 * 3600.0, utilisation), expected,
                        0.005);
-    QCOMPARE(core::usdPerMillionTokens(4.0, 0.0, utilisation), 0.0); // serves nothing
+    // serving nothing is never free: every hour is paid and no token made
+    QVERIFY(std::isinf(core::usdPerMillionTokens(4.0, 0.0, utilisation)));
 }
 
 // Measured 400 tokens/s: 500 tokens cost 1.25 s of a replica (prefill counted in the
@@ -143,6 +144,13 @@ void Fleet::measuredRateWorkedByHand()
                        1e-9);
     // a request busies a replica 1.25 s: $4 / 3,600 x 1.25 at 100 %
     ACCEL_COMPARE_NEAR(e[F::CostSelfHostedUsdPerRequest], 4.0 / 3600.0 * 1.25, 1e-12);
+    // no requests a day: the fleet is paid and serves nothing, so no price per token (the one
+    // formula returned $0 per million for it)
+    const core::Evaluation idle = testsupport::evaluateScenario(
+        kMeasured, {QStringLiteral("traffic.requests_per_day=0"),
+                    QStringLiteral("traffic.peak_requests_per_second=0")});
+    QCOMPARE(idle[F::CostFleetUsdPerMonth], 2 * 4.0 * 730);
+    QVERIFY(!std::isfinite(idle[F::CostUsdPerMillionTokens]));
 }
 
 // Estimated: each request busies its replica for its prefill and its 500 tokens at the batch's

@@ -2,19 +2,19 @@
 // accel-calc: the calculation core on the command line. Standard output carries only JSON;
 // problems go to standard error as "FILE: /json/path: what is wrong" and exit with 2.
 
-#include "core/atomicfile.h"
-#include "core/calibration.h"
-#include "core/evaluation.h"
-#include "core/evaluationjson.h"
-#include "core/exports.h"
-#include "core/hfimport.h"
-#include "core/loadsim.h"
-#include "core/operators.h"
-#include "core/outlook.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
-#include "core/selection.h"
-#include "core/techniquesjson.h"
+#include "core/calibrate/calibration.h"
+#include "core/data/atomicfile.h"
+#include "core/data/hfimport.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/decide/outlook.h"
+#include "core/decide/selection.h"
+#include "core/output/evaluationjson.h"
+#include "core/output/exports.h"
+#include "core/output/techniquesjson.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/loadsim.h"
+#include "core/physics/operators.h"
 
 #include <algorithm>
 #include <charconv>
@@ -39,6 +39,7 @@ const char *const kUsage =
     "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain] [--operators]\n"
     "                  [--calibration PROFILE.json|typical|speed_of_light]\n"
     "  accel-calc calibrate MEASUREMENTS ... [-o PROFILE.json] [--leave-one-out]\n"
+    "  accel-calc calibrate --typical [-o presets/calibration/typical.json]\n"
     "  accel-calc validate MEASUREMENTS ... --calibration PROFILE.json|typical\n"
     "                  (both: [--model ID] [--device ID] [--engine NAME] [--tensor-parallel N]\n"
     "                  for result files that do not name presets)\n"
@@ -370,6 +371,7 @@ int calibrateCommand(const std::vector<std::string> &args)
     std::vector<std::string> files;
     std::string output;
     bool leaveOut = false;
+    bool typical = false;
     core::MeasurementDefaults defaults;
     std::string optionError;
     for (std::size_t i = 1; i < args.size(); ++i) {
@@ -379,6 +381,8 @@ int calibrateCommand(const std::vector<std::string> &args)
             output = args[++i];
         } else if (args[i] == "--leave-one-out") {
             leaveOut = true;
+        } else if (args[i] == "--typical") {
+            typical = true;
         } else if (const auto option = defaultsOption(args, i, defaults, optionError);
                    option != 0) {
             if (option < 0)
@@ -388,6 +392,23 @@ int calibrateCommand(const std::vector<std::string> &args)
         } else {
             files.push_back(args[i]);
         }
+    }
+    if (typical) {
+        // the shipped profile, refitted: what presets/calibration/typical.json must hold
+        if (!files.empty() || leaveOut)
+            return usageError("calibrate --typical fits the shipped measurements and takes no "
+                              "other input");
+        const std::string text = core::calibrationProfileToJson(core::fitTypicalProfile());
+        if (output.empty()) {
+            std::cout << text;
+            return 0;
+        }
+        const auto written = core::writeFileAtomically(output, text);
+        if (!written) {
+            std::cerr << output << ": /: " << written.error().message << "\n";
+            return kBadInput;
+        }
+        return 0;
     }
     if (files.empty())
         return usageError("calibrate needs MEASUREMENTS");

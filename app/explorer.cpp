@@ -33,10 +33,10 @@
 #include "views/widgets/style.h"
 #include "views/widgets/view.h"
 
-#include "core/comparison.h"
-#include "core/formats.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/decide/comparison.h"
+#include "core/model/formats.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -22,10 +22,10 @@
 #include "views/widgets/view.h"
 #include "views/wizard/selectionwizard.h"
 
-#include "core/calibration.h"
-#include "core/explain.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
+#include "core/calibrate/calibration.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/physics/explain.h"
 
 #include <QAbstractItemView>
 #include <QAbstractSlider>

@@ -3,14 +3,14 @@
 // sweep over batch 1..1024 (what the roofline trail and throughput chart ask for per slider step).
 // Prints medians and 99th percentiles in microseconds; measures, never asserts.
 
-#include "core/calibration.h"
-#include "core/evaluation.h"
-#include "core/fit.h"
-#include "core/operators.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
-#include "core/selection.h"
-#include "core/techniques.h"
+#include "core/calibrate/calibration.h"
+#include "core/calibrate/fit.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/decide/selection.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/operators.h"
+#include "core/physics/techniques.h"
 
 #include <algorithm>
 #include <chrono>

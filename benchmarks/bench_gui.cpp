@@ -11,9 +11,9 @@
 #include "app/mainwindow.h"
 #include "views/document/scenariodocument.h"
 
-#include "core/presets.h"
-#include "core/scenario.h"
-#include "core/scenarioio.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/model/scenario.h"
 
 #include <QApplication>
 #include <QChart>

@@ -4,10 +4,10 @@
 // (20 load points x 10,000 requests). Medians of a few repetitions in milliseconds; measures,
 // never asserts.
 
-#include "core/loadsim.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
-#include "core/selection.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/decide/selection.h"
+#include "core/physics/loadsim.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fuzzentries.h"
 
-#include "core/loadsim.h"
+#include "core/physics/loadsim.h"
 
-#include "core/evaluation.h"
-#include "core/evaluationjson.h"
-#include "core/explain.h"
-#include "core/exports.h"
-#include "core/hfimport.h"
-#include "core/presets.h"
-#include "core/scenarioedits.h"
-#include "core/scenarioio.h"
+#include "core/data/hfimport.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/model/scenarioedits.h"
+#include "core/output/evaluationjson.h"
+#include "core/output/exports.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/explain.h"
 
 #include <nlohmann/json.hpp>
 

@@ -4,11 +4,11 @@
 // Helpers shared by the core tests: load a built-in or inline scenario with overrides and
 // compare numbers with an explicit tolerance (QCOMPARE on doubles is relative and fails at 0).
 
-#include "core/architecture.h"
-#include "core/evaluation.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
-#include "core/selection.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/decide/selection.h"
+#include "core/model/architecture.h"
+#include "core/physics/evaluation.h"
 
 #include <QString>
 #include <QStringList>
@@ -47,7 +47,7 @@ inline core::Scenario loadScenario(const QString &idOrJson, const QStringList &o
 inline const QString kSpeedOfLight = QStringLiteral("calibration={\"mode\": \"speed_of_light\"}");
 
 /** KV bytes per token of a whole model, uncapped, by the rule the app computes with
- *  (core/architecture.h: every layer group's 2 x layers x KV heads x head dim x bytes, or its
+ *  (core/model/architecture.h: every layer group's 2 x layers x KV heads x head dim x bytes, or its
  *  latent). */
 inline double kvBytesPerToken(const core::ModelSpec &model, double bytesPerElement)
 {

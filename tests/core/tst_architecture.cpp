@@ -5,10 +5,10 @@
 // fewer than the devices, are kept whole on each device. Every expected value below is worked by
 // hand from the published config.json numbers quoted beside it.
 
-#include "core/architecture.h"
-#include "core/evaluation.h"
-#include "core/scenarioaccess.h"
-#include "core/scenarioio.h"
+#include "core/data/scenarioio.h"
+#include "core/model/architecture.h"
+#include "core/model/scenarioaccess.h"
+#include "core/physics/evaluation.h"
 #include "testsupport.h"
 
 #include <QTest>

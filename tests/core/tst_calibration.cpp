@@ -6,11 +6,11 @@
 #include "testsupport.h"
 #include "tools/testpaths.h"
 
-#include "core/calibration.h"
-#include "core/evaluation.h"
-#include "core/explain.h"
-#include "core/measurements.h"
-#include "core/scenarioio.h"
+#include "core/calibrate/calibration.h"
+#include "core/calibrate/measurements.h"
+#include "core/data/scenarioio.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/explain.h"
 
 #include <QFile>
 #include <QObject>
@@ -48,6 +48,7 @@ private slots:
     void fitSaysWhatItCannotDetermine();
     void calibrationBeatsTheSpeedOfLightOnPublishedRuns();
     void profileRoundTrips();
+    void shippedTypicalProfileIsTheFitOfThePublishedRuns();
     void profileErrorsNameTheField_data();
     void profileErrorsNameTheField();
     void scenarioSectionAppliesAProfile();
@@ -571,6 +572,20 @@ void Calibration::profileRoundTrips()
         QCOMPARE(back->entries[i].stepOverheadSeconds, typical.entries[i].stepOverheadSeconds);
     }
     QCOMPARE(core::calibrationProfileToJson(back.value()), text);
+}
+
+// The typical profile is shipped as data (presets/calibration/typical.json) so that the physics
+// wing needs no fit (issue #40): it must stay exactly the fit of the shipped measurements, or a
+// change to the fit or the runs would leave every typical figure on a stale profile.
+void Calibration::shippedTypicalProfileIsTheFitOfThePublishedRuns()
+{
+    const std::string shipped = core::calibrationProfileToJson(core::typicalProfile());
+    const std::string fitted = core::calibrationProfileToJson(core::fitTypicalProfile());
+    QVERIFY(!core::typicalProfile().entries.empty());
+    QVERIFY2(shipped == fitted,
+             "presets/calibration/typical.json is not the fit of presets/measurements/"
+             "published.csv: run `accel-calc calibrate --typical -o "
+             "presets/calibration/typical.json` and rebuild");
 }
 
 void Calibration::profileErrorsNameTheField_data()

@@ -5,7 +5,7 @@
 
 #include "testsupport.h"
 
-#include "core/comparison.h"
+#include "core/decide/comparison.h"
 
 #include <QObject>
 

@@ -8,9 +8,10 @@
 
 #include "testsupport.h"
 
-#include "core/loadsim.h"
-#include "core/outlook.h"
-#include "core/scenarioedits.h"
+#include "core/decide/outlook.h"
+#include "core/decide/selection.h"
+#include "core/model/scenarioedits.h"
+#include "core/physics/loadsim.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -7,8 +7,8 @@
 
 #include "testsupport.h"
 
-#include "core/calc.h"
-#include "core/parameters.h"
+#include "core/model/calc.h"
+#include "core/model/parameters.h"
 
 #include <QObject>
 

@@ -5,9 +5,10 @@
 
 #include "testsupport.h"
 
-#include "core/exports.h"
-#include "core/scenarioaccess.h"
-#include "core/selection.h"
+#include "core/decide/comparison.h"
+#include "core/decide/selection.h"
+#include "core/model/scenarioaccess.h"
+#include "core/output/exports.h"
 
 #include <QObject>
 

@@ -5,7 +5,7 @@
 
 #include "testsupport.h"
 
-#include "core/fit.h"
+#include "core/calibrate/fit.h"
 
 #include <QObject>
 

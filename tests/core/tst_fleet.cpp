@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Issue #40: the fleet's rules in one place (core/fleet.h), worked by hand, and every caller
+// Issue #40: the fleet's rules in one place (core/model/fleet.h), worked by hand, and every caller
 // giving the same answer: evaluation, the checks, the split proposal and the load simulation.
 
 #include "testsupport.h"
 
-#include "core/fleet.h"
-#include "core/loadsim.h"
+#include "core/model/fleet.h"
+#include "core/physics/loadsim.h"
 
 #include <QTest>
 

@@ -3,8 +3,8 @@
 
 #include "testsupport.h"
 
-#include "core/formats.h"
-#include "core/units.h"
+#include "core/model/formats.h"
+#include "core/model/units.h"
 
 #include <QObject>
 

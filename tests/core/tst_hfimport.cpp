@@ -7,11 +7,11 @@
 #include "testsupport.h"
 #include "tools/testpaths.h"
 
-#include "core/architecture.h"
-#include "core/calc.h"
-#include "core/hfimport.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
+#include "core/data/hfimport.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/model/architecture.h"
+#include "core/model/calc.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -4,7 +4,7 @@
 
 #include "testsupport.h"
 
-#include "core/hierarchy.h"
+#include "core/physics/hierarchy.h"
 
 #include <QObject>
 

@@ -4,8 +4,8 @@
 
 #include "testsupport.h"
 
-#include "core/inside.h"
-#include "core/presets.h"
+#include "core/data/presets.h"
+#include "core/physics/inside.h"
 
 #include <QObject>
 

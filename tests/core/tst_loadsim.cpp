@@ -6,9 +6,9 @@
 
 #include "testsupport.h"
 
-#include "core/loadsim.h"
-#include "core/scenarioio.h"
-#include "core/selection.h"
+#include "core/data/scenarioio.h"
+#include "core/decide/selection.h"
+#include "core/physics/loadsim.h"
 
 #include <QTest>
 

@@ -3,10 +3,10 @@
 
 #include "testsupport.h"
 
-#include "core/evaluation.h"
-#include "core/explain.h"
-#include "core/oomdiagnosis.h"
-#include "core/units.h"
+#include "core/model/units.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/explain.h"
+#include "core/physics/oomdiagnosis.h"
 
 #include <QObject>
 

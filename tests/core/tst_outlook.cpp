@@ -5,10 +5,10 @@
 
 #include "testsupport.h"
 
-#include "core/calibration.h"
-#include "core/outlook.h"
-#include "core/scenarioio.h"
-#include "core/selection.h"
+#include "core/calibrate/calibration.h"
+#include "core/data/scenarioio.h"
+#include "core/decide/outlook.h"
+#include "core/decide/selection.h"
 
 #include <QTest>
 

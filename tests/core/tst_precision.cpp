@@ -4,7 +4,7 @@
 
 #include "testsupport.h"
 
-#include "core/precision.h"
+#include "core/physics/precision.h"
 
 #include <QObject>
 

@@ -7,8 +7,8 @@
 
 #include "testsupport.h"
 
-#include "core/calc.h"
-#include "core/explain.h"
+#include "core/model/calc.h"
+#include "core/physics/explain.h"
 
 #include <QObject>
 

@@ -4,7 +4,7 @@
 
 #include "testsupport.h"
 
-#include "core/evaluationjson.h"
+#include "core/output/evaluationjson.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -3,12 +3,12 @@
 // pipeline stages) when one device cannot hold it; the fleet, its cost and the tokens it serves
 // come from one cost model; 8- and 4-bit float formats are candidates where a device runs them.
 
-#include "core/evaluation.h"
-#include "core/presets.h"
-#include "core/scenarioaccess.h"
-#include "core/scenarioio.h"
-#include "core/selection.h"
-#include "core/units.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/decide/selection.h"
+#include "core/model/scenarioaccess.h"
+#include "core/model/units.h"
+#include "core/physics/evaluation.h"
 #include "testsupport.h"
 
 #include <QJsonArray>

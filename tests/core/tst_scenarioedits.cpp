@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Every way a scenario is derived from another, each on its own (core/scenarioedits.h): the one
-// rule for "this scenario on device X" (price, power, compute format, overhead, links), another
+// Every way a scenario is derived from another, each on its own (core/model/scenarioedits.h): the
+// one rule for "this scenario on device X" (price, power, compute format, overhead, links), another
 // model or format, a recommendation applied, the next smaller weight format, a recipe, a link.
 // Expected prices and powers are the presets' own (presets/reference-devices.json, with sources).
 
 #include "testsupport.h"
 
-#include "core/comparison.h"
-#include "core/explain.h"
-#include "core/scenarioaccess.h"
-#include "core/scenarioedits.h"
-#include "core/selection.h"
+#include "core/data/presetedits.h"
+#include "core/decide/comparison.h"
+#include "core/decide/selection.h"
+#include "core/model/scenarioaccess.h"
+#include "core/model/scenarioedits.h"
+#include "core/physics/explain.h"
 
 #include <QObject>
 

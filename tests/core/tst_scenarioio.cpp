@@ -4,9 +4,9 @@
 
 #include "testsupport.h"
 
-#include "core/evaluationjson.h"
-#include "core/parameters.h"
-#include "core/scenarioaccess.h"
+#include "core/model/parameters.h"
+#include "core/model/scenarioaccess.h"
+#include "core/output/evaluationjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

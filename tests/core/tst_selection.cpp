@@ -4,8 +4,8 @@
 
 #include "testsupport.h"
 
-#include "core/selection.h"
-#include "core/units.h"
+#include "core/decide/selection.h"
+#include "core/model/units.h"
 
 #include <QObject>
 

@@ -8,10 +8,10 @@
 #include "testsupport.h"
 #include "tools/testpaths.h"
 
-#include "core/operators.h"
-#include "core/parameters.h"
-#include "core/scenario.h"
-#include "core/techniques.h"
+#include "core/model/parameters.h"
+#include "core/model/scenario.h"
+#include "core/physics/operators.h"
+#include "core/physics/techniques.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -5,8 +5,8 @@
 
 #include "testsupport.h"
 
-#include "core/presets.h"
-#include "core/scenarioio.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
 
 #include <QObject>
 

@@ -5,11 +5,11 @@
 
 #include "testsupport.h"
 
-#include "core/calc.h"
-#include "core/formats.h"
-#include "core/lessonfigures.h"
-#include "core/scaling.h"
-#include "core/units.h"
+#include "core/model/calc.h"
+#include "core/model/formats.h"
+#include "core/model/units.h"
+#include "core/physics/lessonfigures.h"
+#include "core/physics/scaling.h"
 
 #include <QObject>
 

@@ -4,7 +4,7 @@
 
 #include "views/document/scenariodocument.h"
 
-#include "core/scenarioio.h"
+#include "core/data/scenarioio.h"
 
 #include <QCoreApplication>
 

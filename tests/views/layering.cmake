@@ -1,5 +1,7 @@
 # Fails when an include breaks the layering (docs/architecture.md):
-#   core/  includes nothing of views/ or app/ (and no Qt: core_is_qt_free)
+#   core/  includes nothing of views/ or app/ (and no Qt: core_is_qt_free), and is in wings:
+#   core/model <- data <- physics <- calibrate <- decide <- output: a wing includes only itself
+#   and the wings below it; no source sits in core/ itself.
 #   views/ includes nothing of app/
 #   views/io <- views/document <- views/widgets <- one wing per tab <- views/ (the registry)
 #   <- views/export: a wing includes only core/ and the wings below it; a tab never includes
@@ -18,11 +20,35 @@ function(rank_of wing out)
 endfunction()
 
 set(offenders "")
+set(core_order model data physics calibrate decide output)
 file(GLOB_RECURSE core_files "${SOURCE_DIR}/core/*.h" "${SOURCE_DIR}/core/*.cpp")
 foreach(file IN LISTS core_files)
+    file(RELATIVE_PATH relative "${SOURCE_DIR}/core" "${file}")
+    if(NOT relative MATCHES "^([a-z]+)/")
+        list(APPEND offenders "${file}: a core source outside the wings (${core_order})")
+        continue()
+    endif()
+    set(wing "${CMAKE_MATCH_1}")
+    list(FIND core_order "${wing}" own)
+    if(own LESS 0)
+        list(APPEND offenders "${file}: core/${wing} is no wing (${core_order})")
+        continue()
+    endif()
     file(STRINGS "${file}" hits REGEX "#[ \t]*include[ \t]*\"(views|app)/")
     foreach(hit IN LISTS hits)
         list(APPEND offenders "${file}: ${hit} (core includes nothing above it)")
+    endforeach()
+    file(STRINGS "${file}" includes REGEX "#[ \t]*include[ \t]*\"")
+    foreach(line IN LISTS includes)
+        if(line MATCHES "\"core/([a-z]+)/")
+            list(FIND core_order "${CMAKE_MATCH_1}" theirs)
+            if(theirs GREATER own)
+                list(APPEND offenders
+                     "${file}: ${line} (core/${wing} is below core/${CMAKE_MATCH_1})")
+            endif()
+        elseif(NOT line MATCHES "\"(views|app)/")
+            list(APPEND offenders "${file}: ${line} (name a core header by its wing: core/...)")
+        endif()
     endforeach()
 endforeach()
 
@@ -60,4 +86,5 @@ if(offenders)
     message(FATAL_ERROR "includes that break the layering:\n${text}")
 endif()
 list(LENGTH view_files count)
-message(STATUS "the layers hold (${count} files in views/ checked, and core/)")
+list(LENGTH core_files core_count)
+message(STATUS "the layers hold (${count} files in views/ and ${core_count} in core/ checked)")

@@ -13,7 +13,7 @@
 #include "views/widgets/style.h"
 #include "views/widgets/view.h"
 
-#include "core/scenario.h"
+#include "core/model/scenario.h"
 
 #include "views/widgets/scenariopanel.h"
 #include <QAction>

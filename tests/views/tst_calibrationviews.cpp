@@ -16,10 +16,10 @@
 #include "views/widgets/steadylabel.h"
 #include "views/wizard/checksview.h"
 
-#include "core/calibration.h"
-#include "core/evaluation.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
+#include "core/calibrate/calibration.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/physics/evaluation.h"
 
 #include <QChart>
 #include <QChartView>

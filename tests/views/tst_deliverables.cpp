@@ -17,10 +17,10 @@
 #include "views/widgets/view.h"
 #include "views/wizard/checksview.h"
 
-#include "core/exports.h"
-#include "core/outlook.h"
-#include "core/scenarioio.h"
-#include "core/selection.h"
+#include "core/data/scenarioio.h"
+#include "core/decide/outlook.h"
+#include "core/decide/selection.h"
+#include "core/output/exports.h"
 
 #include <QAbstractButton>
 #include <QAbstractSlider>

@@ -15,9 +15,9 @@
 #include "views/widgets/scenariopanel.h"
 #include "views/widgets/view.h"
 
-#include "core/exports.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/output/exports.h"
 
 #include <QApplication>
 #include <QCloseEvent>

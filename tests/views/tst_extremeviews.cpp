@@ -12,9 +12,9 @@
 #include "views/widgets/offscreen.h"
 #include "views/widgets/view.h"
 
-#include "core/parameters.h"
-#include "core/scenarioaccess.h"
-#include "core/scenarioio.h"
+#include "core/data/scenarioio.h"
+#include "core/model/parameters.h"
+#include "core/model/scenarioaccess.h"
 
 #include <QBuffer>
 #include <QPainter>

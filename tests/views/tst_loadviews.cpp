@@ -11,9 +11,9 @@
 #include "views/viewregistry.h"
 #include "views/widgets/offscreen.h"
 
-#include "core/loadsim.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/physics/loadsim.h"
 
 #include <QBuffer>
 #include <QPainter>

@@ -10,9 +10,9 @@
 #include "views/load/loadrunner.h"
 #include "views/widgets/view.h"
 
-#include "core/parameters.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/model/parameters.h"
 
 #include <QChart>
 #include <QChartView>

@@ -8,7 +8,7 @@
 #include "views/document/scenariodocument.h"
 #include "views/load/loadrunner.h"
 
-#include "core/scenarioio.h"
+#include "core/data/scenarioio.h"
 
 #include <QApplication>
 #include <QDir>

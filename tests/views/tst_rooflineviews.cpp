@@ -11,8 +11,8 @@
 #include "views/widgets/batchcontrol.h"
 #include "views/widgets/explanationpanel.h"
 
-#include "core/presets.h"
-#include "core/scenarioio.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
 #include "views/document/scenariodocument.h"
 #include "views/roofline/engineview.h"
 #include "views/roofline/operatorsview.h"
@@ -20,11 +20,11 @@
 #include "views/roofline/throughputview.h"
 #include "views/widgets/scenariopanel.h"
 
-#include "core/evaluation.h"
-#include "core/inside.h"
-#include "core/operators.h"
-#include "core/selection.h"
-#include "core/techniques.h"
+#include "core/decide/selection.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/inside.h"
+#include "core/physics/operators.h"
+#include "core/physics/techniques.h"
 
 #include "views/compare/compareview.h"
 #include "views/cost/costview.h"

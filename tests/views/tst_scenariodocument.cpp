@@ -6,9 +6,9 @@
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"
 
-#include "core/comparison.h"
-#include "core/explain.h"
-#include "core/scenarioio.h"
+#include "core/data/scenarioio.h"
+#include "core/decide/comparison.h"
+#include "core/physics/explain.h"
 
 #include <QDir>
 #include <QFile>

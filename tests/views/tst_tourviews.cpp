@@ -12,17 +12,17 @@
 #include "views/widgets/batchcontrol.h"
 #include "views/widgets/explanationpanel.h"
 
-#include "core/presets.h"
-#include "core/scenarioio.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
 #include "views/document/scenariodocument.h"
 #include "views/roofline/rooflineview.h"
 #include "views/roofline/throughputview.h"
 #include "views/widgets/scenariopanel.h"
 
-#include "core/evaluation.h"
-#include "core/explain.h"
-#include "core/inside.h"
-#include "core/selection.h"
+#include "core/decide/selection.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/explain.h"
+#include "core/physics/inside.h"
 
 #include "views/compare/compareview.h"
 #include "views/cost/costview.h"

@@ -5,10 +5,10 @@
 #include "views/io/filereader.h"
 #include "views/widgets/style.h"
 
-#include "core/formats.h"
-#include "core/presets.h"
-#include "core/scenarioio.h"
-#include "core/units.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/model/formats.h"
+#include "core/model/units.h"
 
 #include <QChart>
 #include <QChartView>

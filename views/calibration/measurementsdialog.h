@@ -4,9 +4,9 @@
 // File > Import Measurements: the user's runs (the app's CSV, llama-bench, vllm bench serve) set
 // against the speed of light and against a fit of them, run by run with its engine and error;
 // what the fit could not determine; and "Apply to Scenario", one undo step. The fit and every
-// prediction come from the core (core/calibration.h).
+// prediction come from the core (core/calibrate/calibration.h).
 
-#include "core/calibration.h"
+#include "core/calibrate/calibration.h"
 
 #include <QDialog>
 

@@ -5,11 +5,11 @@
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
 
-#include "core/calc.h"
-#include "core/explain.h"
-#include "core/exports.h"
-#include "core/presets.h"
-#include "core/units.h"
+#include "core/data/presets.h"
+#include "core/model/calc.h"
+#include "core/model/units.h"
+#include "core/output/exports.h"
+#include "core/physics/explain.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

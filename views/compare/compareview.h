@@ -8,9 +8,9 @@
 
 #include "views/widgets/view.h"
 
-#include "core/comparison.h"
-#include "core/evaluation.h"
-#include "core/scenario.h"
+#include "core/decide/comparison.h"
+#include "core/model/scenario.h"
+#include "core/physics/evaluation.h"
 
 #include <memory>
 #include <optional>

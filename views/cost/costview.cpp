@@ -7,15 +7,15 @@
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
 
-#include "core/calibration.h"
-#include "core/evaluation.h"
-#include "core/explain.h"
-#include "core/fleet.h"
-#include "core/lessonfigures.h"
-#include "core/presets.h"
-#include "core/scenario.h"
-#include "core/scenarioedits.h"
-#include "core/units.h"
+#include "core/calibrate/calibration.h"
+#include "core/data/presets.h"
+#include "core/model/fleet.h"
+#include "core/model/scenario.h"
+#include "core/model/scenarioedits.h"
+#include "core/model/units.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/explain.h"
+#include "core/physics/lessonfigures.h"
 
 #include <QChart>
 #include <QChartView>

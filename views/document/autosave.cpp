@@ -5,7 +5,7 @@
 #include "views/io/atomicwriter.h"
 #include "views/io/filereader.h"
 
-#include "core/scenarioio.h"
+#include "core/data/scenarioio.h"
 
 #include <QDir>
 #include <QFile>

@@ -6,10 +6,10 @@
 // (a slider drag is one undo step, and dragging back to the start leaves nothing to undo).
 // Recomputation is coalesced: a burst of edits costs one evaluate() and one changed() signal.
 
-#include "core/evaluation.h"
-#include "core/measurements.h"
-#include "core/scenario.h"
-#include "core/units.h"
+#include "core/calibrate/measurements.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+#include "core/physics/evaluation.h"
 
 #include <QFlags>
 #include <QList>

@@ -4,9 +4,9 @@
 #include "views/io/dataexport.h"
 #include "views/io/filereader.h"
 
-#include "core/presets.h"
-#include "core/scenario.h"
-#include "core/scenarioio.h"
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/model/scenario.h"
 
 #include <QDialogButtonBox>
 #include <QFile>

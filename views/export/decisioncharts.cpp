@@ -3,8 +3,8 @@
 
 #include "views/widgets/style.h"
 
-#include "core/outlook.h"
-#include "core/units.h"
+#include "core/decide/outlook.h"
+#include "core/model/units.h"
 
 #include <QApplication>
 #include <QFontMetricsF>

@@ -15,8 +15,8 @@
 #include "views/widgets/style.h"
 #include "views/widgets/view.h"
 
-#include "core/explain.h"
-#include "core/scenario.h"
+#include "core/model/scenario.h"
+#include "core/physics/explain.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>

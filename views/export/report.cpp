@@ -14,16 +14,16 @@
 #include "views/wizard/checksview.h"
 #include "views/wizard/decisionview.h"
 
-#include "core/calibration.h"
-#include "core/evaluation.h"
-#include "core/explain.h"
-#include "core/outlook.h"
-#include "core/parameters.h"
-#include "core/presets.h"
-#include "core/scenario.h"
-#include "core/scenarioaccess.h"
-#include "core/scenarioedits.h"
-#include "core/selection.h"
+#include "core/calibrate/calibration.h"
+#include "core/data/presets.h"
+#include "core/decide/outlook.h"
+#include "core/decide/selection.h"
+#include "core/model/parameters.h"
+#include "core/model/scenario.h"
+#include "core/model/scenarioaccess.h"
+#include "core/model/scenarioedits.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/explain.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>

@@ -6,7 +6,7 @@
 // inline SVG in the HTML), the decision in full, the assumptions with their sources, and the
 // formulas with the numbers put in. No dialogs: errors come back as text.
 
-#include "core/units.h"
+#include "core/model/units.h"
 
 #include <QString>
 

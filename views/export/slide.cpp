@@ -11,13 +11,14 @@
 #include "views/widgets/style.h"
 #include "views/widgets/view.h"
 
-#include "core/evaluation.h"
-#include "core/explain.h"
-#include "core/exports.h"
-#include "core/outlook.h"
-#include "core/scenario.h"
-#include "core/scenarioedits.h"
-#include "core/selection.h"
+#include "core/decide/comparison.h"
+#include "core/decide/outlook.h"
+#include "core/decide/selection.h"
+#include "core/model/scenario.h"
+#include "core/model/scenarioedits.h"
+#include "core/output/exports.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/explain.h"
 
 #include <QApplication>
 #include <QFileInfo>

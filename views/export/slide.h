@@ -4,7 +4,7 @@
 // A slide for a stakeholder deck: one view at 1920x1080 with a title, the scenario's key
 // assumptions underneath and the app version and preset data date in the corner.
 
-#include "core/units.h"
+#include "core/model/units.h"
 
 #include <QString>
 

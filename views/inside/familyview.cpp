@@ -5,8 +5,8 @@
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
 
-#include "core/presets.h"
-#include "core/scenario.h"
+#include "core/data/presets.h"
+#include "core/model/scenario.h"
 
 #include <QChart>
 #include <QChartView>

@@ -4,8 +4,8 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/style.h"
 
-#include "core/scenario.h"
-#include "core/units.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
 
 #include <QPainter>
 #include <QVBoxLayout>

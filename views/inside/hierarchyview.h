@@ -9,8 +9,8 @@
 
 #include "views/widgets/view.h"
 
-#include "core/hierarchy.h"
-#include "core/units.h"
+#include "core/model/units.h"
+#include "core/physics/hierarchy.h"
 
 #include <vector>
 

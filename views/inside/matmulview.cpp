@@ -4,9 +4,9 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/style.h"
 
-#include "core/inside.h"
-#include "core/scenario.h"
-#include "core/units.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+#include "core/physics/inside.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

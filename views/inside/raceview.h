@@ -8,7 +8,7 @@
 
 #include "views/widgets/view.h"
 
-#include "core/inside.h"
+#include "core/physics/inside.h"
 
 class QComboBox;
 class QPushButton;

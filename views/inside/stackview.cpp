@@ -4,7 +4,7 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/style.h"
 
-#include "core/scenario.h"
+#include "core/model/scenario.h"
 
 #include <QHBoxLayout>
 #include <QMouseEvent>

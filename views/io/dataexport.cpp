@@ -3,8 +3,8 @@
 
 #include "views/io/atomicwriter.h"
 
-#include "core/presets.h"
-#include "core/selection.h"
+#include "core/data/presets.h"
+#include "core/decide/selection.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -4,7 +4,7 @@
 // Data out of the app: the standard sweeps and the device checks written as CSV or JSON (by the
 // file's suffix), atomically, each stamped with the app version and the preset data date.
 
-#include "core/exports.h"
+#include "core/output/exports.h"
 
 #include <QString>
 

@@ -3,8 +3,8 @@
 
 #include "views/io/filereader.h"
 
-#include "core/scenario.h"
-#include "core/scenarioio.h"
+#include "core/data/scenarioio.h"
+#include "core/model/scenario.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -5,7 +5,7 @@
 // result is never shown), progress comes back as a signal, and wait() finishes the latest run
 // on the spot for snapshots, reports and tests. The window never freezes on a slider release.
 
-#include "core/loadsim.h"
+#include "core/physics/loadsim.h"
 
 #include <QObject>
 #include <QString>

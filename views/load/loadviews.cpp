@@ -8,9 +8,9 @@
 #include "views/widgets/steadylabel.h"
 #include "views/widgets/style.h"
 
-#include "core/loadsim.h"
-#include "core/scenario.h"
-#include "core/units.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+#include "core/physics/loadsim.h"
 
 #include <QChart>
 #include <QChartView>

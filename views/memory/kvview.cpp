@@ -8,10 +8,10 @@
 #include "views/widgets/figurelabel.h"
 #include "views/widgets/style.h"
 
-#include "core/evaluation.h"
-#include "core/scenario.h"
-#include "core/scenarioedits.h"
-#include "core/units.h"
+#include "core/model/scenario.h"
+#include "core/model/scenarioedits.h"
+#include "core/model/units.h"
+#include "core/physics/evaluation.h"
 
 #include <QChart>
 #include <QChartView>

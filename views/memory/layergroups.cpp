@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "layergroups.h"
 
-#include "core/architecture.h"
-#include "core/formats.h"
-#include "core/units.h"
+#include "core/model/architecture.h"
+#include "core/model/formats.h"
+#include "core/model/units.h"
 
 #include <QCoreApplication>
 #include <QStringList>

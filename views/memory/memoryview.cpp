@@ -8,12 +8,12 @@
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
 
-#include "core/evaluation.h"
-#include "core/lessonfigures.h"
-#include "core/parameters.h"
-#include "core/scenario.h"
-#include "core/scenarioedits.h"
-#include "core/units.h"
+#include "core/model/parameters.h"
+#include "core/model/scenario.h"
+#include "core/model/scenarioedits.h"
+#include "core/model/units.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/lessonfigures.h"
 
 #include <QBarCategoryAxis>
 #include <QBarLegendMarker>

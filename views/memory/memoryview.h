@@ -9,7 +9,7 @@
 
 #include "views/widgets/view.h"
 
-#include "core/formats.h"
+#include "core/model/formats.h"
 
 #include <memory>
 

@@ -5,10 +5,10 @@
 #include "views/io/dataexport.h"
 #include "views/widgets/style.h"
 
-#include "core/evaluation.h"
-#include "core/oomdiagnosis.h"
-#include "core/scenario.h"
-#include "core/units.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/oomdiagnosis.h"
 
 #include <QTextBrowser>
 #include <QVBoxLayout>

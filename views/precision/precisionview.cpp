@@ -4,10 +4,10 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/style.h"
 
-#include "core/formats.h"
-#include "core/precision.h"
-#include "core/scenario.h"
-#include "core/units.h"
+#include "core/model/formats.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+#include "core/physics/precision.h"
 
 #include <QGridLayout>
 #include <QHeaderView>

@@ -4,7 +4,7 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/style.h"
 
-#include "core/formats.h"
+#include "core/model/formats.h"
 
 #include <QComboBox>
 #include <QFormLayout>

@@ -4,9 +4,9 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/style.h"
 
-#include "core/scenario.h"
-#include "core/techniques.h"
-#include "core/units.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+#include "core/physics/techniques.h"
 
 #include <QTextBrowser>
 #include <QVBoxLayout>

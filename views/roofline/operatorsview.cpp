@@ -7,10 +7,10 @@
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
 
-#include "core/calc.h"
-#include "core/operators.h"
-#include "core/scenario.h"
-#include "core/units.h"
+#include "core/model/calc.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+#include "core/physics/operators.h"
 
 #include <QChart>
 #include <QChartView>

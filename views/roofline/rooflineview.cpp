@@ -7,15 +7,16 @@
 #include "views/widgets/figurelabel.h"
 #include "views/widgets/style.h"
 
-#include "core/calc.h"
-#include "core/calibration.h"
-#include "core/evaluation.h"
-#include "core/measurements.h"
-#include "core/presets.h"
-#include "core/scenario.h"
-#include "core/scenarioedits.h"
-#include "core/techniques.h"
-#include "core/units.h"
+#include "core/calibrate/calibration.h"
+#include "core/calibrate/measurements.h"
+#include "core/data/presetedits.h"
+#include "core/data/presets.h"
+#include "core/model/calc.h"
+#include "core/model/scenario.h"
+#include "core/model/scenarioedits.h"
+#include "core/model/units.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/techniques.h"
 
 #include <QChart>
 #include <QChartView>

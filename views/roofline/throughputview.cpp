@@ -4,15 +4,15 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/chartlabels.h"
 
-#include "core/lessonfigures.h"
+#include "core/physics/lessonfigures.h"
 #include "views/widgets/style.h"
 
-#include "core/evaluation.h"
-#include "core/measurements.h"
-#include "core/parameters.h"
-#include "core/scenario.h"
-#include "core/techniques.h"
-#include "core/units.h"
+#include "core/calibrate/measurements.h"
+#include "core/model/parameters.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+#include "core/physics/evaluation.h"
+#include "core/physics/techniques.h"
 
 #include <QChart>
 #include <QChartView>

@@ -7,11 +7,12 @@
 #include "views/widgets/numbereditor.h"
 #include "views/widgets/style.h"
 
-#include "core/presets.h"
-#include "core/scaling.h"
-#include "core/scenario.h"
-#include "core/scenarioedits.h"
-#include "core/units.h"
+#include "core/data/presetedits.h"
+#include "core/data/presets.h"
+#include "core/model/scenario.h"
+#include "core/model/scenarioedits.h"
+#include "core/model/units.h"
+#include "core/physics/scaling.h"
 
 #include <QChart>
 #include <QChartView>

@@ -5,8 +5,8 @@
 #include "views/widgets/numbereditor.h"
 #include "views/widgets/style.h"
 
-#include "core/scenario.h"
-#include "core/units.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
 
 #include <QFormLayout>
 #include <QHBoxLayout>

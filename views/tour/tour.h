@@ -6,7 +6,7 @@
 // explanation in the app's own words. A step may hide its number until revealed, so a class can
 // predict first, and may ask a question whose answer the core computes.
 
-#include "core/evaluation.h"
+#include "core/physics/evaluation.h"
 
 #include <QList>
 #include <QString>

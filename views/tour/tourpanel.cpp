@@ -6,8 +6,8 @@
 #include "views/widgets/appearance.h"
 #include "views/widgets/style.h"
 
-#include "core/explain.h"
-#include "core/scenario.h"
+#include "core/model/scenario.h"
+#include "core/physics/explain.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -21,7 +21,7 @@ class LogSliderControl : public QWidget
 
 public:
     /** `path` is the scenario input ("serving.batch"); the slider covers the parameter table's
-     *  slider range for it (core/parameters.cpp), the spin box the whole valid range. */
+     *  slider range for it (core/model/parameters.cpp), the spin box the whole valid range. */
     LogSliderControl(ScenarioDocument *document, const QString &path, QWidget *parent = nullptr);
 
     QSlider *slider() const { return m_slider; }

@@ -5,7 +5,7 @@
 
 #include "views/widgets/style.h"
 
-#include "core/explain.h"
+#include "core/physics/explain.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // The bottom panel: the formula of whatever number is hovered or selected, the same formula
 // with the numbers put in, where each input came from, and what the toy model leaves out.
 
-#include "core/evaluation.h"
+#include "core/physics/evaluation.h"
 
 #include <QTextBrowser>
 

@@ -4,8 +4,8 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/appearance.h"
 
-#include "core/explain.h"
-#include "core/lessonfigures.h"
+#include "core/physics/explain.h"
+#include "core/physics/lessonfigures.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

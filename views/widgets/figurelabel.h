@@ -6,7 +6,7 @@
 // lesson's setting for that number. Plain-text labels: a slider step updates a dozen of them,
 // and rich text would lay out a text document for each.
 
-#include "core/evaluation.h"
+#include "core/physics/evaluation.h"
 
 #include <QWidget>
 

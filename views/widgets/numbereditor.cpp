@@ -3,8 +3,8 @@
 
 #include "views/document/scenariodocument.h"
 
-#include "core/parameters.h"
-#include "core/scenarioaccess.h"
+#include "core/model/parameters.h"
+#include "core/model/scenarioaccess.h"
 
 #include <QLabel>
 

@@ -5,10 +5,10 @@
 #include "views/widgets/batchcontrol.h"
 #include "views/widgets/style.h"
 
-#include "core/calibration.h"
-#include "core/parameters.h"
-#include "core/presets.h"
-#include "core/scenarioaccess.h"
+#include "core/calibrate/calibration.h"
+#include "core/data/presets.h"
+#include "core/model/parameters.h"
+#include "core/model/scenarioaccess.h"
 
 #include <QComboBox>
 #include <QCompleter>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "style.h"
 
-#include "core/units.h"
+#include "core/model/units.h"
 
 #include <QAbstractAxis>
 #include <QApplication>

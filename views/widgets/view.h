@@ -7,7 +7,7 @@
 
 #include "views/document/scenariodocument.h"
 
-#include "core/evaluation.h"
+#include "core/physics/evaluation.h"
 
 #include <QWidget>
 

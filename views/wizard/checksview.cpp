@@ -6,10 +6,10 @@
 #include "views/widgets/steadylabel.h"
 #include "views/widgets/style.h"
 
-#include "core/estimate.h"
-#include "core/outlook.h"
-#include "core/selection.h"
-#include "core/units.h"
+#include "core/decide/outlook.h"
+#include "core/decide/selection.h"
+#include "core/model/estimate.h"
+#include "core/model/units.h"
 
 #include <QHeaderView>
 #include <QLabel>

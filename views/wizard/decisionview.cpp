@@ -5,10 +5,10 @@
 #include "views/io/dataexport.h"
 #include "views/widgets/style.h"
 
-#include "core/presets.h"
-#include "core/scenarioedits.h"
-#include "core/selection.h"
-#include "core/units.h"
+#include "core/data/presets.h"
+#include "core/decide/selection.h"
+#include "core/model/scenarioedits.h"
+#include "core/model/units.h"
 
 #include <QHBoxLayout>
 #include <QPushButton>

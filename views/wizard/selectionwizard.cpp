@@ -6,12 +6,12 @@
 #include "views/wizard/checksview.h"
 #include "views/wizard/decisionview.h"
 
-#include "core/parameters.h"
-#include "core/presets.h"
-#include "core/scenario.h"
-#include "core/scenarioaccess.h"
-#include "core/scenarioedits.h"
-#include "core/selection.h"
+#include "core/data/presets.h"
+#include "core/decide/selection.h"
+#include "core/model/parameters.h"
+#include "core/model/scenario.h"
+#include "core/model/scenarioaccess.h"
+#include "core/model/scenarioedits.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

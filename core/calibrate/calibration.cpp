@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/calibrate/calibration.h"
+
+#include "core/calibrate/fit.h"
+#include "core/data/embeddedfiles.h"
+#include "core/data/jsonread.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+#include "core/physics/evaluation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace core {
+
+namespace {
+
+using json = nlohmann::json;
+
+// ---- the fit ---------------------------------------------------------------------------------
+
+/** One forward pass of a measured run at speed of light: memory, arithmetic and link time. */
+struct Pass
+{
+    double memory = 0;
+    double compute = 0;
+    double links = 0;       ///< link time without the all-reduces' fixed latency
+    double collectives = 0; ///< tensor-parallel all-reduces, each paying the latency
+};
+
+/** A measured run as the fit sees it: its passes and the measured time they took. */
+struct Row
+{
+    std::size_t index = 0;
+    std::vector<Pass> passes;
+    double seconds = 0; ///< the measurement as time (a rate's step time)
+    std::string device;
+    std::string deviceClass;
+    std::string engine;
+};
+
+/** What a device link's all-reduce costs when neither the preset nor a fit says
+ *  (InterconnectConfig's default, the lesson's l.171). */
+constexpr double kDefaultCollectiveLatency = 10e-6;
+
+/** The coefficients: 1/bandwidth efficiency, 1/compute efficiency, overhead per pass, latency
+ *  per tensor-parallel all-reduce. */
+struct Coefficients
+{
+    std::array<double, 4> x{1.0, 1.0, 0.0, kDefaultCollectiveLatency};
+    std::array<bool, 4> fitted{false, false, false, false};
+};
+
+constexpr std::size_t kCoefficients = 4;
+constexpr std::array<const char *, kCoefficients> kCoefficientNames = {
+    "bandwidth efficiency", "compute efficiency", "step overhead", "all-reduce latency"};
+
+/** The run with the terms a profile assumes and the speed of light's efficiencies. */
+Scenario fitScenario(const Measurement &m)
+{
+    Scenario s = m.scenario;
+    s.calibration = CalibrationConfig{};
+    s.serving.bandwidthEfficiency = 1.0;
+    s.serving.computeEfficiency = 1.0;
+    s.serving.stepOverheadSeconds = 0.0;
+    s.serving.attentionFlops = 1.0;
+    s.serving.kvWrite = 1.0;
+    return s;
+}
+
+double decodeLinks(const Evaluation &e)
+{
+    return e[FigureId::DecodeCommunicationSeconds];
+}
+
+double prefillLinks(const Evaluation &e)
+{
+    return std::max(0.0, e[FigureId::PrefillSeconds] -
+                             std::max(e[FigureId::PrefillBytes] / e[FigureId::Bandwidth],
+                                      e[FigureId::PrefillFlops] / e[FigureId::PeakFlops]));
+}
+
+/** A pass's times; `withoutLatency` is the same run with the device link's latency at 0, so
+ *  the all-reduces' count is the difference over the latency the run assumed. */
+Pass makePass(const Evaluation &e, const Evaluation &withoutLatency, double latency, bool prefill)
+{
+    Pass p;
+    if (prefill) {
+        p.memory = e[FigureId::PrefillBytes] / e[FigureId::Bandwidth];
+        p.compute = e[FigureId::PrefillFlops] / e[FigureId::PeakFlops];
+    } else {
+        p.memory = e[FigureId::DecodeMemorySeconds];
+        p.compute = e[FigureId::DecodeComputeSeconds];
+    }
+    const double links = prefill ? prefillLinks(e) : decodeLinks(e);
+    p.links = prefill ? prefillLinks(withoutLatency) : decodeLinks(withoutLatency);
+    p.collectives = latency > 0.0 ? std::max(0.0, (links - p.links) / latency) : 0.0;
+    return p;
+}
+
+/** The passes of `s` for a prefill, a decode step, or both. */
+std::vector<Pass> passesOf(const Scenario &s, bool prefill, bool decode)
+{
+    Scenario quiet = s;
+    quiet.device.deviceLinkLatencySeconds = 0.0;
+    const double latency = isSet(s.device.deviceLinkLatencySeconds)
+                               ? s.device.deviceLinkLatencySeconds
+                               : s.interconnect.latencySeconds;
+    std::vector<Pass> passes;
+    const Evaluation e = evaluate(s);
+    const Evaluation e0 = evaluate(quiet);
+    if (prefill)
+        passes.push_back(makePass(e, e0, latency, true));
+    if (decode && !prefill) {
+        passes.push_back(makePass(e, e0, latency, false));
+    } else if (decode) { // the first token's own step, at batch 1
+        Scenario single = s;
+        single.serving.batch = 1;
+        Scenario singleQuiet = quiet;
+        singleQuiet.serving.batch = 1;
+        passes.push_back(makePass(evaluate(single), evaluate(singleQuiet), latency, false));
+    }
+    return passes;
+}
+
+/** Measured time of the passes a metric covers (a rate becomes its step time). */
+double asSeconds(MeasuredMetric metric, double value, double batch)
+{
+    switch (metric) {
+    case MeasuredMetric::DecodeTokensPerSecondPerSequence:
+        return 1.0 / value;
+    case MeasuredMetric::DecodeTokensPerSecond:
+        return batch / value;
+    default:
+        return value;
+    }
+}
+
+double fromSeconds(MeasuredMetric metric, double seconds, double batch)
+{
+    return asSeconds(metric, seconds, batch); // the same map is its own inverse
+}
+
+Row makeRow(const Measurement &m, std::size_t index)
+{
+    Row row;
+    row.index = index;
+    row.device =
+        m.scenario.device.presetId.empty() ? m.scenario.device.name : m.scenario.device.presetId;
+    row.deviceClass = calibrationClassOf(m.scenario.device);
+    row.engine = m.engine;
+    const Scenario s = fitScenario(m);
+    row.seconds = asSeconds(m.metric, m.value, s.serving.batch);
+    switch (m.metric) {
+    case MeasuredMetric::DecodeTokensPerSecondPerSequence:
+    case MeasuredMetric::DecodeTokensPerSecond:
+    case MeasuredMetric::StepSeconds:
+        row.passes = passesOf(s, false, true);
+        break;
+    case MeasuredMetric::PrefillSeconds:
+        row.passes = passesOf(s, true, false);
+        break;
+    case MeasuredMetric::TtftSeconds:
+        row.passes = passesOf(s, true, true);
+        break;
+    }
+    return row;
+}
+
+double predictSeconds(const Row &row, const Coefficients &c)
+{
+    double seconds = 0.0;
+    for (const Pass &p : row.passes)
+        seconds += std::max(p.memory * c.x[0], p.compute * c.x[1]) + p.links + c.x[2] +
+                   p.collectives * c.x[3];
+    return seconds;
+}
+
+std::string percent(double efficiency)
+{
+    return formatNumber(efficiency * 100.0, 3) + " %";
+}
+
+std::string describe(std::size_t column, double value)
+{
+    if (column >= 2)
+        return formatSeconds(value);
+    return percent(1.0 / value);
+}
+
+/** Bounded weighted least squares on relative error for `rows`; what the rows cannot determine
+ *  is held at `fallback`'s value and a note says so. */
+Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &fallback,
+                     const std::string &scope, const std::string &fallbackScope,
+                     std::vector<std::string> &notes)
+{
+    Coefficients c = fallback;
+    c.fitted = {false, false, false, false};
+    std::array<bool, kCoefficients> held{false, false, false, false};
+    std::array<std::string, kCoefficients> why;
+    std::vector<bool> memoryBound;
+    for (int iteration = 0; iteration < 12; ++iteration) {
+        // which roof each pass is under with the coefficients so far
+        std::vector<bool> bound;
+        for (const Row *row : rows)
+            for (const Pass &p : row->passes)
+                bound.push_back(p.memory * c.x[0] >= p.compute * c.x[1]);
+        if (iteration > 0 && bound == memoryBound)
+            break;
+        memoryBound = bound;
+
+        std::vector<std::array<double, kCoefficients>> design;
+        std::vector<double> targets;
+        std::vector<double> weights;
+        std::size_t k = 0;
+        for (const Row *row : rows) {
+            std::array<double, kCoefficients> a{0.0, 0.0, 0.0, 0.0};
+            double links = 0.0;
+            for (const Pass &p : row->passes) {
+                if (memoryBound[k++])
+                    a[0] += p.memory;
+                else
+                    a[1] += p.compute;
+                a[2] += 1.0;
+                a[3] += p.collectives;
+                links += p.links;
+            }
+            design.push_back(a);
+            targets.push_back(row->seconds - links);
+            weights.push_back(1.0 / (row->seconds * row->seconds));
+        }
+        for (std::size_t j = 0; j < kCoefficients; ++j) {
+            const bool used = std::any_of(design.begin(), design.end(),
+                                          [j](const auto &a) { return a[j] > 0.0; });
+            if (!used && !held[j]) {
+                held[j] = true;
+                why[j] = j == 1   ? "every measurement is memory-bound; a ttft_seconds or "
+                                    "prefill_seconds with a prompt of 1,000 tokens or more, or a "
+                                    "decode at a batch past the ridge, would determine it"
+                         : j == 3 ? "" // no run at TP > 1: the link's own, nothing to say
+                                  : "no measurement depends on it";
+            }
+        }
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            LinearFitProblem problem;
+            std::vector<std::size_t> free;
+            for (std::size_t j = 0; j < kCoefficients; ++j)
+                if (!held[j])
+                    free.push_back(j);
+            if (free.empty())
+                break;
+            problem.columns = free.size();
+            for (std::size_t i = 0; i < design.size(); ++i) {
+                double target = targets[i];
+                for (std::size_t j = 0; j < kCoefficients; ++j)
+                    if (held[j])
+                        target -= design[i][j] * c.x[j];
+                for (std::size_t j : free)
+                    problem.design.push_back(design[i][j]);
+                problem.targets.push_back(target);
+            }
+            problem.weights = weights;
+            for (std::size_t j : free) {
+                // efficiencies in [0.01 %, 100 %], overhead in [0, 1 s], latency in [0, 1 ms]
+                problem.lower.push_back(j >= 2 ? 0.0 : 1.0);
+                problem.upper.push_back(j == 2 ? 1.0 : j == 3 ? 1e-3 : 1e4);
+                problem.names.emplace_back(kCoefficientNames[j]);
+            }
+            const auto fit = fitLinearLeastSquares(problem);
+            if (fit) {
+                for (std::size_t k2 = 0; k2 < free.size(); ++k2) {
+                    c.x[free[k2]] = fit->coefficients[k2];
+                    c.fitted[free[k2]] = true;
+                }
+                break;
+            }
+            // undetermined: hold the overhead first (it and the bandwidth term move together
+            // when every run reads about the same bytes), then whatever the solver names
+            std::size_t lost = 2;
+            const std::string &path = fit.error().path;
+            if (held[2] && path.starts_with("/design/"))
+                lost = free[std::min<std::size_t>(free.size() - 1, std::stoul(path.substr(8)))];
+            held[lost] = true;
+            why[lost] = rows.size() == 1
+                            ? "one measurement cannot separate it from the other figures; a "
+                              "second run at another batch, prompt length or model size would"
+                            : "the runs read about the same bytes per step; a run of another "
+                              "model size, format or batch would separate it";
+        }
+    }
+    for (std::size_t j = 0; j < kCoefficients; ++j) {
+        if (held[j] && !why[j].empty())
+            notes.push_back(scope + ": " + kCoefficientNames[j] + " not determined (" + why[j] +
+                            "): " + describe(j, c.x[j]) + " from " + fallbackScope + ".");
+    }
+    return c;
+}
+
+CalibrationEntry makeEntry(const Coefficients &c)
+{
+    CalibrationEntry entry;
+    entry.bandwidthEfficiency = 1.0 / c.x[0];
+    entry.computeEfficiency = 1.0 / c.x[1];
+    entry.stepOverheadSeconds = c.x[2];
+    entry.bandwidthFitted = c.fitted[0];
+    entry.computeFitted = c.fitted[1];
+    entry.overheadFitted = c.fitted[2];
+    entry.latencyFitted = c.fitted[3];
+    // the link's own latency unless a fit here or above found another
+    if (c.fitted[3] || c.x[3] != kDefaultCollectiveLatency)
+        entry.collectiveLatencySeconds = c.x[3];
+    return entry;
+}
+
+Coefficients coefficientsOf(const CalibrationEntry &entry)
+{
+    Coefficients c;
+    c.x = {1.0 / entry.bandwidthEfficiency, 1.0 / entry.computeEfficiency,
+           entry.stepOverheadSeconds,
+           std::isnan(entry.collectiveLatencySeconds) ? kDefaultCollectiveLatency
+                                                      : entry.collectiveLatencySeconds};
+    return c;
+}
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/** The profile's entries from rows: classes, then devices, then devices with an engine. */
+CalibrationProfile fitProfile(const std::vector<Row> &rows)
+{
+    CalibrationProfile profile;
+    std::map<std::string, std::vector<const Row *>> byClass;
+    std::map<std::string, std::vector<const Row *>> byDevice;
+    for (const Row &row : rows) {
+        byClass[row.deviceClass].push_back(&row);
+        byDevice[row.device].push_back(&row);
+    }
+    const Coefficients speedOfLight;
+    std::map<std::string, Coefficients> classFits;
+    for (const auto &[deviceClass, members] : byClass) {
+        const Coefficients c = fitRows(members, speedOfLight, deviceClass + " devices",
+                                       "the speed of light", profile.notes);
+        classFits[deviceClass] = c;
+        CalibrationEntry entry = makeEntry(c);
+        entry.deviceClass = deviceClass;
+        entry.points = double(members.size());
+        profile.entries.push_back(entry);
+    }
+    for (const auto &[device, members] : byDevice) {
+        if (members.size() < 2)
+            continue; // one run: pooled with its class
+        const std::string deviceClass = members.front()->deviceClass;
+        const Coefficients c = fitRows(members, classFits[deviceClass], device,
+                                       deviceClass + " devices", profile.notes);
+        CalibrationEntry entry = makeEntry(c);
+        entry.device = device;
+        entry.deviceClass = deviceClass;
+        entry.points = double(members.size());
+        profile.entries.push_back(entry);
+        std::map<std::string, std::vector<const Row *>> byEngine;
+        for (const Row *row : members)
+            byEngine[row->engine].push_back(row);
+        if (byEngine.size() < 2)
+            continue; // one engine: the device entry is the engine's
+        for (const auto &[engine, runs] : byEngine) {
+            if (engine.empty() || runs.size() < 2)
+                continue;
+            const Coefficients e =
+                fitRows(runs, c, device + " with " + engine, device, profile.notes);
+            CalibrationEntry engineEntry = makeEntry(e);
+            engineEntry.device = device;
+            engineEntry.deviceClass = deviceClass;
+            engineEntry.engine = engine;
+            engineEntry.points = double(runs.size());
+            profile.entries.push_back(engineEntry);
+        }
+    }
+    return profile;
+}
+
+CalibrationPoint pointFor(const Row &row, const Measurement &m, const Coefficients &c,
+                          std::string scope)
+{
+    CalibrationPoint point;
+    point.row = row.index;
+    point.measured = m.value;
+    point.predicted = fromSeconds(m.metric, predictSeconds(row, c), m.scenario.serving.batch);
+    point.predictedUncalibrated = predict(m.scenario, m.metric);
+    point.relativeError = point.predicted / point.measured - 1.0;
+    point.scope = std::move(scope);
+    return point;
+}
+
+const CalibrationEntry *entryForRow(const CalibrationProfile &profile, const Row &row)
+{
+    return findCalibrationEntry(profile, row.device, row.deviceClass, row.engine);
+}
+
+} // namespace
+
+const MeasurementSet &publishedMeasurements()
+{
+    static const MeasurementSet set = [] {
+        for (const EmbeddedFile &file : embeddedPresetFiles()) {
+            if (file.path == "measurements/published.csv") {
+                auto read = readMeasurementsCsv(file.text, "presets/measurements/published.csv");
+                if (read)
+                    return std::move(read.value());
+            }
+        }
+        return MeasurementSet{};
+    }();
+    return set;
+}
+
+CalibrationProfile fitTypicalProfile()
+{
+    const MeasurementSet &set = publishedMeasurements();
+    auto fit = calibrate(set.rows, "Typical (published measurements)");
+    if (!fit)
+        return CalibrationProfile{};
+    CalibrationProfile p = std::move(fit.value().profile);
+    p.created = "2026-12-04";
+    // what each run cites (engine, repository, commit, date): the file alone says little
+    std::set<std::string> cited;
+    for (const Measurement &m : set.rows)
+        cited.insert(m.engine + ": " + m.source);
+    p.sources.assign(cited.begin(), cited.end());
+    return p;
+}
+
+Result<CalibrationResult> calibrate(std::span<const Measurement> measurements,
+                                    const std::string &name)
+{
+    if (measurements.empty())
+        return Diagnostic{"", "no usable measurement to fit"};
+    std::vector<Row> rows;
+    rows.reserve(measurements.size());
+    for (std::size_t i = 0; i < measurements.size(); ++i) {
+        Row row = makeRow(measurements[i], i);
+        if (!(row.seconds > 0.0) || !std::isfinite(row.seconds))
+            continue;
+        rows.push_back(std::move(row));
+    }
+    if (rows.empty())
+        return Diagnostic{"", "no usable measurement to fit"};
+    CalibrationResult result;
+    result.profile = fitProfile(rows);
+    result.profile.name = name;
+    std::set<std::string> sources;
+    for (const Measurement &m : measurements)
+        sources.insert(m.file);
+    result.profile.sources.assign(sources.begin(), sources.end());
+
+    std::map<const CalibrationEntry *, std::vector<double>> errorsByEntry;
+    std::vector<double> errors;
+    for (const Row &row : rows) {
+        const CalibrationEntry *entry = entryForRow(result.profile, row);
+        const Coefficients c = entry ? coefficientsOf(*entry) : Coefficients{};
+        CalibrationPoint point = pointFor(row, measurements[row.index], c,
+                                          entry ? entry->scopeLabel() : "speed of light");
+        errors.push_back(std::fabs(point.relativeError));
+        if (entry)
+            errorsByEntry[entry].push_back(std::fabs(point.relativeError));
+        result.points.push_back(std::move(point));
+    }
+    for (CalibrationEntry &entry : result.profile.entries) {
+        const auto &own = errorsByEntry[&entry];
+        entry.medianRelativeError = median(own);
+        entry.worstRelativeError = own.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                               : *std::max_element(own.begin(), own.end());
+    }
+    result.medianAbsoluteError = median(errors);
+    result.worstAbsoluteError = *std::max_element(errors.begin(), errors.end());
+    result.within15Percent = std::size_t(
+        std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 0.15; }));
+    return result;
+}
+
+std::vector<CalibrationPoint> leaveOneOut(std::span<const Measurement> measurements)
+{
+    std::vector<Row> rows;
+    for (std::size_t i = 0; i < measurements.size(); ++i)
+        rows.push_back(makeRow(measurements[i], i));
+    std::vector<CalibrationPoint> points;
+    for (std::size_t out = 0; out < rows.size(); ++out) {
+        std::vector<Row> others;
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            if (i != out)
+                others.push_back(rows[i]);
+        const CalibrationProfile profile = fitProfile(others);
+        const CalibrationEntry *entry = entryForRow(profile, rows[out]);
+        const Coefficients c = entry ? coefficientsOf(*entry) : Coefficients{};
+        points.push_back(pointFor(rows[out], measurements[out], c,
+                                  entry ? entry->scopeLabel() : "speed of light"));
+    }
+    return points;
+}
+
+Scenario calibratedScenario(const Measurement &measurement, const CalibrationProfile &profile)
+{
+    Scenario s = measurement.scenario;
+    s.calibration.mode = EstimateMode::Calibrated;
+    s.calibration.engine = measurement.engine;
+    s.calibration.profile = profile;
+    return s;
+}
+
+} // namespace core

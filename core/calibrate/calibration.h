@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The fit that makes a calibration profile from measured runs, its accuracy (leave one out) and
+// the shipped published measurements. What a profile does to a scenario's figures is
+// core/physics/estimateterms; the profile file is core/data/calibrationprofile.
+// docs/formulas.md, "Calibration", says how.
+
+#include "core/calibrate/measurements.h"
+#include "core/data/calibrationprofile.h"
+#include "core/model/estimate.h"
+#include "core/model/result.h"
+#include "core/physics/estimateterms.h"
+
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace core {
+
+struct Scenario;
+struct DeviceSpec;
+
+/** The typical profile as the fit of the shipped measurements makes it today: what
+ *  presets/calibration/typical.json must hold (tst_calibration compares them; `accel-calc
+ *  calibrate --typical -o presets/calibration/typical.json` writes it after a refit). */
+CalibrationProfile fitTypicalProfile();
+/** The shipped measurements themselves. */
+const MeasurementSet &publishedMeasurements();
+
+/** One measurement against the fit. */
+struct CalibrationPoint
+{
+    std::size_t row = 0; ///< index into the measurements
+    double measured = 0;
+    double predicted = 0;             ///< with the fitted profile
+    double predictedUncalibrated = 0; ///< speed of light (the lesson's model)
+    double relativeError = 0;         ///< predicted / measured - 1
+    std::string scope;                ///< the entry that predicted it
+};
+
+struct CalibrationResult
+{
+    CalibrationProfile profile;
+    std::vector<CalibrationPoint> points;
+    double medianAbsoluteError = 0;
+    double worstAbsoluteError = 0;
+    std::size_t within15Percent = 0;
+};
+
+/** Fits bandwidth efficiency, compute efficiency and step overhead by bounded weighted least
+ *  squares on relative error (core/calibrate/fit.h): per device class, then per device with two or
+ * more measurements, then per device and engine where a device ran several engines. A figure the
+ *  data cannot determine (every run memory-bound, one run only) is taken from the level above
+ *  and a note says which measurement would determine it. Fails when there is nothing to fit. */
+[[nodiscard]] Result<CalibrationResult> calibrate(std::span<const Measurement> measurements,
+                                                  const std::string &name = "calibration");
+
+/** Each measurement predicted by a fit of all the others: an honest accuracy figure. */
+std::vector<CalibrationPoint> leaveOneOut(std::span<const Measurement> measurements);
+
+/** `measurement`'s scenario with `profile` applied (its engine preferred). */
+Scenario calibratedScenario(const Measurement &measurement, const CalibrationProfile &profile);
+
+} // namespace core

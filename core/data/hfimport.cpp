@@ -1,0 +1,1181 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/data/hfimport.h"
+
+#include "core/data/jsonread.h"
+#include "core/model/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace core {
+
+namespace {
+
+using detail::fail;
+using detail::json;
+
+enum class Family {
+    Llama,
+    Mistral,
+    Mixtral,
+    Qwen2,
+    Gemma,
+    Gemma2,
+    Phi3,
+    Falcon,
+    Gpt2,
+    GptJ,
+    Qwen3,
+    Qwen3Moe,
+    Qwen3Next,
+    Gemma3,
+    Llama4,
+    GptOss,
+    DeepSeek,
+    Glm4Moe,
+    Granite,
+    Olmo2,
+    InternLm2,
+    InternLm3,
+    Cohere,
+    Cohere2,
+    StarCoder2,
+    Baichuan,
+    MiniCpm,
+    Nemotron,
+    MiniMaxM2,
+    Gemma4,
+};
+
+struct FamilyInfo
+{
+    Family family;
+    const char *key;
+    bool gatedMlp;      ///< gate, up and down projections (3 matrices) or plain up/down (2)
+    bool tiedByDefault; ///< the library's default for tie_word_embeddings
+};
+
+constexpr FamilyInfo kFamilies[] = {
+    {Family::Llama, "llama", true, false},
+    {Family::Mistral, "mistral", true, false},
+    {Family::Mixtral, "mixtral", true, false},
+    {Family::Qwen2, "qwen2", true, false},
+    {Family::Gemma, "gemma", true, true},
+    {Family::Gemma2, "gemma2", true, true},
+    {Family::Phi3, "phi3", true, false},
+    {Family::Falcon, "falcon", false, true},
+    {Family::Gpt2, "gpt2", false, true},
+    {Family::GptJ, "gptj", false, false},
+    {Family::Qwen3, "qwen3", true, false},
+    {Family::Qwen3Moe, "qwen3_moe", true, false},
+    {Family::Qwen3Next, "qwen3_next", true, false},
+    {Family::Gemma3, "gemma3_text", true, true},
+    {Family::Llama4, "llama4_text", true, false},
+    {Family::GptOss, "gpt_oss", true, false},
+    {Family::DeepSeek, "deepseek_v3", true, false},
+    {Family::DeepSeek, "deepseek_v2", true, false},
+    {Family::DeepSeek, "kimi_k2", true, false},
+    {Family::Glm4Moe, "glm4_moe", true, false},
+    {Family::Granite, "granite", true, true},
+    {Family::Olmo2, "olmo2", true, false},
+    {Family::InternLm2, "internlm2", true, false},
+    {Family::InternLm3, "internlm3", true, false},
+    {Family::Cohere, "cohere", true, true},
+    {Family::Cohere2, "cohere2", true, true},
+    {Family::StarCoder2, "starcoder2", false, true},
+    {Family::Baichuan, "baichuan", true, false},
+    {Family::MiniCpm, "minicpm", true, true},
+    {Family::Nemotron, "nemotron", false, false},
+    {Family::MiniMaxM2, "minimax_m2", true, false},
+    {Family::Gemma4, "gemma4_text", true, true},
+    // Qwen3.5 and 3.6: the Qwen3-Next layout (Gated DeltaNet : gated attention, 3 : 1), dense or
+    // MoE
+    {Family::Qwen3Next, "qwen3_5_text", true, false},
+    {Family::Qwen3Next, "qwen3_5_moe_text", true, false},
+    // the text models inside multimodal wrappers, under the names newer files give them
+    {Family::Qwen2, "qwen2_5_vl_text", true, false},
+    {Family::Qwen2, "qwen2_vl_text", true, false},
+    {Family::Qwen3, "qwen3_vl_text", true, false},
+    {Family::Qwen3Moe, "qwen3_vl_moe_text", true, false},
+};
+
+/** Multimodal wrappers: the language model's config is nested in text_config; the type its
+ *  text_config has when the file leaves text_config's model_type out. */
+struct Wrapper
+{
+    const char *key;
+    const char *textType;
+};
+constexpr Wrapper kWrappers[] = {
+    {"gemma3", "gemma3_text"},     {"llama4", "llama4_text"},
+    {"mistral3", "mistral"},       {"qwen2_5_vl", "qwen2"},
+    {"qwen2_vl", "qwen2"},         {"qwen3_vl", "qwen3"},
+    {"qwen3_vl_moe", "qwen3_moe"}, {"llava", "llama"},
+    {"qwen3_5", "qwen3_5_text"},   {"qwen3_5_moe", "qwen3_5_moe_text"},
+    {"gemma4", "gemma4_text"},
+};
+
+/** Families the core cannot express yet: refused with the reason, never approximated. */
+struct Refusal
+{
+    const char *key;
+    const char *why;
+};
+constexpr Refusal kRefusals[] = {
+    {"minimax", "MiniMax-Text-01 mixes lightning (linear) attention with softmax layers in a "
+                "pattern this import does not read yet"},
+    {"nemotron_h", "Nemotron-H mixes Mamba-2 state-space layers with attention; this import does "
+                   "not read its hybrid pattern yet"},
+    {"jamba", "Jamba mixes Mamba state-space layers with attention; this import does not read "
+              "its hybrid pattern yet"},
+    {"minicpm3", "MiniCPM3 uses multi-head latent attention with its own key names, which this "
+                 "import does not read yet"},
+};
+
+/** Reads config fields under any of their names, recording which name was used. A multimodal
+ *  wrapper's outer object is searched after its text_config (Llama 4 keeps tie_word_embeddings
+ *  outside). */
+class Config
+{
+public:
+    explicit Config(const json &root, const json *outer = nullptr)
+        : m_root(root)
+        , m_outer(outer)
+    {}
+
+    const json *find(std::initializer_list<const char *> names, std::string *used = nullptr)
+    {
+        for (const json *object : {&m_root, m_outer}) {
+            if (!object)
+                continue;
+            for (const char *name : names) {
+                auto it = object->find(name);
+                if (it != object->end() && !it->is_null()) {
+                    if (used)
+                        *used = pathOf(name, object);
+                    m_used.insert(name);
+                    return &*it;
+                }
+            }
+        }
+        return nullptr;
+    }
+
+    /** The keys the import read (whether or not their value changed the model). */
+    const std::set<std::string> &used() const { return m_used; }
+
+    /** "/text_config/head_dim" or "/head_dim": where a key sits in the file. */
+    std::string pathOf(const std::string &name, const json *object = nullptr) const
+    {
+        const bool nested = m_outer && (object ? object == &m_root : true);
+        return (nested ? "/text_config/" : "/") + name;
+    }
+
+    /** A positive whole number under one of `names`; kUnset when absent and optional. */
+    double count(std::initializer_list<const char *> names, bool required, ModelSpec &model,
+                 const char *field)
+    {
+        std::string used;
+        const json *value = find(names, &used);
+        if (!value) {
+            if (required)
+                fail(pathOf(*names.begin()),
+                     "missing: the config gives no " + std::string(*names.begin()));
+            return kUnset;
+        }
+        if (!value->is_number())
+            fail(used, "must be a number");
+        const double number = value->get<double>();
+        if (!std::isfinite(number) || number < 1 || number > 1e12 || std::floor(number) != number)
+            fail(used, "must be a positive whole number (got " + value->dump() + ")");
+        if (field)
+            model.sources[field] = "config.json: " + used.substr(1);
+        return number;
+    }
+
+    /** The same for a count that may be 0 (shared experts, dense layers); `fallback` if absent. */
+    double countOrZero(const char *name, double fallback)
+    {
+        std::string used;
+        const json *value = find({name}, &used);
+        if (!value)
+            return fallback;
+        if (!value->is_number() || !std::isfinite(value->get<double>()) ||
+            value->get<double>() < 0 || value->get<double>() > 1e12 ||
+            std::floor(value->get<double>()) != value->get<double>())
+            fail(used, "must be a whole number from 0 (got " + value->dump().substr(0, 40) + ")");
+        return value->get<double>();
+    }
+
+    bool flag(const char *name, bool fallback)
+    {
+        std::string used;
+        const json *value = find({name}, &used);
+        if (!value)
+            return fallback;
+        if (!value->is_boolean())
+            fail(used, "must be true or false");
+        return value->get<bool>();
+    }
+
+    /** A JSON list under `name`, or nullptr. */
+    const json *list(const char *name)
+    {
+        std::string used;
+        const json *value = find({name}, &used);
+        if (value && !value->is_array())
+            fail(used, "must be a list");
+        return value;
+    }
+
+    std::string text(const char *name) const
+    {
+        for (const json *object : {&m_root, m_outer}) {
+            if (!object)
+                continue;
+            auto it = object->find(name);
+            if (it != object->end() && it->is_string())
+                return it->get<std::string>();
+        }
+        return {};
+    }
+
+private:
+    const json &m_root;
+    const json *m_outer;
+    std::set<std::string> m_used;
+};
+
+/** Why a config key the import did not read can change memory or speed, or nullptr for a key
+ *  that cannot (token ids, dropout, initialisation, RoPE settings, ...). */
+const char *sizeChangingKey(const std::string &key)
+{
+    struct Rule
+    {
+        const char *fragment;
+        const char *why;
+    };
+    static constexpr Rule kRules[] = {
+        {"text_config", "a multimodal config: the language model's sizes are nested in it"},
+        {"vision_config", "a vision tower: its parameters are not counted"},
+        {"quantization_config", "the checkpoint is quantised: its weight bytes differ from the "
+                                "scenario's format"},
+        {"layer_types", "a per-layer pattern of attention kinds (sliding, full, linear)"},
+        {"_pattern", "a per-layer attention pattern"},
+        {"chunk", "chunked attention holds at most a chunk of KV on some layers"},
+        {"no_rope_layers", "a per-layer pattern"},
+        {"full_attention_interval", "only some layers attend fully; the others keep a fixed state"},
+        {"linear_",
+         "linear attention (DeltaNet) layers keep a fixed state, not a growing KV cache"},
+        {"ssm", "state-space (Mamba) layers keep a fixed state, not a growing KV cache"},
+        {"mamba", "state-space (Mamba) layers keep a fixed state, not a growing KV cache"},
+        {"expert", "mixture-of-experts weights: total and active parameters differ"},
+        {"moe", "mixture-of-experts weights: total and active parameters differ"},
+        {"dense_replace", "some layers are dense, others mixture-of-experts"},
+        {"mlp_only_layers", "some layers are dense, others mixture-of-experts"},
+        {"sparse_step", "some layers are dense, others mixture-of-experts"},
+        {"nextn_predict", "extra multi-token-prediction layers add weights"},
+        {"sliding_window", "a sliding window caps the KV cache of some layers"},
+        {"lora_rank", "multi-head latent attention caches a compressed latent"},
+    };
+    for (const Rule &rule : kRules) {
+        if (key.find(rule.fragment) != std::string::npos)
+            return rule.why;
+    }
+    return nullptr;
+}
+
+/** A warning for each key the import left unread that can change memory or speed (issue #22:
+ *  a config relabelled to a family it does not match must not give silently wrong numbers). */
+void warnUnreadSizeKeys(const json &object, const std::string &prefix, const Config &c,
+                        const char *family, Diagnostics &warnings)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (c.used().contains(it.key()) || it->is_null() || *it == false)
+            continue;
+        if (const char *why = sizeChangingKey(it.key()))
+            warnings.push_back(
+                {prefix + "/" + it.key(), "not read by the " + std::string(family) +
+                                              " import, yet it can change memory or speed (" + why +
+                                              "): the estimate ignores it; check that the "
+                                              "model_type matches the file"});
+    }
+}
+
+std::string modelTypeOf(const json &object)
+{
+    auto it = object.find("model_type");
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+/** The family, and the object that holds the language model's sizes. */
+struct Located
+{
+    const FamilyInfo *family = nullptr;
+    const json *config = nullptr;
+    const json *outer = nullptr;  ///< the multimodal wrapper around config, if any
+    const json *vision = nullptr; ///< a multimodal model's vision_config, if any
+};
+
+Located identify(const json &root)
+{
+    Located at;
+    at.config = &root;
+    std::string type = modelTypeOf(root);
+    if (type == "RefinedWebModel" || type == "RefinedWeb")
+        type = "falcon";
+    if (type.empty())
+        fail("/model_type", "missing: the config does not say which architecture it is");
+    for (const Wrapper &wrapper : kWrappers) {
+        if (type != wrapper.key)
+            continue;
+        if (auto vision = root.find("vision_config"); vision != root.end() && vision->is_object())
+            at.vision = &*vision;
+        auto text = root.find("text_config");
+        if (text != root.end() && text->is_object()) {
+            at.config = &*text;
+            at.outer = &root;
+            const std::string inner = modelTypeOf(*text);
+            type = inner.empty() ? wrapper.textType : inner;
+        } else if (root.contains("num_hidden_layers") && !root["num_hidden_layers"].is_null()) {
+            type = wrapper.textType; // older Qwen2-VL files keep the text sizes at the top
+        } else {
+            fail("/text_config",
+                 "missing: a " + type + " config keeps the language model's sizes in text_config");
+        }
+        break;
+    }
+    for (const Refusal &refusal : kRefusals) {
+        if (type == refusal.key)
+            fail("/model_type", "\"" + type + "\" is not supported: " + refusal.why);
+    }
+    for (const FamilyInfo &info : kFamilies) {
+        if (type == info.key) {
+            at.family = &info;
+            return at;
+        }
+    }
+    if (at.config->contains("kv_lora_rank") || at.config->contains("q_lora_rank"))
+        fail("/model_type", "\"" + type.substr(0, 40) +
+                                "\" uses multi-head latent attention (MLA) under a family this "
+                                "import does not know (deepseek_v2, deepseek_v3 and kimi_k2 are "
+                                "read)");
+    std::string known;
+    for (const FamilyInfo &info : kFamilies)
+        known += (known.empty() ? "" : ", ") + std::string(info.key);
+    for (const Wrapper &wrapper : kWrappers)
+        known += ", " + std::string(wrapper.key);
+    fail("/model_type",
+         "unknown architecture \"" + type.substr(0, 40) + "\" (supported: " + known + ")");
+}
+
+/** Sizes a family's config class defaults, so a config.json may leave them out. */
+struct FamilyDefault
+{
+    Family family;
+    const char *key;
+    double value;
+    const char *origin;
+};
+constexpr FamilyDefault kDefaults[] = {
+    // transformers Gemma3TextConfig: the 4B and 27B text_config leave several of these out
+    {Family::Gemma3, "vocab_size", 262208, "Gemma3TextConfig default"},
+    {Family::Gemma3, "num_attention_heads", 8, "Gemma3TextConfig default"},
+    {Family::Gemma3, "num_key_value_heads", 4, "Gemma3TextConfig default"},
+    {Family::Gemma3, "head_dim", 256, "Gemma3TextConfig default"},
+    {Family::Gemma3, "hidden_size", 2304, "Gemma3TextConfig default"},
+    {Family::Gemma3, "intermediate_size", 9216, "Gemma3TextConfig default"},
+    {Family::Gemma3, "num_hidden_layers", 26, "Gemma3TextConfig default"},
+    {Family::Gemma3, "sliding_window", 4096, "Gemma3TextConfig default"},
+    {Family::Gemma3, "max_position_embeddings", 131072, "Gemma3TextConfig default"},
+    // transformers Gemma4TextConfig
+    {Family::Gemma4, "vocab_size", 262144, "Gemma4TextConfig default"},
+    {Family::Gemma4, "num_attention_heads", 8, "Gemma4TextConfig default"},
+    {Family::Gemma4, "num_key_value_heads", 4, "Gemma4TextConfig default"},
+    {Family::Gemma4, "head_dim", 256, "Gemma4TextConfig default"},
+    {Family::Gemma4, "hidden_size", 2304, "Gemma4TextConfig default"},
+    {Family::Gemma4, "intermediate_size", 9216, "Gemma4TextConfig default"},
+    {Family::Gemma4, "num_hidden_layers", 30, "Gemma4TextConfig default"},
+    {Family::Gemma4, "sliding_window", 512, "Gemma4TextConfig default"},
+    {Family::Gemma4, "max_position_embeddings", 131072, "Gemma4TextConfig default"},
+    {Family::Gemma4, "global_head_dim", 512, "Gemma4TextConfig default"},
+    // transformers Llama4TextConfig
+    {Family::Llama4, "attention_chunk_size", 8192, "Llama4TextConfig default"},
+    {Family::Llama4, "interleave_moe_layer_step", 1, "Llama4TextConfig default"},
+    {Family::Llama4, "num_experts_per_tok", 1, "Llama4TextConfig default"},
+    {Family::Llama4, "intermediate_size_mlp", 16384, "Llama4TextConfig default"},
+};
+
+const FamilyDefault *familyDefault(Family family, const char *key)
+{
+    for (const FamilyDefault &d : kDefaults) {
+        if (d.family == family && std::string_view(d.key) == key)
+            return &d;
+    }
+    return nullptr;
+}
+
+/** What one layer is: its attention kind (and window) and whether its MLP is MoE. */
+struct LayerKind
+{
+    AttentionKind attention = AttentionKind::Full;
+    double window = kUnset;
+    bool moe = false;
+    // Gemma 4: global layers have their own KV heads and head size; KV-sharing layers (attention
+    // Shared) keep the type they share, and may have a double-wide MLP
+    double kvHeads = kUnset;
+    double headDim = kUnset;
+    bool global = false;
+    double mlpScale = 1;
+
+    bool operator==(const LayerKind &other) const
+    {
+        const auto same = [](double a, double b) { return a == b || (!isSet(a) && !isSet(b)); };
+        return attention == other.attention && moe == other.moe && same(window, other.window) &&
+               same(kvHeads, other.kvHeads) && same(headDim, other.headDim) &&
+               global == other.global && mlpScale == other.mlpScale;
+    }
+};
+
+/** A list of layer indices (mlp_only_layers), each checked against the layer count. */
+std::set<double> layerIndices(Config &c, const char *name, double layers)
+{
+    std::set<double> out;
+    if (const json *list = c.list(name)) {
+        for (const json &item : *list) {
+            if (!item.is_number_integer() || item.get<double>() < 0 || item.get<double>() >= layers)
+                fail(c.pathOf(name),
+                     "must list layer indices from 0 to " + formatNumber(layers - 1, 9));
+            out.insert(item.get<double>());
+        }
+    }
+    return out;
+}
+
+/** The checkpoint's own weight format from quantization_config, with a note. */
+void readQuantisation(Config &c, HfImport &out, double expertShare)
+{
+    std::string where;
+    const json *q = c.find({"quantization_config"}, &where);
+    if (!q)
+        return;
+    if (!q->is_object())
+        fail(where, "must be an object");
+    auto text = [&](const char *key) {
+        auto it = q->find(key);
+        return it != q->end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    auto number = [&](const char *key) {
+        auto it = q->find(key);
+        return it != q->end() && it->is_number() ? it->get<double>() : kUnset;
+    };
+    const std::string method = text("quant_method");
+    std::optional<NumericFormat> format;
+    double group = kUnset;
+    std::string note;
+    if (method == "fp8") {
+        format = NumericFormat::Fp8;
+        note = "the checkpoint is FP8 (E4M3) with block scales";
+    } else if (method == "mxfp4") {
+        format = NumericFormat::Mxfp4;
+        note = "the checkpoint's MoE experts are MXFP4 (" + formatNumber(100.0 * expertShare, 3) +
+               " % of the parameters); attention, router and embeddings stay BF16, so MXFP4 for "
+               "every weight slightly understates the bytes";
+    } else if (method == "awq" || method == "gptq") {
+        const double bits = isSet(number("bits")) ? number("bits") : number("w_bit");
+        group = isSet(number("group_size")) ? number("group_size") : number("q_group_size");
+        if (bits == 4)
+            format = NumericFormat::Int4;
+        else if (bits == 8)
+            format = NumericFormat::Int8;
+        note = "the checkpoint is " + method + " " + formatNumber(bits, 3) + "-bit" +
+               (isSet(group) ? " with groups of " + formatNumber(group, 6) : std::string());
+    } else if (method == "compressed-tensors" || method == "modelopt") {
+        // NVFP4 (4-bit float, groups of 16) or FP8, as llm-compressor and ModelOpt write them
+        const std::string dump = q->dump();
+        if (dump.find("NVFP4") != std::string::npos || dump.find("nvfp4") != std::string::npos ||
+            (dump.find("\"num_bits\":4") != std::string::npos &&
+             dump.find("\"type\":\"float\"") != std::string::npos)) {
+            format = NumericFormat::Nvfp4;
+            note = "the checkpoint is NVFP4 (4-bit float, a scale per 16 weights)";
+        } else if (dump.find("FP8") != std::string::npos ||
+                   (dump.find("\"num_bits\":8") != std::string::npos &&
+                    dump.find("\"type\":\"float\"") != std::string::npos)) {
+            format = NumericFormat::Fp8;
+            note = "the checkpoint is FP8";
+        } else if (dump.find("\"num_bits\":4") != std::string::npos) {
+            format = NumericFormat::Int4;
+            note = "the checkpoint is 4-bit integer";
+        } else if (dump.find("\"num_bits\":8") != std::string::npos) {
+            format = NumericFormat::Int8;
+            note = "the checkpoint is 8-bit integer";
+        }
+    } else if (method == "bitsandbytes") {
+        const bool four = q->value("load_in_4bit", false);
+        format = four ? NumericFormat::Int4 : NumericFormat::Int8;
+        note = std::string("the checkpoint is bitsandbytes ") + (four ? "4-bit (NF4)" : "8-bit");
+    }
+    if (!format) {
+        out.warnings.push_back({where, "quantisation \"" + method.substr(0, 40) +
+                                           "\" is not recognised: the scenario keeps its own "
+                                           "weight format, so the weight bytes may be wrong"});
+        return;
+    }
+    out.checkpointFormat = format;
+    out.checkpointGroupSize = group;
+    out.model.notes["weight_format"] = note + ": set serving.weight_format to " +
+                                       std::string(formatKey(*format)) +
+                                       " for the checkpoint as published";
+}
+
+HfImport import(const json &root)
+{
+    if (!root.is_object())
+        fail("", "a config.json must be a JSON object");
+    const Located at = identify(root);
+    const FamilyInfo &family = *at.family;
+    Config c(*at.config, at.outer);
+    HfImport out;
+    out.family = family.key;
+    ModelSpec &m = out.model;
+    const Family f = family.family;
+
+    // A size the family's config class defaults when the file leaves it out.
+    auto size = [&](std::initializer_list<const char *> names, bool required, const char *field) {
+        double value = c.count(names, false, m, field);
+        if (isSet(value))
+            return value;
+        if (const FamilyDefault *d = familyDefault(f, *names.begin())) {
+            if (field)
+                m.sources[field] = std::string(d->origin) + ": " + d->key + " = " +
+                                   formatNumber(d->value, 9) + " (the file leaves it out)";
+            return d->value;
+        }
+        return c.count(names, required, m, field);
+    };
+
+    m.layers = size({"num_hidden_layers", "n_layer", "num_layers"}, true, "layers");
+    m.hiddenSize = size({"hidden_size", "n_embd", "n_embed", "d_model"}, true, "hidden_size");
+    m.attentionHeads = size({"num_attention_heads", "n_head"}, true, "attention_heads");
+    m.vocabSize = size({"vocab_size"}, true, "vocab_size");
+    const double L = m.layers;
+    const double h = m.hiddenSize;
+    const double H = m.attentionHeads;
+
+    // KV heads: falcon's multi_query means one KV head unless the newer decoder architecture
+    // says otherwise (Falcon-7B's num_kv_heads = 71 is ignored); elsewhere an absent
+    // num_key_value_heads means no grouped-query attention.
+    const bool newFalcon = f == Family::Falcon && c.flag("new_decoder_architecture", false);
+    if (f == Family::Falcon && !newFalcon && c.flag("multi_query", false)) {
+        m.kvHeads = 1;
+        m.sources["kv_heads"] = "config.json: multi_query = true (one KV head)";
+    } else if (f == Family::Falcon && newFalcon) {
+        m.kvHeads = c.count({"num_kv_heads", "n_head_kv"}, true, m, "kv_heads");
+    } else {
+        m.kvHeads = size({"num_key_value_heads", "num_kv_heads"}, false, "kv_heads");
+        if (!isSet(m.kvHeads)) {
+            m.kvHeads = H;
+            m.sources["kv_heads"] =
+                "config.json: no num_key_value_heads, so every head has its own K and V";
+        }
+    }
+    if (m.kvHeads > H)
+        fail(c.pathOf("num_key_value_heads"), "more KV heads than attention heads");
+
+    // Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): the cache holds one latent of
+    // kv_lora_rank plus the shared RoPE key per token and layer.
+    const bool mla = f == Family::DeepSeek;
+    double qLora = kUnset, kvLora = kUnset, ropeDim = kUnset, nopeDim = kUnset, vHeadDim = kUnset;
+    if (mla) {
+        kvLora = c.count({"kv_lora_rank"}, true, m, nullptr);
+        qLora =
+            c.count({"q_lora_rank"}, false, m, nullptr); // null in V2-Lite: q is projected directly
+        ropeDim = c.count({"qk_rope_head_dim"}, true, m, nullptr);
+        nopeDim = c.count({"qk_nope_head_dim"}, true, m, nullptr);
+        vHeadDim = c.count({"v_head_dim"}, true, m, nullptr);
+        m.headDim = nopeDim + ropeDim;
+        m.sources["head_dim"] = "config.json: qk_nope_head_dim + qk_rope_head_dim";
+    } else {
+        // An explicit head_dim wins over hidden / heads (Gemma 2: 256, not 3584 / 16 = 224).
+        m.headDim = size({"head_dim"}, false, "head_dim");
+        if (!isSet(m.headDim)) {
+            m.headDim = h / H;
+            if (std::floor(m.headDim) != m.headDim)
+                fail(c.pathOf("hidden_size"), "hidden_size is not a multiple of the attention "
+                                              "heads and no head_dim is given");
+            m.sources["head_dim"] = "hidden_size / attention heads";
+        }
+    }
+    if (m.headDim > 1024)
+        fail(c.pathOf("head_dim"), "larger than 1,024");
+    const double hd = m.headDim;
+    const double qWidth = H * hd;
+    const double kvWidth = m.kvHeads * hd;
+
+    // Mixture of experts: routed experts, experts per token, their width, shared experts.
+    double experts = 0, perToken = 0, expertWidth = 0, shared = 0, sharedWidth = 0;
+    bool routerBias = false;
+    bool sharedGate = false;
+    switch (f) {
+    case Family::Mixtral:
+    case Family::GptOss:
+    case Family::Llama4:
+    case Family::MiniMaxM2:
+        experts = c.count({"num_local_experts", "num_experts"}, true, m, "experts");
+        perToken = size({"num_experts_per_tok", "experts_per_token"}, true, "experts_per_token");
+        expertWidth = size({"intermediate_size"}, true, "intermediate_size");
+        routerBias =
+            f == Family::GptOss || (f == Family::MiniMaxM2 && c.flag("use_routing_bias", false));
+        if (f == Family::Llama4) {
+            shared = 1;
+            sharedWidth = expertWidth;
+        }
+        if (f == Family::GptOss)
+            c.find({"experts_per_token", "num_experts_per_tok"}); // both names are written
+        if (f == Family::MiniMaxM2) {
+            sharedWidth = c.countOrZero("shared_intermediate_size", 0);
+            shared = sharedWidth > 0 ? 1 : 0;
+        }
+        break;
+    case Family::Qwen3Moe:
+    case Family::Qwen3Next:
+        // Qwen3.5's dense models share the Qwen3-Next layout without experts
+        experts = c.count({"num_experts"}, f == Family::Qwen3Moe, m, "experts");
+        if (!isSet(experts)) {
+            experts = 0;
+            break;
+        }
+        perToken = c.count({"num_experts_per_tok"}, true, m, "experts_per_token");
+        expertWidth = c.count({"moe_intermediate_size"}, true, m, nullptr);
+        sharedWidth = c.countOrZero("shared_expert_intermediate_size", 0);
+        shared = sharedWidth > 0 ? 1 : 0;
+        sharedGate = shared > 0; // Qwen's shared expert has a one-output gate
+        break;
+    case Family::Gemma4:
+        // 26B-A4B: every layer adds a routed MoE block beside its dense MLP
+        if (!c.flag("enable_moe_block", false))
+            break;
+        experts = c.count({"num_experts"}, true, m, "experts");
+        perToken = c.count({"top_k_experts"}, true, m, "experts_per_token");
+        expertWidth = c.count({"moe_intermediate_size"}, true, m, nullptr);
+        break;
+    case Family::DeepSeek:
+    case Family::Glm4Moe:
+        experts = c.count({"n_routed_experts"}, true, m, "experts");
+        perToken = c.count({"num_experts_per_tok"}, true, m, "experts_per_token");
+        expertWidth = c.count({"moe_intermediate_size"}, true, m, nullptr);
+        shared = c.countOrZero("n_shared_experts", 0);
+        sharedWidth = expertWidth;
+        // DeepSeek-V3's noaux_tc routing (and GLM-4.5's) adds one score-correction bias per expert
+        routerBias = f == Family::Glm4Moe || c.text("topk_method") == "noaux_tc";
+        break;
+    default:
+        break;
+    }
+    if (experts > 0 && perToken > experts)
+        fail(c.pathOf("num_experts_per_tok"), "more experts per token (" +
+                                                  formatNumber(perToken, 9) + ") than experts (" +
+                                                  formatNumber(experts, 9) + ")");
+
+    // The dense MLP width (every layer of a dense model; the dense layers of an MoE one).
+    double denseWidth = kUnset;
+    if (f == Family::Llama4)
+        denseWidth = size({"intermediate_size_mlp"}, false, nullptr);
+    else if (f != Family::Mixtral && f != Family::GptOss && f != Family::MiniMaxM2)
+        denseWidth = c.count({"intermediate_size", "n_inner", "ffn_hidden_size"}, false, m,
+                             experts > 0 ? nullptr : "intermediate_size");
+    if (!isSet(denseWidth) && experts == 0) {
+        if (family.gatedMlp)
+            fail(c.pathOf("intermediate_size"), "missing: the config gives no intermediate_size");
+        denseWidth = 4 * h; // GPT-2, GPT-J and Falcon: 4 x hidden when unset
+        m.sources["intermediate_size"] = "4 x hidden_size (the architecture's default)";
+    }
+    m.tieEmbeddings = c.flag("tie_word_embeddings", family.tiedByDefault);
+    m.maxContext = size({"max_position_embeddings", "n_positions", "n_ctx"}, false, "max_context");
+
+    // Which layers are MoE.
+    std::vector<LayerKind> layers(static_cast<std::size_t>(L));
+    const bool qwenMoe = f == Family::Qwen3Moe || f == Family::Qwen3Next;
+    const bool deepSeekMoe = f == Family::DeepSeek || f == Family::Glm4Moe;
+    const std::set<double> mlpOnly =
+        qwenMoe ? layerIndices(c, "mlp_only_layers", L) : std::set<double>();
+    const double sparseStep = qwenMoe ? c.countOrZero("decoder_sparse_step", 1) : 1;
+    const double firstDense = deepSeekMoe ? c.countOrZero("first_k_dense_replace", 0) : 0;
+    const double moeFrequency = deepSeekMoe ? std::max(1.0, c.countOrZero("moe_layer_freq", 1)) : 1;
+    const double interleave =
+        f == Family::Llama4 ? size({"interleave_moe_layer_step"}, false, nullptr) : 1.0;
+    if (firstDense > L)
+        fail(c.pathOf("first_k_dense_replace"), "more dense layers than layers");
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const double index = static_cast<double>(i);
+        bool moe = experts > 0;
+        if (f == Family::Qwen3Moe || f == Family::Qwen3Next)
+            moe = moe && !mlpOnly.contains(index) && sparseStep > 0 &&
+                  std::fmod(index + 1, sparseStep) == 0.0;
+        if (f == Family::DeepSeek || f == Family::Glm4Moe)
+            moe = moe && index >= firstDense && std::fmod(index, moeFrequency) == 0.0;
+        if (f == Family::Llama4)
+            moe = moe && std::fmod(index + 1, interleave) == 0.0;
+        layers[i].moe = moe;
+    }
+    const bool someDense =
+        std::any_of(layers.begin(), layers.end(), [](const LayerKind &k) { return !k.moe; });
+    if (someDense && !isSet(denseWidth))
+        fail(c.pathOf("intermediate_size"),
+             "missing: the config's dense layers need an intermediate_size");
+
+    // Which layers attend how.
+    double window = kUnset;
+    const bool readsWindow = f == Family::Mistral || f == Family::Mixtral || f == Family::Qwen2 ||
+                             f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Gemma2 ||
+                             f == Family::Gemma3 || f == Family::Gemma4 || f == Family::GptOss ||
+                             f == Family::Cohere2 || f == Family::StarCoder2;
+    if (readsWindow)
+        window = size({"sliding_window"}, false, "sliding_window");
+    else if (f == Family::Phi3)
+        c.find({"sliding_window"}); // Phi-3's 2,047 (mini 4k) is read and not applied, as before
+    const bool qwenWindow = f == Family::Qwen2 || f == Family::Qwen3 || f == Family::Qwen3Moe;
+    const bool qwenWindowOn = qwenWindow && c.flag("use_sliding_window", false);
+    const double maxWindowLayers =
+        qwenWindow ? c.countOrZero("max_window_layers", 0) : 0; // read: Qwen's window switch
+    const bool readsLayerTypes = f == Family::GptOss || f == Family::Gemma2 ||
+                                 f == Family::Gemma3 || f == Family::Gemma4 ||
+                                 f == Family::Cohere2 || f == Family::Qwen2 || f == Family::Qwen3 ||
+                                 f == Family::Qwen3Moe || f == Family::Qwen3Next;
+    const json *types = readsLayerTypes ? c.list("layer_types") : nullptr;
+    if (types && static_cast<double>(types->size()) != L)
+        fail(c.pathOf("layer_types"), "lists " + std::to_string(types->size()) +
+                                          " layers but num_hidden_layers is " + formatNumber(L, 9));
+    if (f == Family::MiniMaxM2) {
+        if (const json *list = c.list("attn_type_list")) {
+            for (std::size_t i = 0; i < list->size(); ++i) {
+                if ((*list)[i] != 1)
+                    fail(c.pathOf("attn_type_list") + "/" + std::to_string(i),
+                         "a lightning (linear) attention layer: MiniMax's hybrid layout is not "
+                         "read for minimax_m2; only full softmax attention (1) is");
+            }
+        }
+    }
+    double chunk = kUnset;
+    std::vector<double> noRope;
+    if (f == Family::Llama4) {
+        chunk = size({"attention_chunk_size"}, false, nullptr);
+        if (const json *list = c.list("no_rope_layers")) {
+            if (static_cast<double>(list->size()) != L)
+                fail(c.pathOf("no_rope_layers"), "lists " + std::to_string(list->size()) +
+                                                     " layers but num_hidden_layers is " +
+                                                     formatNumber(L, 9));
+            for (const json &item : *list) {
+                if (!item.is_number_integer() || (item != 0 && item != 1))
+                    fail(c.pathOf("no_rope_layers"), "must list 0 or 1 per layer");
+                noRope.push_back(item.get<double>());
+            }
+        }
+    }
+    const double pattern = (f == Family::Gemma3 || f == Family::Gemma4)
+                               ? c.countOrZero("sliding_window_pattern", 6)
+                           : f == Family::Cohere2   ? c.countOrZero("sliding_window_pattern", 4)
+                           : f == Family::Llama4    ? c.countOrZero("no_rope_layer_interval", 4)
+                           : f == Family::Qwen3Next ? c.countOrZero("full_attention_interval", 4)
+                                                    : 0;
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const double index = static_cast<double>(i);
+        LayerKind &k = layers[i];
+        if (mla) {
+            k.attention = AttentionKind::Latent;
+        } else if (types) {
+            const json &type = (*types)[i];
+            const std::string name = type.is_string() ? type.get<std::string>() : std::string();
+            if (name == "sliding_attention")
+                k.attention = AttentionKind::Sliding;
+            else if (name == "linear_attention" && f == Family::Qwen3Next)
+                k.attention = AttentionKind::Linear;
+            else if (name != "full_attention")
+                fail(c.pathOf("layer_types") + "/" + std::to_string(i),
+                     "unknown layer type " + type.dump().substr(0, 40));
+        } else if (f == Family::Gemma2 || f == Family::GptOss) {
+            k.attention = i % 2 == 0 ? AttentionKind::Sliding : AttentionKind::Full;
+        } else if ((f == Family::Gemma3 || f == Family::Gemma4 || f == Family::Cohere2) &&
+                   pattern > 0) {
+            k.attention =
+                std::fmod(index + 1, pattern) != 0.0 ? AttentionKind::Sliding : AttentionKind::Full;
+        } else if (f == Family::Qwen3Next && pattern > 0) {
+            k.attention =
+                std::fmod(index + 1, pattern) == 0.0 ? AttentionKind::Full : AttentionKind::Linear;
+        } else if (f == Family::Llama4 && isSet(chunk)) {
+            const bool rope = noRope.empty() ? (pattern > 0 && std::fmod(index + 1, pattern) != 0.0)
+                                             : noRope[i] != 0.0;
+            if (rope) {
+                k.attention = AttentionKind::Chunked;
+                k.window = chunk;
+            }
+        } else if (f == Family::Mistral || f == Family::Mixtral || f == Family::StarCoder2 ||
+                   (qwenWindowOn && index >= maxWindowLayers)) {
+            k.attention = AttentionKind::Sliding;
+        }
+        if (k.attention == AttentionKind::Sliding) {
+            if (!isSet(window)) {
+                // Mistral v0.2+ and Mixtral write "sliding_window": null: no window at all
+                k.attention = AttentionKind::Full;
+                if (types)
+                    fail(c.pathOf("sliding_window"),
+                         "missing: layer_types has sliding layers but no window is given");
+            } else {
+                k.window = window;
+            }
+        }
+    }
+    const bool anyWindow = std::any_of(layers.begin(), layers.end(), [](const LayerKind &k) {
+        return k.attention == AttentionKind::Sliding;
+    });
+    if (!anyWindow)
+        m.sources.erase("sliding_window");
+    if (anyWindow && isSet(m.maxContext) && window > m.maxContext)
+        fail(c.pathOf("sliding_window"), "a window of " + formatNumber(window, 9) +
+                                             " tokens is larger than the model's context (" +
+                                             formatNumber(m.maxContext, 9) + ")");
+
+    // Gemma 4: the last layer is always global; global layers have their own head size and (with
+    // K = V) their own KV heads; the last num_kv_shared_layers reuse earlier layers' KV.
+    double plePerLayer = 0, pleModel = 0;
+    const bool kEqualsV = f == Family::Gemma4 && c.flag("attention_k_eq_v", false);
+    if (f == Family::Gemma4) {
+        layers.back().attention = AttentionKind::Full;
+        layers.back().window = kUnset;
+        const double globalHeadDim = size({"global_head_dim"}, false, nullptr);
+        const double globalKvHeads = c.count({"num_global_key_value_heads"}, false, m, nullptr);
+        const double sharedLayers = c.countOrZero("num_kv_shared_layers", 0);
+        const bool doubleWide = c.flag("use_double_wide_mlp", false);
+        if (sharedLayers >= L)
+            fail(c.pathOf("num_kv_shared_layers"), "every layer would share another's KV");
+        if (isSet(globalKvHeads) && globalKvHeads > H)
+            fail(c.pathOf("num_global_key_value_heads"), "more KV heads than attention heads");
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            LayerKind &k = layers[i];
+            k.global = k.attention == AttentionKind::Full;
+            if (k.global) {
+                k.headDim = globalHeadDim;
+                if (kEqualsV && isSet(globalKvHeads))
+                    k.kvHeads = globalKvHeads;
+            }
+            if (static_cast<double>(i) >= L - sharedLayers) {
+                k.attention = AttentionKind::Shared; // attends with an earlier layer's cache
+                k.window = kUnset;
+                k.mlpScale = doubleWide ? 2 : 1;
+            }
+        }
+        // per-layer input embeddings (E2B, E4B): a table of layers x width per token, its
+        // projection from the hidden state, and a gate and projection in every layer
+        const double pleWidth = c.countOrZero("hidden_size_per_layer_input", 256);
+        if (pleWidth > 0) {
+            const double pleVocab = c.countOrZero("vocab_size_per_layer_input", 262144);
+            pleModel = pleVocab * L * pleWidth + h * L * pleWidth + pleWidth;
+            plePerLayer = 2 * h * pleWidth + h;
+        }
+    }
+
+    // Linear attention (Qwen3-Next's Gated DeltaNet): a fixed state per sequence and layer.
+    double linearParameters = 0, stateBytes = 0;
+    if (std::any_of(layers.begin(), layers.end(),
+                    [](const LayerKind &k) { return k.attention == AttentionKind::Linear; })) {
+        const double kHeads = c.count({"linear_num_key_heads"}, true, m, nullptr);
+        const double vHeads = c.count({"linear_num_value_heads"}, true, m, nullptr);
+        const double kDim = c.count({"linear_key_head_dim"}, true, m, nullptr);
+        const double vDim = c.count({"linear_value_head_dim"}, true, m, nullptr);
+        const double kernel = c.count({"linear_conv_kernel_dim"}, true, m, nullptr);
+        const double keyWidth = kHeads * kDim;
+        const double valueWidth = vHeads * vDim;
+        const double convWidth = 2 * keyWidth + valueWidth;
+        linearParameters = h * (2 * keyWidth + 2 * valueWidth) // q, k, v and the output gate z
+                           + h * 2 * vHeads                    // beta and alpha
+                           + convWidth * kernel                // causal conv, no bias
+                           + 2 * vHeads                        // dt_bias, A_log
+                           + vDim                              // gated RMSNorm
+                           + valueWidth * h;                   // output projection
+        // the recurrent state (a k x v matrix per value head) and the conv's last kernel - 1
+        // inputs, in BF16 as the engines keep them by default
+        stateBytes = (vHeads * kDim * vDim + (kernel - 1) * convWidth) * 2.0;
+    }
+
+    // Parameter counting from the architecture, one layer kind at a time.
+    const double V = m.vocabSize;
+    const bool falconBias = f == Family::Falcon && c.flag("bias", false);
+    const bool attentionBias = c.flag("attention_bias", false);
+    const bool allBias = (f == Family::StarCoder2 && c.flag("use_bias", true)) ||
+                         (f == Family::InternLm2 && c.flag("bias", false));
+    const bool mlpBias = c.flag("mlp_bias", false) || (f == Family::StarCoder2 && allBias);
+    const bool gatedAttention = f == Family::Qwen3Next && c.flag("attn_output_gate", true);
+    const bool qkNorm = f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Qwen3Next ||
+                        f == Family::Gemma3 ||
+                        (f == Family::Glm4Moe && c.flag("use_qk_norm", false));
+    // MiniMax-M2's "per_layer" q/k norms, like OLMo 2's, span every head
+    const bool wideQkNorm =
+        f == Family::Olmo2 ||
+        ((f == Family::Cohere || f == Family::MiniMaxM2) && c.flag("use_qk_norm", false));
+    if (f == Family::MiniMaxM2) // betas that scale residuals: no weights
+        for (const char *beta : {"layernorm_full_attention_beta", "layernorm_linear_attention_beta",
+                                 "layernorm_mlp_beta"})
+            c.find({beta});
+
+    double softmaxAttention = h * qWidth * (gatedAttention ? 2 : 1) + 2 * h * kvWidth + qWidth * h;
+    if (f == Family::Qwen2)
+        softmaxAttention += qWidth + 2 * kvWidth; // q, k and v biases
+    if (attentionBias || allBias)
+        softmaxAttention += qWidth + 2 * kvWidth + (f == Family::Glm4Moe ? 0 : h);
+    if (f == Family::Gpt2 || falconBias)
+        softmaxAttention += qWidth + 2 * kvWidth + h;
+    if (f == Family::GptOss)
+        softmaxAttention += H; // one attention sink per head
+    if (qkNorm)
+        softmaxAttention += 2 * hd;
+    if (wideQkNorm)
+        softmaxAttention += qWidth + kvWidth;
+    if (mla) {
+        const double qHead = nopeDim + ropeDim;
+        const double q = isSet(qLora) ? h * qLora + qLora + qLora * H * qHead : h * H * qHead;
+        softmaxAttention = q + h * (kvLora + ropeDim) + kvLora + kvLora * H * (nopeDim + vHeadDim) +
+                           H * vHeadDim * h;
+    }
+
+    const double matrices = family.gatedMlp ? 3 : 2;
+    double denseMlp = isSet(denseWidth) ? matrices * h * denseWidth : 0;
+    if (f == Family::Gpt2 || f == Family::GptJ || falconBias || (mlpBias && !family.gatedMlp))
+        denseMlp += denseWidth + h; // up and down biases
+    else if (mlpBias)
+        denseMlp += 2 * denseWidth + h;
+    double expert = 3 * h * expertWidth;
+    if (f == Family::GptOss)
+        expert += 2 * expertWidth + h; // gate_up and down biases
+    double router = h * experts + (routerBias ? experts : 0);
+    double sharedMlp = shared * 3 * h * sharedWidth + (sharedGate ? h : 0);
+    if (f == Family::Gemma4 && experts > 0) {
+        router += h + experts;        // the router's input scale and per-expert scale
+        sharedMlp = denseMlp + 3 * h; // the dense MLP beside the experts, and three more norms
+    }
+
+    double norms = 2 * h; // RMSNorm weights before attention and before the MLP
+    double finalNorm = h;
+    if (f == Family::Gemma2 || f == Family::Gemma3 || f == Family::Gemma4 || f == Family::Gpt2 ||
+        f == Family::StarCoder2 || f == Family::Nemotron)
+        norms = 4 * h; // pre- and post- norms around both blocks, or LayerNorms with bias
+    if (f == Family::Cohere || f == Family::Cohere2)
+        norms = h; // one LayerNorm before the parallel attention and MLP
+    if (f == Family::GptJ || f == Family::Falcon) {
+        const bool parallel = f == Family::GptJ || c.flag("parallel_attn", true);
+        norms = (newFalcon || !parallel) ? 4 * h : 2 * h; // LayerNorms with bias
+    }
+    if (f == Family::Gpt2 || f == Family::GptJ || f == Family::Falcon || f == Family::StarCoder2 ||
+        f == Family::Nemotron)
+        finalNorm = 2 * h;
+
+    double embeddings = V * h * (m.tieEmbeddings ? 1 : 2);
+    if (f == Family::GptJ)
+        embeddings += V; // lm_head bias
+    if (f == Family::Gpt2) {
+        if (!isSet(m.maxContext))
+            fail("/n_positions", "missing: GPT-2 learns a position embedding per position");
+        embeddings += m.maxContext * h; // learned position embeddings
+    }
+
+    // Gemma 4's attention differs by layer: q and o at the layer's head size, q/k norms, k (and
+    // v unless K = V on global layers) only where the layer keeps its own KV
+    const auto gemma4Attention = [&](const LayerKind &k) {
+        const double dim = isSet(k.headDim) ? k.headDim : hd;
+        const double kv = isSet(k.kvHeads) ? k.kvHeads : m.kvHeads;
+        const bool ownKv = k.attention != AttentionKind::Shared;
+        const double kvProjections = ownKv ? (kEqualsV && k.global ? 1 : 2) : 0;
+        double p = 2 * h * H * dim + dim + (ownKv ? h * kv * dim * kvProjections + dim : 0);
+        if (attentionBias)
+            p += H * dim + kv * dim * kvProjections + h;
+        return p;
+    };
+    double total = embeddings + finalNorm + pleModel;
+    double active = total;
+    double expertParameters = 0;
+    for (const LayerKind &k : layers) {
+        const double attention = k.attention == AttentionKind::Linear ? linearParameters
+                                 : f == Family::Gemma4                ? gemma4Attention(k)
+                                                                      : softmaxAttention;
+        total += attention + norms + plePerLayer;
+        active += attention + norms + plePerLayer;
+        if (k.moe) {
+            total += experts * expert + sharedMlp + router;
+            active += perToken * expert + sharedMlp + router;
+            expertParameters += experts * expert;
+        } else {
+            total += denseMlp * k.mlpScale;
+            active += denseMlp * k.mlpScale;
+        }
+    }
+    m.parameters = total;
+    if (active < total)
+        m.activeParameters = active;
+    m.sources["parameters"] = "computed from the architecture (" + std::string(family.key) +
+                              " counting: embeddings, attention, " +
+                              (family.gatedMlp ? "gated" : "plain") + " MLP" +
+                              (experts > 0 ? ", experts and router" : "") + ", norms)";
+    if (isSet(m.activeParameters))
+        m.sources["active_parameters"] =
+            "computed: every layer's attention and norms, the dense layers' MLP, " +
+            formatNumber(perToken, 9) + " routed expert(s)" +
+            (shared > 0 ? " + " + formatNumber(shared, 9) + " shared" : std::string()) +
+            " and the router per MoE layer, plus the embedding and output matrices (this app's "
+            "convention; some publishers leave the embeddings out)";
+    if (m.parameters > 1e14 || m.parameters < 1e6)
+        fail("", "the architecture gives " + formatNumber(m.parameters, 4) +
+                     " parameters, outside 1e6 to 1e14");
+
+    // Extra layers the count leaves out, said where the number is.
+    const double mtp = std::max(c.countOrZero("num_nextn_predict_layers", 0),
+                                c.countOrZero("mtp_num_hidden_layers", 0));
+    std::string parameterNote;
+    if (mtp > 0)
+        parameterNote = "not counted: " + formatNumber(mtp, 3) +
+                        " multi-token-prediction layer(s), used only for speculative decoding "
+                        "(the publisher's headline count leaves them out too)";
+    if (at.vision) {
+        const json &vision = *at.vision;
+        const auto field = [&](std::initializer_list<const char *> names) {
+            for (const char *name : names) {
+                auto it = vision.find(name);
+                if (it != vision.end() && it->is_number() && it->get<double>() > 0 &&
+                    it->get<double>() < 1e7)
+                    return it->get<double>();
+            }
+            return 0.0;
+        };
+        const double vh = field({"hidden_size", "embed_dim", "width"});
+        const double vl = field({"num_hidden_layers", "depth", "layers"});
+        const double vi = field({"intermediate_size", "mlp_dim"});
+        auto act = vision.find("hidden_act");
+        const bool gated = act != vision.end() && act->is_string() &&
+                           act->get<std::string>().find("silu") != std::string::npos;
+        std::string visionNote = "language model only: the vision tower is not counted";
+        if (vh > 0 && vl > 0) {
+            // each layer: four attention projections and the MLP (SwiGLU where the activation
+            // is SiLU, as in Pixtral and Qwen2.5-VL); patch embedding and projector left out
+            out.visionParameters =
+                vl * (4 * vh * vh + (gated ? 3 : 2) * vh * (vi > 0 ? vi : 4 * vh));
+            visionNote = "language model only: the vision tower (about " +
+                         formatNumber(out.visionParameters / 1e9, 2) +
+                         " B from vision_config) is not counted";
+        }
+        parameterNote += (parameterNote.empty() ? "" : "; ") + visionNote;
+    }
+    if (!parameterNote.empty())
+        m.notes["parameters"] = parameterNote;
+
+    // The layers as groups of one kind each; the one-group (and Gemma 2 window) cases keep the
+    // top-level fields every earlier scenario uses.
+    std::vector<std::pair<LayerKind, double>> kinds;
+    for (const LayerKind &k : layers) {
+        auto it = std::find_if(kinds.begin(), kinds.end(),
+                               [&](const auto &entry) { return entry.first == k; });
+        if (it == kinds.end())
+            kinds.push_back({k, 1});
+        else
+            ++it->second;
+    }
+    const bool uniformMlp = std::all_of(layers.begin(), layers.end(), [&](const LayerKind &k) {
+        return k.moe == layers.front().moe;
+    });
+    const bool legacy = uniformMlp && !mla && f != Family::GptOss && f != Family::Gemma3 &&
+                        f != Family::Gemma4 &&
+                        std::all_of(kinds.begin(), kinds.end(), [](const auto &entry) {
+                            return entry.first.attention == AttentionKind::Full ||
+                                   entry.first.attention == AttentionKind::Sliding;
+                        });
+    if (experts > 0) {
+        m.experts = experts;
+        m.expertsPerToken = perToken;
+    }
+    m.intermediateSize = isSet(denseWidth) ? denseWidth : expertWidth;
+    if (legacy) {
+        if (anyWindow) {
+            m.slidingWindow = window;
+            const double windowed =
+                static_cast<double>(std::count_if(layers.begin(), layers.end(), [](const auto &k) {
+                    return k.attention == AttentionKind::Sliding;
+                }));
+            if (windowed < L) {
+                m.slidingWindowLayers = windowed;
+                m.sources["sliding_window_layers"] =
+                    f == Family::Gemma2 ? "Gemma 2 alternates local and global attention layers"
+                                        : "config.json: the layers the window applies to";
+            }
+        }
+    } else {
+        for (const auto &[k, count] : kinds) {
+            LayerGroup g;
+            g.layers = count;
+            g.attention = k.attention;
+            g.window = k.window;
+            if (isSet(k.kvHeads) && k.kvHeads != m.kvHeads)
+                g.kvHeads = k.kvHeads;
+            if (isSet(k.headDim) && k.headDim != m.headDim)
+                g.headDim = k.headDim;
+            if (k.attention == AttentionKind::Latent)
+                g.latentDim = kvLora + ropeDim;
+            if (k.attention == AttentionKind::Linear)
+                g.stateBytes = stateBytes;
+            if (k.moe) {
+                g.mlp = MlpKind::Moe;
+                g.experts = experts;
+                g.expertsPerToken = perToken;
+                g.expertIntermediateSize = expertWidth;
+                if (shared > 0)
+                    g.sharedExperts = shared;
+            } else {
+                g.intermediateSize = denseWidth * k.mlpScale;
+            }
+            m.layerGroups.push_back(g);
+        }
+        m.sources["layer_groups"] = "config.json: the per-layer attention and MLP pattern";
+    }
+
+    readQuantisation(c, out, total > 0 ? expertParameters / total : 0.0);
+
+    // The model must also be one a scenario accepts (layers up to 4,096, head_dim up to 1,024...).
+    try {
+        Diagnostics ignored;
+        detail::readModelObject(detail::modelToJson(m), "", ignored, nullptr);
+    } catch (const detail::ReadFailure &failure) {
+        fail(failure.diagnostic.path,
+             "the architecture is outside what a scenario accepts: " + failure.diagnostic.message);
+    }
+
+    if (at.vision)
+        c.find({"vision_config"}); // estimated above, said in the note
+    if (at.outer) {
+        c.find({"text_config"});
+        warnUnreadSizeKeys(*at.outer, "", c, family.key, out.warnings);
+    }
+    warnUnreadSizeKeys(*at.config, at.outer ? "/text_config" : "", c, family.key, out.warnings);
+    std::string name = c.text("_name_or_path");
+    if (name.empty())
+        name = std::string(family.key) + " (" + formatNumber(m.parameters / 1e9, 3) +
+               "B, from config.json)";
+    m.name = name.substr(0, 200);
+    return out;
+}
+
+} // namespace
+
+Result<HfImport> importHuggingFaceConfig(std::string_view configJson)
+{
+    try {
+        return import(detail::parseStrict(configJson));
+    } catch (const detail::ReadFailure &failure) {
+        return failure.diagnostic;
+    } catch (const std::exception &error) {
+        return Diagnostic{"", std::string("could not read the config: ") + error.what()};
+    }
+}
+
+std::string modelToJson(const ModelSpec &model, int indent)
+{
+    return detail::modelToJson(model).dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+} // namespace core

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/model/architecture.h"
+
+#include "core/model/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace core {
+
+namespace {
+
+bool cachesPerToken(AttentionKind kind)
+{
+    return kind == AttentionKind::Full || kind == AttentionKind::Sliding ||
+           kind == AttentionKind::Chunked || kind == AttentionKind::Latent;
+}
+
+bool capped(const LayerGroup &group)
+{
+    return (group.attention == AttentionKind::Sliding ||
+            group.attention == AttentionKind::Chunked) &&
+           isSet(group.window);
+}
+
+/** A group's fixed recurrent state per sequence (all its layers); 0 without one. */
+double groupStateBytes(const LayerGroup &group)
+{
+    return isSet(group.stateBytes) ? group.layers * group.stateBytes : 0.0;
+}
+
+} // namespace
+
+std::vector<LayerGroup> layerGroupsOf(const ModelSpec &model)
+{
+    std::vector<LayerGroup> groups = model.layerGroups;
+    if (groups.empty()) {
+        // The one-group case from the top-level fields; a window on some layers splits it.
+        LayerGroup all;
+        all.layers = model.layers;
+        if (isSet(model.kvLatentDim)) {
+            all.attention = AttentionKind::Latent;
+            all.latentDim = model.kvLatentDim;
+        }
+        if (isSet(model.experts) && isSet(model.expertsPerToken)) {
+            all.mlp = MlpKind::Moe;
+            all.experts = model.experts;
+            all.expertsPerToken = model.expertsPerToken;
+        }
+        if (isSet(model.slidingWindow) && !isSet(model.kvLatentDim)) {
+            LayerGroup windowed = all;
+            windowed.attention = AttentionKind::Sliding;
+            windowed.window = model.slidingWindow;
+            windowed.layers = isSet(model.slidingWindowLayers)
+                                  ? std::min(model.slidingWindowLayers, model.layers)
+                                  : model.layers;
+            all.layers = model.layers - windowed.layers;
+            groups.push_back(windowed);
+            if (all.layers > 0)
+                groups.push_back(all);
+        } else {
+            groups.push_back(all);
+        }
+    }
+    for (LayerGroup &group : groups) {
+        if (!isSet(group.kvHeads))
+            group.kvHeads = model.kvHeads;
+        if (!isSet(group.headDim))
+            group.headDim = model.headDim;
+        if (!isSet(group.intermediateSize) && group.mlp == MlpKind::Dense)
+            group.intermediateSize = model.intermediateSize;
+    }
+    return groups;
+}
+
+std::string_view attentionKindKey(AttentionKind kind)
+{
+    switch (kind) {
+    case AttentionKind::Full:
+        return "full";
+    case AttentionKind::Sliding:
+        return "sliding";
+    case AttentionKind::Chunked:
+        return "chunked";
+    case AttentionKind::Latent:
+        return "latent";
+    case AttentionKind::Linear:
+        return "linear";
+    case AttentionKind::Shared:
+        return "shared";
+    case AttentionKind::None:
+        return "none";
+    }
+    return "full";
+}
+
+std::string_view mlpKindKey(MlpKind kind)
+{
+    switch (kind) {
+    case MlpKind::Dense:
+        return "dense";
+    case MlpKind::Moe:
+        return "moe";
+    case MlpKind::None:
+        return "none";
+    }
+    return "dense";
+}
+
+double groupKvBytesPerToken(const LayerGroup &group, double bytesPerElement)
+{
+    if (!cachesPerToken(group.attention))
+        return 0.0;
+    if (group.attention == AttentionKind::Latent)
+        return group.layers * group.latentDim * bytesPerElement;
+    return 2.0 * group.layers * group.kvHeads * group.headDim * bytesPerElement;
+}
+
+double groupHeldTokens(const LayerGroup &group, double tokens)
+{
+    if (!cachesPerToken(group.attention))
+        return 0.0;
+    return capped(group) ? std::min(tokens, group.window) : tokens;
+}
+
+namespace {
+
+/** Per-layer FLOP per attended token, and the window a group attends within (inf: none). */
+bool attends(AttentionKind kind)
+{
+    return cachesPerToken(kind) || kind == AttentionKind::Shared;
+}
+
+double attentionFlops(const ModelSpec &model, const auto &attendedTokens)
+{
+    if (!isSet(model.attentionHeads))
+        return std::numeric_limits<double>::quiet_NaN();
+    double flops = 0.0;
+    for (const LayerGroup &group : layerGroupsOf(model)) {
+        if (!attends(group.attention))
+            continue;
+        if (!isSet(group.headDim))
+            return std::numeric_limits<double>::quiet_NaN();
+        const double window =
+            capped(group) ? group.window : std::numeric_limits<double>::infinity();
+        flops += 4.0 * group.layers * model.attentionHeads * group.headDim * attendedTokens(window);
+    }
+    return flops;
+}
+
+} // namespace
+
+double attentionFlopsPerToken(const ModelSpec &model, double context)
+{
+    return attentionFlops(model, [context](double window) { return std::min(context, window); });
+}
+
+double prefillAttentionFlops(const ModelSpec &model, double tokens)
+{
+    // sum over i = 1..tokens of min(i, window)
+    return attentionFlops(model, [tokens](double window) {
+        if (tokens <= window)
+            return tokens * (tokens + 1.0) / 2.0;
+        return window * (window + 1.0) / 2.0 + (tokens - window) * window;
+    });
+}
+
+double groupKvShards(const LayerGroup &group, double tensorParallel)
+{
+    const double tp = std::max(1.0, tensorParallel);
+    if (group.attention == AttentionKind::Latent)
+        return 1.0;
+    if (cachesPerToken(group.attention) && isSet(group.kvHeads))
+        return std::min(tp, group.kvHeads);
+    return tp;
+}
+
+SequenceCache sequenceCache(const ModelSpec &model, double bytesPerElement, double tokens,
+                            double tensorParallel)
+{
+    SequenceCache cache;
+    for (const LayerGroup &group : layerGroupsOf(model)) {
+        const double shards = groupKvShards(group, tensorParallel);
+        const double perToken = groupKvBytesPerToken(group, bytesPerElement);
+        const double state = groupStateBytes(group);
+        const double bytes = perToken * groupHeldTokens(group, tokens) + state;
+        cache.bytes += bytes;
+        cache.stateBytes += state;
+        cache.bytesPerDevice += bytes / shards;
+        cache.perTokenUncapped += perToken;
+        cache.perTokenUncappedPerDevice += perToken / shards;
+    }
+    return cache;
+}
+
+std::vector<GroupCache> sequenceCacheByGroup(const ModelSpec &model, double bytesPerElement,
+                                             double tokens)
+{
+    std::vector<GroupCache> out;
+    for (const LayerGroup &group : layerGroupsOf(model)) {
+        out.push_back(
+            {group, groupKvBytesPerToken(group, bytesPerElement) * groupHeldTokens(group, tokens) +
+                        groupStateBytes(group)});
+    }
+    return out;
+}
+
+std::string describeGroup(const LayerGroup &group)
+{
+    std::string kind;
+    switch (group.attention) {
+    case AttentionKind::Full:
+        kind = "full-attention";
+        break;
+    case AttentionKind::Sliding:
+        kind = "sliding-window";
+        break;
+    case AttentionKind::Chunked:
+        kind = "chunked-attention";
+        break;
+    case AttentionKind::Latent:
+        kind = "latent (MLA)";
+        break;
+    case AttentionKind::Linear:
+        kind = "linear-attention";
+        break;
+    case AttentionKind::Shared:
+        kind = "KV-sharing";
+        break;
+    case AttentionKind::None:
+        kind = "attention-free";
+        break;
+    }
+    std::string text = formatNumber(group.layers, 9) + " " + kind +
+                       (group.mlp == MlpKind::Moe ? " MoE" : "") +
+                       (group.layers == 1 ? " layer" : " layers");
+    if (isSet(group.window) &&
+        (group.attention == AttentionKind::Sliding || group.attention == AttentionKind::Chunked))
+        text += " (" + formatNumber(group.window, 9) + " tokens)";
+    if (group.attention == AttentionKind::Linear)
+        text += " (fixed state)";
+    return text;
+}
+
+double longestSequenceWithin(const ModelSpec &model, double bytesPerElement, double tensorParallel,
+                             double sequences, double chargeFactor, double budgetBytes)
+{
+    // cost(t) = scale x (sum of perToken_g x min(t, window_g) + state): piecewise linear and
+    // non-decreasing, so walk the windows in order and solve the segment the budget ends in.
+    const double scale = sequences * chargeFactor;
+    const std::vector<LayerGroup> groups = layerGroupsOf(model);
+    double state = 0.0;
+    std::vector<double> windows;
+    for (const LayerGroup &group : groups) {
+        const double shards = groupKvShards(group, tensorParallel);
+        state += groupStateBytes(group) / shards;
+        if (capped(group) && groupKvBytesPerToken(group, bytesPerElement) > 0.0)
+            windows.push_back(group.window);
+    }
+    std::sort(windows.begin(), windows.end());
+    windows.push_back(std::numeric_limits<double>::infinity());
+
+    double start = 0.0;
+    double cost = scale * state;
+    if (!(scale > 0.0) || cost > budgetBytes)
+        return cost > budgetBytes ? 0.0 : std::numeric_limits<double>::infinity();
+    for (double end : windows) {
+        double slope = 0.0; // bytes per extra token of context in [start, end)
+        for (const LayerGroup &group : groups) {
+            const double perToken = groupKvBytesPerToken(group, bytesPerElement);
+            if (perToken > 0.0 && (!capped(group) || group.window > start))
+                slope += scale * perToken / groupKvShards(group, tensorParallel);
+        }
+        if (slope <= 0.0)
+            return std::numeric_limits<double>::infinity();
+        const double reach = start + (budgetBytes - cost) / slope;
+        if (reach <= end)
+            return std::floor(reach);
+        cost += slope * (end - start);
+        start = end;
+    }
+    return std::numeric_limits<double>::infinity();
+}
+
+} // namespace core

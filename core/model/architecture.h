@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// A model's layers as groups that share an attention kind and an MLP kind, and the one rule for
+// how much KV (and fixed recurrent state) a sequence holds across them. A model without explicit
+// groups is one group built from its top-level fields (the lesson's case), so every earlier
+// scenario reads and computes as before.
+
+#include "core/model/scenario.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace core {
+
+/** The layers of a model, each group with its own attention and MLP (see scenario.h). A group's
+ *  unset KV heads and head dim are the model's. */
+std::vector<LayerGroup> layerGroupsOf(const ModelSpec &model);
+
+std::string_view attentionKindKey(AttentionKind kind);
+std::string_view mlpKindKey(MlpKind kind);
+
+/** Bytes per token one group's attention cache grows by before any window caps it: 2 (K and V)
+ *  x layers x KV heads x head dim x bytes, or layers x latent width x bytes for MLA; 0 for
+ *  linear attention, state-space and attention-free layers. */
+double groupKvBytesPerToken(const LayerGroup &group, double bytesPerElement);
+
+/** Tokens a group's cache holds for a sequence of `tokens`: the whole sequence for full and
+ *  latent attention, at most the window or chunk for sliding and chunked attention, none for
+ *  the others. */
+double groupHeldTokens(const LayerGroup &group, double tokens);
+
+/** Causal attention's FLOP for one token that attends to `context` earlier tokens: QK^T and AV,
+ *  2 x 2 x query heads x head dim per layer and attended token, a window or chunk capping what
+ *  a layer attends to; linear-attention, state-space and attention-free layers add none. The
+ *  decode step's attention term. NaN when the model has no query heads or head dim. */
+double attentionFlopsPerToken(const ModelSpec &model, double context);
+
+/** The same for a prompt of `tokens` processed causally (token i attends to i tokens): the
+ *  prefill's attention term, about tokens^2 / 2 attended pairs per layer without a window. */
+double prefillAttentionFlops(const ModelSpec &model, double tokens);
+
+/** Devices of one tensor-parallel group that share a layer group's cache: K and V split by head
+ *  (each device keeps a whole head when there are fewer KV heads than devices), an MLA latent is
+ *  kept whole on every device, a recurrent state splits with its heads over the TP degree. */
+double groupKvShards(const LayerGroup &group, double tensorParallel);
+
+/** One sequence's cache: the attention KV plus the fixed recurrent state, whole and per device
+ *  of one tensor-parallel group (before pipeline stages divide the layers). */
+struct SequenceCache
+{
+    double bytes = 0;            ///< attention KV + fixed state
+    double stateBytes = 0;       ///< the fixed part (linear attention, state-space layers)
+    double bytesPerDevice = 0;   ///< per tensor-parallel rank
+    double perTokenUncapped = 0; ///< sum of every group's bytes per token
+    double perTokenUncappedPerDevice = 0;
+};
+
+SequenceCache sequenceCache(const ModelSpec &model, double bytesPerElement, double tokens,
+                            double tensorParallel);
+
+/** One layer group's part of a sequence's cache, for the views that show the groups. */
+struct GroupCache
+{
+    LayerGroup group;
+    double bytes = 0; ///< KV at the tokens asked (at most the window) + fixed state, whole
+};
+std::vector<GroupCache> sequenceCacheByGroup(const ModelSpec &model, double bytesPerElement,
+                                             double tokens);
+
+/** "52 sliding-window layers (1,024 tokens)", "58 latent (MLA) MoE layers", "36 linear-attention
+ *  layers (fixed state)": what a group is, in words. */
+std::string describeGroup(const LayerGroup &group);
+
+/** The longest sequence whose per-device cache, times `sequences` and (1 + fragmentation), fits
+ *  in `budgetBytes`; infinity when every group's cache is capped (windows, fixed state) and the
+ *  capped total fits; 0 when not even the fixed state fits. */
+double longestSequenceWithin(const ModelSpec &model, double bytesPerElement, double tensorParallel,
+                             double sequences, double chargeFactor, double budgetBytes);
+
+} // namespace core

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/model/scenarioaccess.h"
+
+#include "core/model/formats.h"
+#include "core/model/parameters.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+
+#include <cmath>
+#include <string>
+
+namespace core {
+
+namespace {
+
+/** The field behind a dotted path: the table's own, or one peak per format. */
+double *fieldAt(Scenario &scenario, std::string_view path)
+{
+    constexpr std::string_view peakPrefix = "device.peak_tflops.";
+    if (path.starts_with(peakPrefix)) {
+        const auto format = parseFormat(path.substr(peakPrefix.size()));
+        return format ? &scenario.device.peakTflops[static_cast<std::size_t>(*format)] : nullptr;
+    }
+    const ParameterInfo *info = findParameter(path);
+    return info && info->field ? info->field(scenario) : nullptr;
+}
+
+} // namespace
+
+std::optional<double> numberAt(const Scenario &scenario, std::string_view path)
+{
+    // The table's accessors serve both directions; reading does not modify.
+    const double *field = fieldAt(const_cast<Scenario &>(scenario), path);
+    if (!field)
+        return std::nullopt;
+    return *field;
+}
+
+Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value)
+{
+    double *field = fieldAt(scenario, path);
+    if (!field)
+        return Result<bool>::failure(std::string(path), "not a numeric input");
+    if (const ParameterInfo *info = findParameter(path)) {
+        std::string_view problem = rangeProblem(*info, value);
+        if (!problem.empty())
+            return Result<bool>::failure(std::string(path),
+                                         std::string(info->name) + " " + std::string(problem) +
+                                             " (" + formatNumber(info->minimum, 6) + " to " +
+                                             formatNumber(info->maximum, 6) + ")");
+    }
+    if (path == "serving.prompt_tokens" && value > scenario.serving.contextTokens)
+        return Result<bool>::failure(std::string(path),
+                                     "the prompt cannot be longer than the context");
+    if (path == "serving.overhead_gb" && value > scenario.device.capacityGb())
+        return Result<bool>::failure(std::string(path),
+                                     "the overhead cannot exceed the device memory");
+    // A model given as layer groups holds its layer count, windows and latent in the groups;
+    // a top-level edit would contradict them and the saved file would not read back.
+    if (!scenario.model.layerGroups.empty() &&
+        (path == "model.layers" || path == "model.sliding_window" ||
+         path == "model.sliding_window_layers" || path == "model.kv_latent_dim"))
+        return Result<bool>::failure(std::string(path),
+                                     "this model is described layer group by layer group "
+                                     "(model.layer_groups): change the groups in the scenario "
+                                     "file, or import the model's config.json again");
+    if (path == "serving.tensor_parallel" || path == "serving.pipeline_parallel") {
+        Scenario trial = scenario;
+        *fieldAt(trial, path) = value;
+        if (auto problem = parallelismProblem(trial))
+            return Result<bool>::failure(std::string(path), problem->message);
+    }
+    if (path.starts_with("model."))
+        scenario.model.presetId.clear();
+    if (path.starts_with("device.")) {
+        scenario.device.presetId.clear();
+        scenario.device.referencePreset = false;
+    }
+    if (path.starts_with("load.")) // an edited stream is one the scenario now describes
+        scenario.load.present = true;
+    if (path.starts_with("engine."))
+        scenario.engine.present = true;
+    *field = value;
+    scenario.givenInputs[std::string(path)] = InputOrigin::App;
+    if (path == "serving.overhead_gb")
+        scenario.serving.overheadParts.clear(); // the breakdown described the old total
+    if (path == "serving.context_tokens" && scenario.serving.promptTokens > value)
+        scenario.serving.promptTokens = value;
+    return true;
+}
+
+std::optional<Diagnostic> parallelismProblem(const Scenario &s)
+{
+    const ModelSpec &m = s.model;
+    const double tp = s.serving.tensorParallel;
+    const std::string tpPath = "/serving/tensor_parallel";
+    const std::string tpText = "tensor_parallel " + formatNumber(tp, 9);
+    if (tp > 1.0) {
+        if (!isSet(m.hiddenSize))
+            return Diagnostic{tpPath, "tensor parallelism needs the model's hidden_size (it sets "
+                                      "the message size)"};
+        if (!isSet(s.device.deviceLinkGbPerSecond) && !isSet(s.device.hostLinkGbPerSecond))
+            return Diagnostic{tpPath, "tensor parallelism needs the device's device_link_gb_s or, "
+                                      "for a card without one, host_link_gb_s (the link it talks "
+                                      "over)"};
+        if (isSet(m.attentionHeads) && std::fmod(m.attentionHeads, tp) != 0.0)
+            return Diagnostic{tpPath, tpText + " does not divide the model's " +
+                                          formatNumber(m.attentionHeads, 9) +
+                                          " attention heads: each device must hold whole heads"};
+        if (isSet(m.kvHeads) && !isSet(m.kvLatentDim) && std::fmod(m.kvHeads, tp) != 0.0 &&
+            std::fmod(tp, m.kvHeads) != 0.0)
+            return Diagnostic{tpPath, tpText + " and the model's " + formatNumber(m.kvHeads, 9) +
+                                          " KV heads: one must divide the other, so each device "
+                                          "holds whole KV heads"};
+    }
+    const double pp = s.serving.pipelineParallel;
+    if (pp > 1.0 && isSet(m.layers) && pp > m.layers)
+        return Diagnostic{"/serving/pipeline_parallel", "pipeline_parallel " + formatNumber(pp, 9) +
+                                                            " is more stages than the "
+                                                            "model's " +
+                                                            formatNumber(m.layers, 9) + " layers"};
+    return std::nullopt;
+}
+
+bool resetParallelismIfInvalid(Scenario &scenario)
+{
+    if (!parallelismProblem(scenario))
+        return false;
+    scenario.serving.tensorParallel = 1;
+    scenario.serving.pipelineParallel = 1;
+    return true;
+}
+
+} // namespace core

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Reading and writing a scenario's numeric inputs by their dotted path ("serving.batch"), so
+// editors, sweeps and undo commands share one way to change an input, checked against the
+// parameter table's range.
+
+#include "core/model/result.h"
+
+#include <optional>
+#include <string_view>
+
+namespace core {
+
+struct Scenario;
+
+/** The value at a dotted numeric path, or nullopt for an unknown path. */
+std::optional<double> numberAt(const Scenario &scenario, std::string_view path);
+
+/**
+ * Sets a numeric input, refusing values outside the parameter table's range with the reason.
+ * Changing a model or device figure turns a preset into an inline copy (presetId cleared).
+ * Dependent inputs follow so the scenario stays valid: a context shorter than the prompt
+ * shortens the prompt.
+ */
+[[nodiscard]] Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value);
+
+/**
+ * Why the scenario's tensor-parallel degree or pipeline stages cannot run its model on its device
+ * (a JSON pointer and a sentence), or nullopt. Tensor parallelism splits attention heads, so the
+ * degree must divide them, and the KV heads must divide it or be divided by it; it needs the
+ * hidden size (the message size) and a link (the device link, else the host link); pipeline
+ * stages cannot outnumber layers. Read by the scenario reader and every edit.
+ */
+std::optional<Diagnostic> parallelismProblem(const Scenario &scenario);
+
+/** After a model change: one device per replica again when the old split does not fit the new
+ *  architecture (a TP degree that does not divide its heads, more stages than layers). Returns
+ *  whether it reset them. */
+bool resetParallelismIfInvalid(Scenario &scenario);
+
+} // namespace core

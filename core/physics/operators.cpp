@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/physics/operators.h"
+
+#include "core/model/architecture.h"
+#include "core/model/calc.h"
+#include "core/model/scenario.h"
+#include "core/model/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace core {
+
+namespace {
+
+// LLM-Viewer's element-wise operation counts (model_analyzer.py): a norm is 7 operations per
+// element (sum, sub, pow, sum, div, mul, add), softmax 5 (max, sub, exp, sum, div), an add 1.
+constexpr double kNormOpsPerElement = 7.0;
+constexpr double kSoftmaxOpsPerElement = 5.0;
+constexpr double kActivationOpsPerElement = 2.0; // SiLU(gate) x up
+
+std::string figure(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
+}
+
+struct Builder
+{
+    double tensorParallel = 1;
+    double bytesPerParameter = 2;
+    double peak = 0;
+    double bandwidth = 0;
+    std::string prefix;
+    std::vector<OperatorCost> operators;
+    double parameters = 0; ///< whole model, every layer
+
+    /** `layerParameters` held per layer; the step reads `readParameters` of them (all unless
+     *  given: an MoE layer reads the experts its tokens route to, a lookup its tokens' rows).
+     *  FLOP and bytes for the whole tensor-parallel group. */
+    void add(std::string_view name, OperatorKind kind, double layers, double flops,
+             double layerParameters, double activationBytes, double kvBytes,
+             double readParameters = -1.0)
+    {
+        OperatorCost op;
+        op.name = prefix + std::string(name);
+        op.kind = kind;
+        op.layers = layers;
+        op.flops = flops / tensorParallel;
+        const double read = readParameters >= 0.0 ? readParameters : layerParameters;
+        op.weightBytes = read * bytesPerParameter / tensorParallel;
+        op.activationBytes = activationBytes / tensorParallel;
+        op.kvBytes = kvBytes / tensorParallel;
+        const double memory = op.bytes() / bandwidth;
+        const double compute = op.flops / peak;
+        op.seconds = std::max(memory, compute);
+        op.bound = compute > memory ? Bound::Compute : Bound::Memory;
+        parameters += layerParameters * layers;
+        operators.push_back(std::move(op));
+    }
+};
+
+Result<OperatorBreakdown> refuse(const ModelSpec &m, const std::string &why)
+{
+    return Result<OperatorBreakdown>::failure("/model", "\"" + m.name.substr(0, 60) + "\" " + why);
+}
+
+/** Positions one prompt's tokens attend to in total, causal, within a window. */
+double causalPairs(double tokens, double window)
+{
+    if (tokens <= window)
+        return tokens * (tokens + 1.0) / 2.0;
+    return window * (window + 1.0) / 2.0 + (tokens - window) * window;
+}
+
+bool windowed(const LayerGroup &g)
+{
+    return (g.attention == AttentionKind::Sliding || g.attention == AttentionKind::Chunked) &&
+           isSet(g.window);
+}
+
+} // namespace
+
+std::string_view phaseKey(Phase phase)
+{
+    return phase == Phase::Prefill ? "prefill" : "decode";
+}
+
+std::string_view operatorKindKey(OperatorKind kind)
+{
+    switch (kind) {
+    case OperatorKind::Projection:
+        return "projection";
+    case OperatorKind::Attention:
+        return "attention";
+    case OperatorKind::Mlp:
+        return "mlp";
+    case OperatorKind::Norm:
+        return "norm";
+    case OperatorKind::Elementwise:
+        return "elementwise";
+    case OperatorKind::Head:
+        return "head";
+    }
+    return "projection";
+}
+
+Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
+{
+    const ModelSpec &m = s.model;
+    if (!isSet(m.hiddenSize) || !isSet(m.attentionHeads) || !isSet(m.kvHeads) ||
+        !isSet(m.headDim) || !isSet(m.layers))
+        return refuse(m, "has no hidden_size, attention_heads, kv_heads and head_dim: the "
+                         "operators need the architecture (import its config.json)");
+    const std::vector<LayerGroup> groups = layerGroupsOf(m);
+    for (const LayerGroup &g : groups) {
+        if (g.attention == AttentionKind::Latent || g.attention == AttentionKind::Linear ||
+            g.attention == AttentionKind::None || g.mlp == MlpKind::None)
+            return refuse(m, "has " + describeGroup(g) +
+                                 ": latent (MLA), linear-attention and attention-free layers are "
+                                 "not broken into operators yet");
+    }
+
+    const Evaluation e = evaluate(s);
+    const ServingConfig &sv = s.serving;
+    const double h = m.hiddenSize;
+    const double heads = m.attentionHeads;
+    const double actBytes = nominalBytes(e.computeFormat);
+    const double kvBytes = nominalBytes(sv.kvFormat);
+
+    OperatorBreakdown out;
+    out.phase = phase;
+    out.batch = phase == Phase::Decode ? std::max(1.0, sv.batch) : 1.0;
+    out.tokens = phase == Phase::Decode ? out.batch : std::max(1.0, sv.promptTokens);
+    out.contextTokens = phase == Phase::Decode ? sv.contextTokens : out.tokens;
+    out.peakFlops = e[FigureId::PeakFlops] * e[FigureId::EstimateComputeEfficiency];
+    out.bandwidth = e[FigureId::Bandwidth] * e[FigureId::EstimateBandwidthEfficiency];
+    out.modelParameters = m.parameters;
+
+    Builder b;
+    b.tensorParallel = std::max(1.0, sv.tensorParallel);
+    b.bytesPerParameter = e[FigureId::BytesPerParameter];
+    b.peak = out.peakFlops;
+    b.bandwidth = out.bandwidth;
+    const double T = out.tokens;
+
+    // Parameters every layer's attention and norms hold; the MLP's are what is left of the count
+    // when the file gives no FFN width (the lesson's 7B has none).
+    double fixedParameters = 0.0;
+    const bool hasVocabulary = isSet(m.vocabSize);
+    if (hasVocabulary)
+        fixedParameters += h * m.vocabSize * (m.tieEmbeddings ? 1.0 : 2.0) + h; // + final norm
+    double moeLayers = 0.0;
+    double unknownWidthLayers = 0.0;
+    double knownMlpParameters = 0.0;
+    for (const LayerGroup &g : groups) {
+        const double kvDim = g.kvHeads * g.headDim;
+        const double qDim = heads * g.headDim;
+        const double kvProjections = g.attention == AttentionKind::Shared ? 0.0 : 2.0 * h * kvDim;
+        fixedParameters += g.layers * (2.0 * h * qDim + kvProjections + 2.0 * h);
+        if (g.mlp == MlpKind::Moe) {
+            moeLayers += g.layers;
+            fixedParameters += g.layers * h * g.experts; // the router
+        } else if (isSet(g.intermediateSize)) {
+            knownMlpParameters += g.layers * 3.0 * h * g.intermediateSize;
+        } else {
+            unknownWidthLayers += g.layers;
+        }
+    }
+    double perExpert = 0.0; // one routed expert in one layer
+    double sharedMoe = 0.0; // the always-on part of an MoE layer (shared experts)
+    double inferredWidth = 0.0;
+    double rest = m.parameters - fixedParameters - knownMlpParameters;
+    if (moeLayers > 0.0) {
+        const LayerGroup &moe =
+            *std::find_if(groups.begin(), groups.end(),
+                          [](const LayerGroup &g) { return g.mlp == MlpKind::Moe; });
+        if (!(m.active() < m.parameters) || !(moe.experts > moe.expertsPerToken))
+            return refuse(m, "is a mixture of experts without active_parameters below its "
+                             "parameters: the experts' size is unknown");
+        perExpert = (m.parameters - m.active()) / (moe.experts - moe.expertsPerToken) / moeLayers;
+        rest -= perExpert * moe.experts * moeLayers;
+        if (unknownWidthLayers == 0.0)
+            sharedMoe = std::max(0.0, rest) / moeLayers;
+    }
+    if (unknownWidthLayers > 0.0) {
+        inferredWidth = rest / (unknownWidthLayers * 3.0 * h);
+        if (!(inferredWidth >= 1.0))
+            return refuse(m, "gives no intermediate_size and its parameter count leaves none for "
+                             "the MLP: the operators need the FFN width");
+        char width[32];
+        std::snprintf(width, sizeof width, "%.0f", inferredWidth);
+        out.differences.push_back(
+            "FFN width inferred from the parameter count: " + std::string(width) +
+            " (the model gives no intermediate_size; a gated MLP of three "
+            "matrices assumed)");
+    }
+
+    for (const LayerGroup &g : groups) {
+        b.prefix = groups.size() > 1 ? std::string(attentionKindKey(g.attention)) + " " +
+                                           std::string(mlpKindKey(g.mlp)) + ": "
+                                     : std::string();
+        const double L = g.layers;
+        const double kvDim = g.kvHeads * g.headDim;
+        const double qDim = heads * g.headDim;
+        const double window = windowed(g) ? g.window : INFINITY;
+        // pairs of (new token, position attended) and the keys and values read
+        double pairs = 0.0;
+        double keysRead = 0.0;
+        if (phase == Phase::Decode) {
+            const double attended = std::min(out.contextTokens, window);
+            pairs = T * attended;
+            keysRead = T * attended;
+        } else {
+            pairs = causalPairs(T, window);
+            keysRead = T;
+        }
+        b.add("attn_norm", OperatorKind::Norm, L, kNormOpsPerElement * T * h, h,
+              2.0 * T * h * actBytes, 0.0);
+        b.add("q_proj", OperatorKind::Projection, L, 2.0 * T * h * qDim, h * qDim,
+              (T * h + T * qDim) * actBytes, 0.0);
+        if (g.attention != AttentionKind::Shared) {
+            for (std::string_view name : {"k_proj", "v_proj"})
+                b.add(name, OperatorKind::Projection, L, 2.0 * T * h * kvDim, h * kvDim,
+                      T * h * actBytes, T * kvDim * kvBytes);
+        }
+        b.add("qk_matmul", OperatorKind::Attention, L, 2.0 * heads * g.headDim * pairs, 0.0,
+              (T * qDim + heads * pairs) * actBytes, keysRead * kvDim * kvBytes);
+        b.add("softmax", OperatorKind::Attention, L, kSoftmaxOpsPerElement * heads * pairs, 0.0,
+              2.0 * heads * pairs * actBytes, 0.0);
+        b.add("sv_matmul", OperatorKind::Attention, L, 2.0 * heads * g.headDim * pairs, 0.0,
+              (heads * pairs + T * qDim) * actBytes, keysRead * kvDim * kvBytes);
+        b.add("out_proj", OperatorKind::Projection, L, 2.0 * T * qDim * h, qDim * h,
+              (T * qDim + T * h) * actBytes, 0.0);
+        b.add("attn_add", OperatorKind::Elementwise, L, T * h, 0.0, 2.0 * T * h * actBytes, 0.0);
+        b.add("mlp_norm", OperatorKind::Norm, L, kNormOpsPerElement * T * h, h,
+              2.0 * T * h * actBytes, 0.0);
+        if (g.mlp == MlpKind::Moe) {
+            const double k = g.expertsPerToken;
+            const double distinct = expectedDistinctExperts(g.experts, k, T);
+            b.add("router", OperatorKind::Mlp, L, 2.0 * T * h * g.experts, h * g.experts,
+                  (T * h + T * g.experts) * actBytes, 0.0);
+            // the parameters are every expert's; the step reads the ones its tokens route to
+            b.add("experts", OperatorKind::Mlp, L, 2.0 * T * k * perExpert, g.experts * perExpert,
+                  2.0 * T * k * h * actBytes, 0.0, distinct * perExpert);
+            if (sharedMoe > 0.0)
+                b.add("shared_experts", OperatorKind::Mlp, L, 2.0 * T * sharedMoe, sharedMoe,
+                      2.0 * T * h * actBytes, 0.0);
+        } else {
+            const double width = isSet(g.intermediateSize) ? g.intermediateSize : inferredWidth;
+            for (std::string_view name : {"gate_proj", "up_proj"})
+                b.add(name, OperatorKind::Mlp, L, 2.0 * T * h * width, h * width,
+                      (T * h + T * width) * actBytes, 0.0);
+            b.add("mlp_act", OperatorKind::Mlp, L, kActivationOpsPerElement * T * width, 0.0,
+                  3.0 * T * width * actBytes, 0.0);
+            b.add("down_proj", OperatorKind::Mlp, L, 2.0 * T * width * h, width * h,
+                  (T * width + T * h) * actBytes, 0.0);
+        }
+        b.add("mlp_add", OperatorKind::Elementwise, L, T * h, 0.0, 2.0 * T * h * actBytes, 0.0);
+    }
+    b.prefix.clear();
+
+    // The head: prefill needs the logits of the prompt's last token only.
+    const double logitTokens = phase == Phase::Decode ? T : 1.0;
+    double embeddingFlopsInModel = 0.0;
+    if (hasVocabulary) {
+        const double V = m.vocabSize;
+        b.add("final_norm", OperatorKind::Norm, 1.0, kNormOpsPerElement * logitTokens * h, h,
+              2.0 * logitTokens * h * actBytes, 0.0);
+        b.add("lm_head", OperatorKind::Head, 1.0, 2.0 * logitTokens * h * V, h * V,
+              (logitTokens * h + logitTokens * V) * actBytes, 0.0);
+        if (!m.tieEmbeddings) {
+            // a lookup: the step reads its tokens' rows, not the table, and multiplies nothing
+            b.add("embed_tokens", OperatorKind::Head, 1.0, 0.0, h * V, T * h * actBytes, 0.0,
+                  std::min(T, V) * h);
+            embeddingFlopsInModel = 2.0 * T * h * V / b.tensorParallel;
+        }
+    } else {
+        out.differences.push_back("No output head: the model gives no vocab_size");
+    }
+    out.operatorParameters = b.parameters;
+    out.operators = std::move(b.operators);
+
+    for (const OperatorCost &op : out.operators) {
+        out.flops += op.flops * op.layers;
+        out.weightBytes += op.weightBytes * op.layers;
+        out.activationBytes += op.activationBytes * op.layers;
+        out.kvBytes += op.kvBytes * op.layers;
+        out.seconds += op.seconds * op.layers;
+    }
+    out.bytes = out.weightBytes + out.activationBytes + out.kvBytes;
+    out.rooflineSeconds = std::max(out.bytes / out.bandwidth, out.flops / out.peakFlops);
+
+    const double kvPerTokenPerRank =
+        sequenceCache(m, kvBytes, 1.0, b.tensorParallel).perTokenUncappedPerDevice;
+    if (phase == Phase::Decode) {
+        out.modelFlops = e[FigureId::DecodeFlopsPerStep];
+        out.modelBytes = e[FigureId::DecodeBytesPerStep];
+        out.modelWeightBytes = e[FigureId::DecodeWeightBytesPerStep];
+        out.modelKvBytes = e[FigureId::DecodeKvBytesPerStep];
+        out.modelSeconds = e[FigureId::DecodeStepSeconds];
+    } else {
+        out.modelFlops = e[FigureId::PrefillFlops];
+        out.modelBytes = e[FigureId::PrefillBytes];
+        out.modelKvBytes = T * kvPerTokenPerRank;
+        out.modelWeightBytes = out.modelBytes - out.modelKvBytes;
+        out.modelSeconds = e[FigureId::PrefillSeconds];
+    }
+
+    // What the two accountings count differently, each with its size.
+    double attentionFlops = 0.0;
+    double elementwiseFlops = 0.0;
+    for (const OperatorCost &op : out.operators) {
+        if (op.name.ends_with("qk_matmul") || op.name.ends_with("sv_matmul"))
+            attentionFlops += op.flops * op.layers;
+        else if (op.kind == OperatorKind::Norm || op.kind == OperatorKind::Elementwise ||
+                 op.name.ends_with("softmax") || op.name.ends_with("mlp_act"))
+            elementwiseFlops += op.flops * op.layers;
+    }
+    if (e[FigureId::DecodeAttentionFlopsPerStep] == 0.0)
+        out.differences.push_back(
+            "Attention scores (QK^T and scores x V): " + figure(attentionFlops) +
+            " FLOP the whole-model figure leaves out (serving.attention_flops is 0, the lesson's "
+            "weights-only FLOP)");
+    out.differences.push_back(
+        "Norms, softmax, the activation function and residual adds: " + figure(elementwiseFlops) +
+        " FLOP the whole-model figure does not count");
+    out.differences.push_back(
+        "Activations loaded and stored between operators: " + figure(out.activationBytes) +
+        " bytes the whole-model figure does not count (fused kernels keep "
+        "most of them on chip)");
+    if (embeddingFlopsInModel > 0.0)
+        out.differences.push_back(
+            "The embedding is a lookup with no FLOP; the whole-model 2 x parameters x tokens "
+            "counts " +
+            figure(embeddingFlopsInModel) + " FLOP for it");
+    if (phase == Phase::Prefill && hasVocabulary)
+        out.differences.push_back("The output head computes the prompt's last token only; the "
+                                  "whole-model figure counts it for every prompt token");
+    if (out.kvBytes > out.modelKvBytes * (1.0 + 1e-9))
+        out.differences.push_back(
+            "KV cache: the operators load and store " + figure(out.kvBytes) +
+            " bytes, the whole-model figure counts " + figure(out.modelKvBytes) +
+            (phase == Phase::Decode
+                 ? " (k_proj and v_proj write each new token's KV; serving.kv_write is 0)"
+                 : " (the prompt's KV written, not read back by its own attention)"));
+    if (b.tensorParallel > 1.0)
+        out.differences.push_back("Per device: every operator's share of one tensor-parallel "
+                                  "rank (norms and adds, replicated in practice, shown split)");
+    if (std::abs(out.operatorParameters - m.parameters) > 0.005 * m.parameters)
+        out.differences.push_back("The operators hold " + figure(out.operatorParameters) +
+                                  " parameters, the model counts " + figure(m.parameters));
+    out.differences.push_back(
+        "Each operator on its own roof, one after another: " + figure(out.seconds) +
+        " s; the same totals on one roofline: " + figure(out.rooflineSeconds) +
+        " s; the whole-model step: " + figure(out.modelSeconds) + " s");
+    return out;
+}
+
+} // namespace core

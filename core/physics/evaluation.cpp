@@ -89,6 +89,7 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
     {F::PrefillIntensity, "prefill.intensity_flops_per_byte", Q::FlopsPerByte, "Prefill intensity"},
     {F::PrefillSeconds, "prefill.seconds", Q::Seconds, "Prefill time"},
     {F::PrefillAttainableFlops, "prefill.attainable_flops_per_second", Q::FlopsPerSecond, "Prefill attainable FLOP/s"},
+    {F::PrefillFirstDecodeSeconds, "prefill.first_decode_step_seconds", Q::Seconds, "First token's decode step"},
     {F::PrefillTtftSeconds, "prefill.ttft_seconds", Q::Seconds, "Time to first token (floor)"},
     {F::PrefillBurstSeconds, "prefill.burst_seconds", Q::Seconds, "Burst of prefills"},
 
@@ -598,8 +599,9 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     // The first token of one request: its prefill and one decode step of its own (batch 1).
     // The scenario's batch made the "single request" figure grow with it (0.301 s at batch 1,
     // 0.335 s at batch 64 for lesson-default, issue #24).
+    e[F::PrefillFirstDecodeSeconds] = sv.batch == 1 ? st.seconds : decodeStep(b, 1.0).seconds;
     e[F::PrefillTtftSeconds] =
-        e[F::PrefillSeconds] + (sv.batch == 1 ? st.seconds : decodeStep(b, 1.0).seconds);
+        firstTokenSeconds(e[F::PrefillSeconds], e[F::PrefillFirstDecodeSeconds]);
     e[F::PrefillBurstSeconds] = sv.concurrentSequences * e[F::PrefillSeconds];
 }
 
@@ -866,6 +868,19 @@ StepCost StepModel::cost(const StepLoad &load) const
 double StepModel::bytesPerParameterPerDevice() const
 {
     return m_base->effectiveBytesPerParameter / m_base->tensorParallel;
+}
+
+double firstTokenSeconds(double prefillSeconds, double firstDecodeStepSeconds,
+                         double transferSeconds)
+{
+    return prefillSeconds + transferSeconds + firstDecodeStepSeconds;
+}
+
+double firstTokenSeconds(const StepModel &model, double prefillSeconds, double contextTokens,
+                         double transferSeconds)
+{
+    return firstTokenSeconds(prefillSeconds, model.seconds({1.0, contextTokens, 0.0, 0.0}),
+                             transferSeconds);
 }
 
 double StepModel::prefillSeconds(double promptTokens) const

@@ -107,6 +107,7 @@ enum class FigureId : std::uint16_t {
     PrefillIntensity,
     PrefillSeconds,
     PrefillAttainableFlops,
+    PrefillFirstDecodeSeconds, ///< the first token's own decode step (batch 1, at the context)
     PrefillTtftSeconds,
     PrefillBurstSeconds,
 
@@ -343,6 +344,20 @@ private:
     double m_attentionFlopsPerPair = 0;
     std::uint32_t m_warnings = 0;
 };
+
+/**
+ * Time to first token, composed once (issue #40): a request's prefill, the transfer of its KV
+ * where prefill and decode run on separate pools, then its own first decode step (batch 1). Each
+ * caller brings its parts: evaluate() its prefill and batch-1 step at the scenario's context (the
+ * lesson's per-step assumption; FigureId::PrefillFirstDecodeSeconds), the techniques those
+ * figures with their own prefill or transfer, the load simulation's floor the median prompt's
+ * (the KV its simulated first step reads).
+ */
+double firstTokenSeconds(double prefillSeconds, double firstDecodeStepSeconds,
+                         double transferSeconds = 0.0);
+/** The same with the first decode step timed by `model` at `contextTokens` of KV. */
+double firstTokenSeconds(const StepModel &model, double prefillSeconds, double contextTokens,
+                         double transferSeconds = 0.0);
 
 /** Warning texts for the evaluation's flags, in words a user understands. */
 std::vector<std::string_view> warningTexts(const Evaluation &evaluation);

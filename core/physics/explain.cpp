@@ -679,15 +679,15 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         x.note = "Counted when serving.attention_flops is 1 or a profile is applied; a window "
                  "caps the attended tokens.";
         break;
+    case F::PrefillFirstDecodeSeconds:
     case F::PrefillTtftSeconds:
     case F::PrefillBurstSeconds:
         // the request's own first step, at batch 1 whatever the scenario's batch (issue #24)
         x.formula = "time to first token = prefill + one decode step at batch 1 (a request "
                     "arriving alone)";
         x.substituted = "= " + b.fig(F::PrefillSeconds) + " + " +
-                        formatSeconds(e[F::PrefillTtftSeconds] - e[F::PrefillSeconds]) + " = " +
-                        b.fig(F::PrefillTtftSeconds) + "; a burst of " +
-                        count(sv.concurrentSequences) + " prefills takes " +
+                        b.fig(F::PrefillFirstDecodeSeconds) + " = " + b.fig(F::PrefillTtftSeconds) +
+                        "; a burst of " + count(sv.concurrentSequences) + " prefills takes " +
                         b.fig(F::PrefillBurstSeconds);
         b.derived("prefill", F::PrefillSeconds);
         if (sv.batch == 1)

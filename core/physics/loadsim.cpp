@@ -677,7 +677,7 @@ Result<LoadResult> simulateLoad(const Scenario &scenario, const LoadSetup &setup
                                     .p50;
     const double floorPrompt = std::round(medianPrompt);
     result.ttftFloorSeconds =
-        model.prefillSeconds(floorPrompt) + model.seconds({1.0, floorPrompt, 0.0, 0.0});
+        firstTokenSeconds(model, model.prefillSeconds(floorPrompt), floorPrompt);
 
     const auto replicaCount = static_cast<std::size_t>(std::max(1.0, setup.replicas));
     std::vector<Replica> replicas(replicaCount);

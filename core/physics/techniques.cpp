@@ -177,7 +177,6 @@ Result<PrefixCacheAnalysis> analysePrefixCache(const Scenario &scenario)
     hit.prefillAttentionPairs = rest * a.prefixTokens + rest * (rest + 1.0) / 2.0;
     hit.extraBytes = a.prefixTokens * model.kvBytesPerContextToken(); // the cached KV it reads
     const StepCost onHit = model.cost(hit);
-    const double firstDecode = e[FigureId::PrefillTtftSeconds] - e[FigureId::PrefillSeconds];
 
     a.tokensPrefilledWithout = a.promptTokens;
     a.tokensPrefilledWith = h * rest + (1.0 - h) * a.promptTokens;
@@ -188,7 +187,8 @@ Result<PrefixCacheAnalysis> analysePrefixCache(const Scenario &scenario)
     a.prefillSecondsWithout = e[FigureId::PrefillSeconds];
     a.prefillSecondsWith = h * onHit.seconds + (1.0 - h) * a.prefillSecondsWithout;
     a.ttftSecondsWithout = e[FigureId::PrefillTtftSeconds];
-    a.ttftSecondsWith = a.prefillSecondsWith + firstDecode;
+    a.ttftSecondsWith =
+        firstTokenSeconds(a.prefillSecondsWith, e[FigureId::PrefillFirstDecodeSeconds]);
     const double replicaUsdPerSecond = e[FigureId::CostPricePerHour] / 3600.0;
     a.usdPerRequestWithout = replicaUsdPerSecond * a.prefillSecondsWithout;
     a.usdPerRequestWith = replicaUsdPerSecond * a.prefillSecondsWith;
@@ -236,12 +236,11 @@ Result<DisaggregationAnalysis> analyseDisaggregation(const Scenario &scenario)
     a.linkBytesPerSecond = engine.kvLinkGbPerSecond * 1e9;
     a.transferSeconds = a.kvBytesPerRequest / a.linkBytesPerSecond;
     a.prefillSeconds = prefill[FigureId::PrefillSeconds];
-    const StepModel decodeModel(scenario);
     a.decodeStepSeconds = decode[FigureId::DecodeStepSeconds];
-    const double firstDecode =
-        decodeModel.seconds({1.0, std::max(1.0, scenario.serving.contextTokens), 0.0, 0.0});
+    // the same first decode step on both sides: only the prefill's place and the transfer differ
     a.ttftSecondsColocated = decode[FigureId::PrefillTtftSeconds];
-    a.ttftSecondsDisaggregated = a.prefillSeconds + a.transferSeconds + firstDecode;
+    a.ttftSecondsDisaggregated = firstTokenSeconds(
+        a.prefillSeconds, decode[FigureId::PrefillFirstDecodeSeconds], a.transferSeconds);
     a.outputTokensPerRequest = scenario.serving.contextTokens - scenario.serving.promptTokens;
     a.prefillPoolRequestsPerSecond = engine.prefillReplicas / a.prefillSeconds;
     a.decodePoolRequestsPerSecond =
@@ -289,8 +288,7 @@ std::optional<SplitProposal> proposeSplit(const Scenario &decodeSide,
                       std::max(1.0, decodeSide.serving.promptTokens), 1.0)
             .bytes;
     best.transferSeconds = kvBytes / (decodeSide.engine.kvLinkGbPerSecond * 1e9);
-    const double firstDecode =
-        decode[FigureId::PrefillTtftSeconds] - decode[FigureId::PrefillSeconds];
+    const double firstDecode = decode[FigureId::PrefillFirstDecodeSeconds];
     bool any = false;
     for (const SplitOption &option : prefillOptions) {
         if (!option.scenario)
@@ -298,7 +296,7 @@ std::optional<SplitProposal> proposeSplit(const Scenario &decodeSide,
         const Evaluation prefill = evaluate(*option.scenario);
         const double price = prefill[FigureId::CostPricePerHour];
         const double seconds = prefill[FigureId::PrefillSeconds];
-        const double ttft = seconds + best.transferSeconds + firstDecode;
+        const double ttft = firstTokenSeconds(seconds, firstDecode, best.transferSeconds);
         if (!std::isfinite(price) || !(seconds > 0.0) ||
             ttft > decodeSide.serving.ttftTargetSeconds)
             continue;

@@ -8,6 +8,8 @@
 #include "testsupport.h"
 #include "tools/testpaths.h"
 
+#include "core/data/presetedits.h"
+#include "core/data/presets.h"
 #include "core/model/parameters.h"
 #include "core/model/scenario.h"
 #include "core/physics/operators.h"
@@ -35,6 +37,7 @@ private slots:
     void prefixCacheOffAtZeroHitRate();
     void disaggregatedKvTransferByHand();
     void disaggregationNeedsItsInputs();
+    void bothPlacesShareTheFirstDecodeStep();
     void engineSectionRoundTrips();
     void splitIsProposedWhenCheaperByHand();
     void operatorTotalsAgreeWithTheModel_data();
@@ -281,6 +284,30 @@ void Techniques::disaggregatedKvTransferByHand()
     QVERIFY(c.ok());
     ACCEL_COMPARE_NEAR(c->prefillSeconds, 2048 * 1.4e10 / 312e12, 1e-12);
     ACCEL_COMPARE_NEAR(c->usdPerHourDisaggregated, 1.99 + 4.0, 1e-12);
+}
+
+// Issue #40: the first token is composed once (core::firstTokenSeconds) from the evaluation's
+// first decode step (FigureId::PrefillFirstDecodeSeconds); the disaggregated side timed its own
+// with a second rule. On a model with sliding windows at a long context (Gemma 3 27B, 32k) the
+// two places must still differ by exactly the transfer and the prefill's place.
+void Techniques::bothPlacesShareTheFirstDecodeStep()
+{
+    const auto s = testsupport::loadScenario(
+        kLesson, {"engine.disaggregated=1", "serving.context_tokens=32768",
+                  "serving.prompt_tokens=30000", "serving.batch=1"});
+    auto moved = core::withModelPreset(s, "gemma-3-27b");
+    QVERIFY(moved);
+    moved->device = core::devicePreset("nvidia-h100-sxm").value();
+    auto a = core::analyseDisaggregation(moved.value());
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+    const core::Evaluation e = core::evaluate(moved.value());
+    // the evaluation's own composition
+    QCOMPARE(e[core::FigureId::PrefillTtftSeconds],
+             e[core::FigureId::PrefillSeconds] + e[core::FigureId::PrefillFirstDecodeSeconds]);
+    // the same prefill device on both sides here: only the transfer differs
+    ACCEL_COMPARE_NEAR(a->ttftSecondsDisaggregated - a->ttftSecondsColocated,
+                       a->transferSeconds + (a->prefillSeconds - e[core::FigureId::PrefillSeconds]),
+                       1e-12);
 }
 
 void Techniques::disaggregationNeedsItsInputs()

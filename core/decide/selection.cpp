@@ -1366,9 +1366,8 @@ Scenario decidedScenario(const Scenario &scenario, const Candidate &candidate)
     s.serving.batch = candidate.scenario.serving.batch;
     // the fleet the peak under load needed, when more than the throughput's (the latency check)
     s.serving.replicas = candidate.scenario.serving.replicas;
-    if (!scenario.givenInputs.contains("load.replicas"))
-        s.load.replicas =
-            std::clamp(candidate.replicas, 1.0, findParameter("load.replicas")->maximum);
+    // the load simulation runs that fleet by its own rule (loadSetup: the scenario's replicas
+    // unless the load section names a count), in the app and from a saved file alike
     s.name = decisionName(candidate);
     return s;
 }

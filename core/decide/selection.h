@@ -135,9 +135,9 @@ bool runsCandidate(const Scenario &scenario, const Candidate &candidate);
  * view, the report, the slides and `accel-calc decide`: the candidate's device (price and power
  * follow it), weight format and replica shape; the batch the checks sized it at (the resident
  * sequences, serving.concurrent_sequences); the fleet the peak under load needed
- * (serving.replicas, when more than the throughput's); its replicas in the load simulation unless
- * the load section names a count; and a name that says the fleet ("Llama-3.1-70B on 2 x AMD MI300X,
- * FP8"). evaluate() of it gives the candidate's replicas, devices, utilisation and money.
+ * (serving.replicas, when more than the throughput's); and a name that says the fleet
+ * ("Llama-3.1-70B on 2 x AMD MI300X, FP8"). evaluate() of it gives the candidate's replicas,
+ * devices, utilisation and money, and the load simulation runs those replicas (loadSetup).
  */
 Scenario decidedScenario(const Scenario &scenario, const Candidate &candidate);
 /** The same with the recommendation; the scenario unchanged when nothing passes. */

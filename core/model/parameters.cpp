@@ -104,7 +104,7 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"load.token_budget", "Token budget", "tokens", 16, 1e8, false, true, 8192, "Most tokens (decode + prefill) one engine step computes.", "Device selection", ACCEL_FIELD(load.tokenBudget)},
     {"load.chunked_prefill", "Chunked prefill", "", 0, 1, false, true, 1, "1 mixes prompt chunks into decode steps up to the token budget; 0 runs prefills first, alone.", "Device selection", ACCEL_FIELD(load.chunkedPrefill)},
     {"load.block_tokens", "KV block", "tokens", 1, 4096, false, true, 16, "Tokens per paged-KV block.", "Device selection", ACCEL_FIELD(load.blockTokens)},
-    {"load.replicas", "Replicas simulated", "replicas", 1, 4096, false, true, 1, "Replicas behind the router.", "Device selection", ACCEL_FIELD(load.replicas)},
+    {"load.replicas", "Replicas simulated", "replicas", 1, 4096, false, true, 1, "Replicas behind the router; unless given, the scenario's fleet (the Cost tab's replicas).", "Device selection", ACCEL_FIELD(load.replicas)},
     // engine: serving techniques (issue #27)
     {"engine.speculative_tokens", "Proposed tokens (K)", "tokens", 0, 16, false, true, 0, "Speculative decoding: tokens the draft proposes per verify step (0 = off).", "Roofline and decode", ACCEL_FIELD(engine.speculativeTokens)},
     {"engine.acceptance_rate", "Acceptance rate", "", 0, 0.99, false, false, 0.7, "Speculative decoding: chance each proposed token is accepted (app assumption: 0.7).", "Roofline and decode", ACCEL_FIELD(engine.acceptanceRate)},

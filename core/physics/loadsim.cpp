@@ -2,6 +2,7 @@
 #include "core/physics/loadsim.h"
 
 #include "core/model/fleet.h"
+#include "core/model/parameters.h"
 #include "core/model/scenario.h"
 #include "core/model/units.h"
 #include "core/physics/evaluation.h"
@@ -616,7 +617,14 @@ Result<LoadSetup> loadSetup(const Scenario &scenario, std::vector<TraceRequest> 
     setup.tokenBudget = l.tokenBudget;
     setup.chunkedPrefill = l.chunkedPrefill != 0.0;
     setup.blockTokens = l.blockTokens;
+    // the scenario's fleet unless the load section names a count (issue #40): the Load tab, the
+    // report and accel-calc simulate run the replicas the Cost tab pays for and the checks decided
     setup.replicas = l.replicas;
+    if (!scenario.givenInputs.contains("load.replicas")) {
+        const double fleet = evaluate(scenario)[FigureId::CostReplicas];
+        if (std::isfinite(fleet))
+            setup.replicas = std::clamp(fleet, 1.0, findParameter("load.replicas")->maximum);
+    }
     setup.ttftTargetSeconds = sv.ttftTargetSeconds;
     setup.tpotTargetSeconds = 1.0 / sv.pacingTargetTokensPerSecond;
     if (!setup.chunkedPrefill && setup.tokenBudget < setup.contextLimit)

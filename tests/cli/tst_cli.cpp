@@ -480,6 +480,17 @@ void Cli::decideWritesTheDecidedScenario()
                   1.0) < 1e-9);
     QVERIFY(std::fabs(valueAt(e, "cost.utilisation") - rec.value("utilisation").toDouble()) < 1e-9);
 
+    // the written scenario simulated at its peak is the decided fleet meeting its targets: the
+    // file kept the fleet for the load simulation (it simulated 1 replica and a 392 s p95 first
+    // token when the load section was left out of the file)
+    const Run simulated = accelCalc({"simulate", path});
+    QCOMPARE(simulated.exitCode, 0);
+    const QJsonObject load = parseObject(simulated.out);
+    QCOMPARE(valueAt(load, "setup.replicas"), rec.value("replicas").toDouble());
+    QCOMPARE(load.value("offered_rate_per_second").toDouble() > 0.0, true);
+    QVERIFY2(valueAt(load, "ttft_seconds.p95") <= 1.5, simulated.out.constData());
+    QVERIFY2(valueAt(load, "tpot_excluding_first_seconds.p95") <= 0.1, simulated.out.constData());
+
     // nothing passes: exit 2, a message, no file
     const QString none = dir.filePath(QStringLiteral("none.json"));
     const Run refused =

@@ -25,6 +25,7 @@ private slots:
     void stepModelIsTheEvaluationsRule_data();
     void stepModelIsTheEvaluationsRule();
     void md1WaitMatchesPollaczekKhinchine();
+    void simulatesTheScenariosFleetUnlessGivenACount();
     void littlesLawHoldsForEveryRun_data();
     void littlesLawHoldsForEveryRun();
     void throughputStaysUnderTheBatchLimitsCapacity();
@@ -100,6 +101,25 @@ void LoadSim::stepModelIsTheEvaluationsRule()
     ACCEL_COMPARE_NEAR(model.prefillSeconds(s.serving.promptTokens), prefill, 1e-12 * prefill);
 }
 
+// Issue #40: the Load tab, the report's load page and accel-calc simulate ran 1 replica by default
+// while the Cost tab priced the fleet (the lesson's 2 for availability, a decision's 6): a saved
+// decision simulated at its peak gave a 392 s p95 first token. Unless the load section names a
+// count, the simulation runs the fleet evaluate() prices.
+void LoadSim::simulatesTheScenariosFleetUnlessGivenACount()
+{
+    const core::Scenario lesson = testsupport::loadScenario("lesson-default");
+    QCOMPARE(core::evaluate(lesson)[core::FigureId::CostReplicas], 2.0);
+    QCOMPARE(core::loadSetup(lesson)->replicas, 2.0);
+    const core::Scenario peak = testsupport::loadScenario(
+        "lesson-default", {"serving.prompt_tokens=1024", "traffic.peak_requests_per_second=5"});
+    const double fleet = core::evaluate(peak)[core::FigureId::CostReplicas];
+    QVERIFY(fleet > 2.0);
+    QCOMPARE(core::loadSetup(peak)->replicas, fleet);
+    const core::Scenario given = testsupport::loadScenario(
+        "lesson-default", {"traffic.peak_requests_per_second=50", "load.replicas=3"});
+    QCOMPARE(core::loadSetup(given)->replicas, 3.0);
+}
+
 // One-token outputs, one sequence at a time and a fixed prompt: every request takes the same
 // service time D = prefill + one decode step, arrivals are Poisson, so the mean wait in the
 // queue is rho D / (2 (1 - rho)) (Pollaczek-Khinchine for M/D/1). 40,000 requests at rho = 0.6:
@@ -108,7 +128,8 @@ void LoadSim::md1WaitMatchesPollaczekKhinchine()
 {
     core::Scenario s = testsupport::loadScenario(
         "lesson-default", {"serving.prompt_tokens=512", "load.output_mean=1",
-                           "load.max_sequences=1", "load.requests=40000", "load.seed=7"});
+                           "load.max_sequences=1", "load.requests=40000", "load.seed=7",
+                           "load.replicas=1"}); // one server: the lesson's fleet is 2
     const core::StepModel model(s);
     const double service = model.prefillSeconds(512) + model.seconds({1, 512, 0, 0});
     const double rho = 0.6;
@@ -171,8 +192,8 @@ void LoadSim::littlesLawHoldsForEveryRun()
 void LoadSim::throughputStaysUnderTheBatchLimitsCapacity()
 {
     const QStringList overrides{"serving.prompt_tokens=1000", "load.output_mean=400",
-                                "load.max_sequences=16", "load.requests=2000",
-                                "load.rate_per_second=100"};
+                                "load.max_sequences=16",      "load.requests=2000",
+                                "load.rate_per_second=100",   "load.replicas=1"};
     const core::LoadResult r = run(testsupport::loadScenario("lesson-default", overrides));
     const core::Evaluation limit = testsupport::evaluateScenario(
         "lesson-default",

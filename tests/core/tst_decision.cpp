@@ -117,21 +117,26 @@ void Decision::decidedScenarioAgreesWithTheChecks()
     ACCEL_COMPARE_NEAR(e[F::CostUtilisation], cost.figure("utilisation"), 1e-12);
     QCOMPARE(cost.figure("replicas"), e[F::CostReplicas]);
 
-    // the decided fleet, simulated at the rate it is sized for as the check runs it, meets both
-    // p95 targets, or the latency check says no fleet does (issue #40)
+    // the decided fleet, simulated at the rate it is sized for on the whole stream the Load tab,
+    // the report and accel-calc simulate run, meets both p95 targets, or the latency check says
+    // no fleet does (issue #40; the check's 500-request runs passed 3 of these rows that the
+    // 2,000-request run fails)
     const core::CheckResult &latency = best->check(core::CheckKind::Latency);
     if (std::isfinite(latency.figure("simulated_ttft_p95_seconds"))) {
         core::Scenario load = d;
-        load.load.requests = std::min(load.load.requests, 500.0);
         auto setup = core::loadSetup(load);
         QVERIFY(setup);
         QCOMPARE(setup.value().replicas, best->replicas);
         QCOMPARE(setup.value().ratePerSecond, latency.figure("simulated_rate_per_second"));
-        setup.value().maxEvents = 3e5;
         const auto run = core::simulateLoad(load, setup.value());
         QVERIFY(run);
-        QVERIFY(run.value().ttft.p95 <= d.serving.ttftTargetSeconds);
+        QVERIFY2(run.value().ttft.p95 <= d.serving.ttftTargetSeconds,
+                 qPrintable(QString::number(run.value().ttft.p95)));
+        QVERIFY(!run.value().cut);
         QVERIFY(run.value().tpotExcludingFirst.p95 <= 1.0 / d.serving.pacingTargetTokensPerSecond);
+        QCOMPARE(double(run.value().completed), latency.figure("simulated_requests"));
+        ACCEL_COMPARE_NEAR(run.value().ttft.p95, latency.figure("simulated_ttft_p95_seconds"),
+                           1e-12);
     }
 
     // deciding the decided scenario again keeps the same fleet

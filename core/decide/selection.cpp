@@ -1343,19 +1343,35 @@ const Candidate *recommendedCandidate(const Selection &selection)
     return nullptr;
 }
 
-std::string estimatesUsed(const Selection &selection)
+EstimatesUsed estimatesUsed(const Selection &selection)
 {
     std::set<EstimateMode> modes;
     for (const Candidate &c : selection.candidates)
         modes.insert(c.scenario.calibration.mode);
-    if (modes.size() > 1 && !modes.contains(EstimateMode::Calibrated))
-        return "typical for the real devices, speed of light for the lesson's hypothetical ones";
     if (modes.size() > 1)
-        return "mixed (calibrated where the profile has the device)";
+        return modes.contains(EstimateMode::Calibrated) ? EstimatesUsed::Mixed
+                                                        : EstimatesUsed::TypicalAndSpeedOfLight;
     const EstimateMode mode = modes.empty() ? EstimateMode::SpeedOfLight : *modes.begin();
-    return mode == EstimateMode::SpeedOfLight ? "speed of light"
-           : mode == EstimateMode::Typical    ? "typical"
-                                              : "calibrated";
+    return mode == EstimateMode::SpeedOfLight ? EstimatesUsed::SpeedOfLight
+           : mode == EstimateMode::Typical    ? EstimatesUsed::Typical
+                                              : EstimatesUsed::Calibrated;
+}
+
+std::string_view estimatesUsedText(EstimatesUsed used)
+{
+    switch (used) {
+    case EstimatesUsed::SpeedOfLight:
+        return "speed of light";
+    case EstimatesUsed::Typical:
+        return "typical";
+    case EstimatesUsed::Calibrated:
+        return "calibrated";
+    case EstimatesUsed::TypicalAndSpeedOfLight:
+        return "typical for the real devices, speed of light for the lesson's hypothetical ones";
+    case EstimatesUsed::Mixed:
+        return "mixed (calibrated where the profile has the device)";
+    }
+    return "speed of light";
 }
 
 std::string decisionName(const Candidate &c)

@@ -115,10 +115,14 @@ std::string fleetLabel(const Candidate &candidate);
  *  talks over PCIe inside one 8-card server; a client or edge device has no group). */
 std::vector<double> tensorParallelChoices(const DeviceSpec &device, const WizardConfig &wizard);
 
-/** Which speed estimates the options rest on, in a few words: "speed of light", "typical",
- *  "calibrated", or "typical for the real devices, speed of light for the lesson's" when a
- *  scenario without a chosen estimate checks both kinds (each device's own default). */
-std::string estimatesUsed(const Selection &selection);
+/** Which speed estimates the options rest on: one for all, or typical for the real devices and
+ *  the speed of light for the lesson's when a scenario without a chosen estimate checks both
+ *  kinds (each device's own default), or a mix with a calibration. */
+enum class EstimatesUsed { SpeedOfLight, Typical, Calibrated, TypicalAndSpeedOfLight, Mixed };
+EstimatesUsed estimatesUsed(const Selection &selection);
+/** "speed of light", "typical", "calibrated", "typical for the real devices, speed of light
+ *  for the lesson's hypothetical ones", "mixed (calibrated where the profile has the device)". */
+std::string_view estimatesUsedText(EstimatesUsed used);
 
 /** The recommended candidate, or nullptr when none passes. */
 const Candidate *recommendedCandidate(const Selection &selection);

@@ -663,7 +663,7 @@ void Calibration::realDevicesDefaultToTheTypicalEstimate()
     const core::Scenario fleet = testsupport::loadScenario(QStringLiteral("llama-70b-fleet"));
     QCOMPARE(fleet.calibration.mode, core::EstimateMode::Typical);
     QCOMPARE(core::evaluate(fleet).estimateMode, core::EstimateMode::Typical);
-    QCOMPARE(core::estimatesUsed(core::selectDevice(fleet)), std::string("typical"));
+    QCOMPARE(core::estimatesUsed(core::selectDevice(fleet)), core::EstimatesUsed::Typical);
     // written and read back: still typical (now said in the file)
     QCOMPARE(testsupport::loadScenario(QString::fromStdString(core::writeScenario(fleet)))
                  .calibration.mode,
@@ -675,21 +675,21 @@ void Calibration::realDevicesDefaultToTheTypicalEstimate()
     }
     QCOMPARE(core::estimatesUsed(core::selectDevice(
                  testsupport::loadScenario(QStringLiteral("support-assistant")))),
-             std::string("speed of light"));
+             core::EstimatesUsed::SpeedOfLight);
     // the lesson's scenario checked against an H100 too: each device its own default
     const core::Scenario mixed = testsupport::loadScenario(
         QStringLiteral("support-assistant"),
         {QStringLiteral("wizard.candidates=[\"lesson-accelerator-48gb\", \"nvidia-h100-sxm\"]")});
     const core::Selection both = core::selectDevice(mixed);
-    QVERIFY(QString::fromStdString(core::estimatesUsed(both))
-                .startsWith(QStringLiteral("typical for the real devices")));
+    QCOMPARE(core::estimatesUsed(both), core::EstimatesUsed::TypicalAndSpeedOfLight);
+    QVERIFY(core::estimatesUsedText(core::estimatesUsed(both)).starts_with("typical for the real"));
     QCOMPARE(testsupport::findCandidate(both, "nvidia-h100-sxm", core::NumericFormat::Bf16)
                  ->scenario.calibration.mode,
              core::EstimateMode::Typical);
     // chosen: the speed of light holds on every candidate
     const core::Selection chosen = core::selectDevice(
         testsupport::loadScenario(QStringLiteral("llama-70b-fleet"), {testsupport::kSpeedOfLight}));
-    QCOMPARE(core::estimatesUsed(chosen), std::string("speed of light"));
+    QCOMPARE(core::estimatesUsed(chosen), core::EstimatesUsed::SpeedOfLight);
 }
 
 QTEST_APPLESS_MAIN(Calibration)

@@ -261,15 +261,24 @@ void ChecksView::refresh()
                                                  document()->units())));
     if (sel.regime != core::Regime::Training) // which speeds the latency and cost columns use
     {
-        const std::string used = core::estimatesUsed(sel);
-        heading += used == "speed of light"
-                       ? tr(" Speeds: <b>speed of light</b> (a ceiling: engines measure slower).")
-                   : used == "typical"
-                       ? tr(" Speeds: <b>typical estimate</b>, each device by its own class.")
-                   : used == "calibrated"
-                       ? tr(" Speeds: <b>calibrated</b> (the scenario's profile).")
-                       : tr(" Speeds: <b>%1</b> (the estimate picker chooses one for all).")
-                             .arg(fromStd(used).toHtmlEscaped());
+        const core::EstimatesUsed used = core::estimatesUsed(sel);
+        switch (used) {
+        case core::EstimatesUsed::SpeedOfLight:
+            heading += tr(" Speeds: <b>speed of light</b> (a ceiling: engines measure slower).");
+            break;
+        case core::EstimatesUsed::Typical:
+            heading += tr(" Speeds: <b>typical estimate</b>, each device by its own class.");
+            break;
+        case core::EstimatesUsed::Calibrated:
+            heading += tr(" Speeds: <b>calibrated</b> (the scenario's profile).");
+            break;
+        case core::EstimatesUsed::TypicalAndSpeedOfLight:
+        case core::EstimatesUsed::Mixed:
+            heading +=
+                tr(" Speeds: <b>%1</b> (the estimate picker chooses one for all).")
+                    .arg(fromStd(std::string(core::estimatesUsedText(used))).toHtmlEscaped());
+            break;
+        }
     }
     if (!sel.problems.empty())
         heading += tr(" <span style=\"color:%1\">%2 candidate(s) could not be checked: %3</span>")

@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -66,6 +67,7 @@ private slots:
     void writesASlide();
     void writesTheReport_data();
     void writesTheReport();
+    void aDecisionsReportAgreesWithItself();
 };
 
 void Snapshot::listsTheViews()
@@ -404,6 +406,47 @@ void Snapshot::writesTheReport()
     QCOMPARE(html.count(QStringLiteral("<svg")), 5);
     QVERIFY(html.contains(QStringLiteral("Latency under load, as decided")));
     QVERIFY(html.contains(QStringLiteral("2 replica(s)"))); // the decided fleet serves the stream
+}
+
+// Issue #40: a 70B decision with a peak of 20 requests/s. Page 1 passed the fleet while the
+// report's own load page met the targets only up to 10.3/s on it (the load simulation ran one
+// replica, the check a shorter stream). Page 1's fleet, the decision in full and the load page
+// must say the same replicas and money, and the load page meet the targets at the peak.
+void Snapshot::aDecisionsReportAgreesWithItself()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("decision.html"));
+    const Run run = explorer({"--report", "-o", path, "llama-70b-fleet", "--set",
+                              "traffic.requests_per_day=864000", "--set",
+                              "traffic.peak_requests_per_second=20"});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(file.readAll());
+    text.remove(QRegularExpression(QStringLiteral("<svg.*?</svg>"),
+                                   QRegularExpression::DotMatchesEverythingOption));
+    text.replace(QRegularExpression(QStringLiteral("<[^>]+>")), QStringLiteral(" "));
+    text = text.simplified();
+    const auto match = [&](const QString &pattern) {
+        QRegularExpressionMatch m = QRegularExpression(pattern).match(text);
+        if (!m.hasMatch())
+            qWarning("no match for %s", qPrintable(pattern));
+        return m;
+    };
+    const auto page1 =
+        match(QStringLiteral("Recommended: [^:]+: (\\d+) devices = (\\d+) replicas"));
+    QVERIFY(page1.hasMatch());
+    const QString replicas = page1.captured(2);
+    const auto money = match(QStringLiteral("Per month Per year[^$]*(\\$[0-9,.]+)"));
+    QVERIFY(money.hasMatch());
+    // the decision in full prices the same fleet
+    QVERIFY(text.contains(QStringLiteral("the cheapest fleet that fails no check (") +
+                          money.captured(1) + QStringLiteral(" a month")));
+    // the load page runs that fleet and meets the targets at the stated peak
+    QVERIFY2(text.contains(replicas + QStringLiteral(" replica(s)")), qPrintable(replicas));
+    const auto load = match(QStringLiteral("targets met up to ([0-9.]+) requests/s"));
+    QVERIFY(load.hasMatch());
+    QVERIFY2(load.captured(1).toDouble() >= 20.0, qPrintable(load.captured(0)));
 }
 
 // Issue #41, item 1: an SVG export to a full disk left a 20,480-byte cut SVG where the old file

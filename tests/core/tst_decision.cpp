@@ -11,6 +11,7 @@
 #include "core/decide/outlook.h"
 #include "core/decide/selection.h"
 #include "core/model/scenarioedits.h"
+#include "core/output/exports.h"
 #include "core/physics/loadsim.h"
 
 #include <QJsonDocument>
@@ -61,6 +62,25 @@ QString generated(const QString &model, int concurrent, int prompt, int output, 
 bool near(double a, double b)
 {
     return std::fabs(a - b) <= 0.005 * std::max(std::fabs(a), std::fabs(b));
+}
+
+/** One CSV line's cells (RFC 4180 quoting: a verdict holds commas). */
+QStringList csvCells(const QString &line)
+{
+    QStringList cells{QString()};
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (quoted && c == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == c)
+            cells.back() += line[++i];
+        else if (c == QLatin1Char('"'))
+            quoted = !quoted;
+        else if (c == QLatin1Char(',') && !quoted)
+            cells.append(QString());
+        else
+            cells.back() += c;
+    }
+    return cells;
 }
 
 } // namespace
@@ -116,6 +136,21 @@ void Decision::decidedScenarioAgreesWithTheChecks()
     }
     ACCEL_COMPARE_NEAR(e[F::CostUtilisation], cost.figure("utilisation"), 1e-12);
     QCOMPARE(cost.figure("replicas"), e[F::CostReplicas]);
+    // the CSV export's row for the recommendation says the same fleet and money
+    const std::string csv = core::selectionToCsv(selection, core::ExportStamp{"test", "test"});
+    const std::string rowStart =
+        best->deviceId + "," + std::string(core::formatKey(best->weightFormat)) + ",";
+    const std::size_t at = csv.find("\n" + rowStart);
+    QVERIFY2(at != std::string::npos, csv.c_str());
+    const QStringList cells =
+        csvCells(QString::fromStdString(csv.substr(at + 1, csv.find('\n', at + 1) - at - 1)));
+    QVERIFY(cells.size() > 12);
+    QCOMPARE(cells[6].toDouble(), e[F::CostReplicas]); // replicas
+    QCOMPARE(cells[7].toDouble(), e[F::CostDevices]);  // devices
+    if (std::isfinite(best->monthlyCostUsd)) {
+        QVERIFY(near(cells[11].toDouble(), e[F::CostFleetUsdPerMonth]));
+        QVERIFY(near(cells[12].toDouble(), e[F::CostUsdPerMillionTokens]));
+    }
 
     // the decided fleet, simulated at the rate it is sized for on the whole stream the Load tab,
     // the report and accel-calc simulate run, meets both p95 targets, or the latency check says

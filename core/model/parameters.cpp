@@ -88,8 +88,8 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     // traffic
     {"traffic.requests_per_day", "Requests per day", "requests", 0, 1e12, false, false, kNone, "Average daily requests.", "Power and cost", ACCEL_FIELD(traffic.requestsPerDay)},
     {"traffic.peak_requests_per_second", "Peak requests/s", "requests/s", 0, 1e9, false, false, kNone, "Requests per second at peak.", "Power and cost", ACCEL_FIELD(traffic.peakRequestsPerSecond)},
-    {"traffic.growth_per_month", "Traffic growth", "/month", 0, 10, false, false, 0, "Compound growth of the requests per month (0.05 = 5 % a month; app assumption: 0).", "Power and cost", ACCEL_FIELD(traffic.growthPerMonth)},
-    {"traffic.horizon_months", "Planning horizon", "months", 1, 120, false, true, 24, "How many months the growth plan looks ahead (app assumption: 24).", "Power and cost", ACCEL_FIELD(traffic.horizonMonths)},
+    {"traffic.growth_per_month", "Traffic growth", "/month", 0, 1, false, false, 0, "Compound growth of the requests per month (0.05 = 5 % a month, at most 1: doubling every month; app assumption: 0).", "Power and cost", ACCEL_FIELD(traffic.growthPerMonth)},
+    {"traffic.horizon_months", "Planning horizon", "months", 1, 60, false, true, 24, "How many months the growth plan looks ahead (at most five years; app assumption: 24).", "Power and cost", ACCEL_FIELD(traffic.horizonMonths)},
     // load: the request stream and the engine of the load simulation (issue #26)
     {"load.rate_per_second", "Arrival rate", "requests/s", 0, 1e9, true, false, kNone, "Requests per second arriving (default: traffic.peak_requests_per_second, else the daily average, else 1).", "Device selection", ACCEL_FIELD(load.ratePerSecond)},
     {"load.burstiness", "Burstiness", "CV", 0.05, 100, false, false, 1, "Gamma arrivals: coefficient of variation of the gaps between requests (1 = Poisson, above 1 = bursts).", "Device selection", ACCEL_FIELD(load.burstiness)},

@@ -10,6 +10,16 @@ namespace core {
 
 namespace {
 
+/// At or above this a count, a price, a time or a size is no real figure (issue #41): a
+/// quadrillion replicas or dollars, 32 million years. Text says so instead of printing 100
+/// digits (a growth of 1000 % a month for ten years asked for 9.27e124 replicas).
+constexpr double kBeyondReal = 1e15;
+
+std::string beyond(const char *unit)
+{
+    return std::string("beyond any real figure (over ") + unit + ")";
+}
+
 std::string withThousandsSeparators(const std::string &plain)
 {
     // plain is "-1234567.89" or "1234"; group the integer digits.
@@ -30,6 +40,8 @@ std::string withThousandsSeparators(const std::string &plain)
 
 std::string scaled(double value, double unit, const char *suffix, int significant = 4)
 {
+    if (std::isfinite(value) && std::fabs(value / unit) >= kBeyondReal)
+        return beyond((std::string("10^15") + suffix).c_str());
     return formatNumber(value / unit, significant) + suffix;
 }
 
@@ -61,6 +73,8 @@ std::string formatNumber(double value, int significant)
         return "n/a";
     if (value == 0.0)
         return "0";
+    if (std::fabs(value) >= kBeyondReal)
+        return beyond("10^15");
     int magnitude = decimalMagnitude(std::fabs(value));
     int decimals = significant - 1 - magnitude;
     if (decimals < 0)
@@ -167,6 +181,8 @@ std::string formatUsd(double usd)
     // cents, except below a cent: three significant digits, so a price per request reads
     // "$0.00144" and never "$0.00" (issue #40)
     const double magnitude = std::fabs(usd);
+    if (magnitude >= kBeyondReal)
+        return beyond("$10^15");
     int decimals = 2;
     if (magnitude > 0.0 && magnitude < 0.00995)
         decimals = std::min(12, 2 - int(std::floor(std::log10(magnitude))));

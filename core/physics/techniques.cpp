@@ -71,6 +71,17 @@ Result<Speculation> makeSpeculation(const Scenario &s)
                                                 "\" is no model preset (accel-calc presets lists "
                                                 "them)");
     const Evaluation draft = evaluate(draftScenario.value());
+    // a draft pays because its steps cost less than the target's: one as large proposes nothing
+    // cheaper (issue #41: a 405B draft for a 7B target passed silently)
+    const double targetWeights = evaluate(s)[FigureId::WeightsBytes];
+    if (!(draft[FigureId::WeightsBytes] < targetWeights))
+        return Result<Speculation>::failure(
+            "/engine/draft_model", "\"" + draftScenario->model.name.substr(0, 60) + "\" (" +
+                                       formatBytes(draft[FigureId::WeightsBytes]) +
+                                       " of weights) is not smaller than the target (" +
+                                       formatBytes(targetWeights) +
+                                       "): a draft model must be cheaper to run than the model "
+                                       "it drafts for");
     sp.draft.emplace(draftScenario.value());
     sp.draftName = draftScenario->model.name;
     sp.draftWeightBytes = draft[FigureId::WeightsBytes];
@@ -167,6 +178,14 @@ Result<PrefixCacheAnalysis> analysePrefixCache(const Scenario &scenario)
     const StepModel model(scenario);
     PrefixCacheAnalysis a;
     a.promptTokens = std::max(1.0, scenario.serving.promptTokens);
+    // a cached prefix is the start of the prompt: one longer than the prompt is no setting
+    // (issue #41: 100,000 prefix tokens on a 4,096-token prompt counted 13.1 GB of cached KV)
+    if (engine.prefixTokens > a.promptTokens)
+        return Result<PrefixCacheAnalysis>::failure(
+            "/engine/prefix_tokens", "is longer than the prompt (" +
+                                         formatNumber(engine.prefixTokens, 9) + " of " +
+                                         formatNumber(a.promptTokens, 9) +
+                                         " tokens): the shared prefix is part of every prompt");
     // a prompt that is all prefix still computes its last token (the logits come from it)
     a.prefixTokens = std::min(engine.prefixTokens, a.promptTokens - 1.0);
     a.hitRate = engine.prefixHitRate;
@@ -235,6 +254,11 @@ Result<DisaggregationAnalysis> analyseDisaggregation(const Scenario &scenario)
         sequenceCache(scenario.model, nominalBytes(scenario.serving.kvFormat), prompt, 1.0).bytes;
     a.linkBytesPerSecond = engine.kvLinkGbPerSecond * 1e9;
     a.transferSeconds = a.kvBytesPerRequest / a.linkBytesPerSecond;
+    if (!std::isfinite(a.transferSeconds) || a.transferSeconds >= 1e15)
+        return Result<DisaggregationAnalysis>::failure(
+            "/engine/kv_link_gb_s",
+            "moves a request's KV (" + formatBytes(a.kvBytesPerRequest) +
+                ") in no real time: the link between the pools is too slow to split them");
     a.prefillSeconds = prefill[FigureId::PrefillSeconds];
     a.decodeStepSeconds = decode[FigureId::DecodeStepSeconds];
     // the same first decode step on both sides: only the prefill's place and the transfer differ
@@ -245,8 +269,11 @@ Result<DisaggregationAnalysis> analyseDisaggregation(const Scenario &scenario)
     a.prefillPoolRequestsPerSecond = engine.prefillReplicas / a.prefillSeconds;
     a.decodePoolRequestsPerSecond =
         engine.decodeReplicas * decode[FigureId::DecodeTokensPerSecond] / a.outputTokensPerRequest;
+    // the link moves one request's KV after another: it caps the split too (a link far slower
+    // than the pools left the split's rate unchanged, issue #41)
     a.disaggregatedRequestsPerSecond =
-        std::min(a.prefillPoolRequestsPerSecond, a.decodePoolRequestsPerSecond);
+        std::min({a.prefillPoolRequestsPerSecond, a.decodePoolRequestsPerSecond,
+                  a.linkBytesPerSecond / a.kvBytesPerRequest});
     const double replicas = engine.prefillReplicas + engine.decodeReplicas;
     const double perRequest = decode[FigureId::PrefillSeconds] +
                               a.outputTokensPerRequest / decode[FigureId::DecodeTokensPerSecond];

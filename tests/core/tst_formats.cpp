@@ -25,6 +25,7 @@ private slots:
     void formatBytes_data();
     void formatBytes();
     void formatNumbers();
+    void figuresBeyondAnyRealValueSaySo();
 };
 
 void Formats::bytesPerParameter_data()
@@ -175,6 +176,23 @@ void Formats::formatNumbers()
     QCOMPARE(core::formatUsd(0.62), std::string("$0.62"));
     QCOMPARE(core::formatUsd(0.0), std::string("$0.00"));
     QCOMPARE(core::formatUsd(-0.000251), std::string("-$0.000251"));
+}
+
+// Issue #41, item 3: inputs inside their ranges (ten years of 1000 % growth a month, a throttle
+// of 1e-307) gave 9.27e124 replicas, a $4.5e128 fleet and a 300-digit price per million tokens,
+// printed digit by digit. From 10^15 on a count, a price, a time or a size says it is beyond any
+// real figure; just below it still prints.
+void Formats::figuresBeyondAnyRealValueSaySo()
+{
+    const std::string beyond = "beyond any real figure";
+    QCOMPARE(core::formatNumber(9.27e124), beyond + " (over 10^15)");
+    QCOMPARE(core::formatNumber(-1e300), beyond + " (over 10^15)");
+    QCOMPARE(core::formatUsd(4.5e128), beyond + " (over $10^15)");
+    QCOMPARE(core::formatUsd(3.84e305), beyond + " (over $10^15)");
+    QCOMPARE(core::formatSeconds(2.7e299), beyond + " (over 10^15 s)");
+    QCOMPARE(core::formatBytes(1e40), beyond + " (over 10^15 GB)");
+    QCOMPARE(core::formatNumber(9.99e14, 3), std::string("999,000,000,000,000"));
+    QCOMPARE(core::formatUsd(9.99e14), std::string("$999,000,000,000,000.00"));
 }
 
 QTEST_GUILESS_MAIN(Formats)

@@ -38,6 +38,7 @@ private slots:
     void disaggregatedKvTransferByHand();
     void disaggregationNeedsItsInputs();
     void bothPlacesShareTheFirstDecodeStep();
+    void nonsenseEngineSettingsAreRefused();
     void engineSectionRoundTrips();
     void splitIsProposedWhenCheaperByHand();
     void operatorTotalsAgreeWithTheModel_data();
@@ -308,6 +309,50 @@ void Techniques::bothPlacesShareTheFirstDecodeStep()
     ACCEL_COMPARE_NEAR(a->ttftSecondsDisaggregated - a->ttftSecondsColocated,
                        a->transferSeconds + (a->prefillSeconds - e[core::FigureId::PrefillSeconds]),
                        1e-12);
+}
+
+// Issue #41, item 6: settings that make no sense passed silently: a 405B draft (or the target
+// itself) drafting for the lesson's 7B; 100,000 cached prefix tokens on a 4,096-token prompt
+// (13.1 GB of cached KV counted); a 1e-300 GB/s link between the pools (a transfer of 2.7e299 s
+// with the split's rate unchanged; at 5e-324 the figures vanished). Each is refused, naming the
+// setting and why; a slow but real link caps the split's rate.
+void Techniques::nonsenseEngineSettingsAreRefused()
+{
+    for (const char *draft : {"llama-3-1-405b", "lesson-7b"}) {
+        const auto a = core::analyseSpeculative(testsupport::loadScenario(
+            kLesson,
+            {"engine.speculative_tokens=4", "engine.acceptance_rate=0.8", "engine.draft_kind=model",
+             QStringLiteral("engine.draft_model=%1").arg(QLatin1String(draft))}));
+        QVERIFY2(!a.ok(), draft);
+        QCOMPARE(a.error().path, std::string("/engine/draft_model"));
+        QVERIFY2(a.error().message.find("is not smaller than the target") != std::string::npos,
+                 a.error().message.c_str());
+    }
+    const auto prefix = core::analysePrefixCache(testsupport::loadScenario(
+        kLesson, {"engine.prefix_tokens=100000", "serving.prompt_tokens=4096"}));
+    QVERIFY(!prefix.ok());
+    QCOMPARE(prefix.error().path, std::string("/engine/prefix_tokens"));
+    QVERIFY2(prefix.error().message.find("longer than the prompt (100,000 of 4,096 tokens)") !=
+                 std::string::npos,
+             prefix.error().message.c_str());
+    // the whole prompt as the prefix is a setting (every request the same prompt)
+    QVERIFY(
+        core::analysePrefixCache(testsupport::loadScenario(kLesson, {"engine.prefix_tokens=4096",
+                                                                     "serving.prompt_tokens=4096"}))
+            .ok());
+    for (const char *link : {"1e-300", "5e-324"}) {
+        const auto a = core::analyseDisaggregation(testsupport::loadScenario(
+            kLesson, {"engine.disaggregated=1", "serving.context_tokens=4608",
+                      QStringLiteral("engine.kv_link_gb_s=%1").arg(QLatin1String(link))}));
+        QVERIFY2(!a.ok(), link);
+        QCOMPARE(a.error().path, std::string("/engine/kv_link_gb_s"));
+    }
+    // 0.1 GB/s moves the 0.537 GB of a 4,096-token prompt in 5.4 s: 0.186 requests/s at most
+    const auto slow = core::analyseDisaggregation(
+        testsupport::loadScenario(kLesson, {"engine.disaggregated=1", "serving.context_tokens=4608",
+                                            "engine.kv_link_gb_s=0.1"}));
+    QVERIFY2(slow.ok(), slow.ok() ? "" : slow.error().message.c_str());
+    ACCEL_COMPARE_NEAR(slow->disaggregatedRequestsPerSecond, 0.1e9 / 536870912.0, 1e-12);
 }
 
 void Techniques::disaggregationNeedsItsInputs()

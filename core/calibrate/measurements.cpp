@@ -55,7 +55,8 @@ struct Field
     int column = 1;
 };
 
-std::vector<Field> splitLine(std::string_view line)
+/** The fields of one CSV line; `unterminated` set when a quote opens and never closes. */
+std::vector<Field> splitLine(std::string_view line, bool *unterminated = nullptr)
 {
     std::vector<Field> fields(1);
     bool quoted = false;
@@ -78,6 +79,8 @@ std::vector<Field> splitLine(std::string_view line)
             fields.back().text += c;
         }
     }
+    if (unterminated)
+        *unterminated = quoted;
     for (Field &f : fields) { // surrounding blanks are not part of a value
         const auto first = f.text.find_first_not_of(" \t");
         const auto last = f.text.find_last_not_of(" \t");
@@ -106,9 +109,11 @@ bool isBlank(std::string_view line)
     return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
+/** A decimal number as a measurement writes it; strtod's hexadecimal ("0x10"), "inf" and "nan"
+ *  are no measurement (issue #41). */
 std::optional<double> parseNumber(const std::string &text)
 {
-    if (text.empty())
+    if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos)
         return std::nullopt;
     char *end = nullptr;
     const double value = std::strtod(text.c_str(), &end);
@@ -174,6 +179,11 @@ void addRun(MeasurementSet &set, std::map<std::string, std::string> cells,
     const auto value = parseNumber(cells["value"]);
     if (!value || *value <= 0.0) {
         columnProblem("value", "\"" + cells["value"] + "\" is not a positive number: row left out");
+        return;
+    }
+    if (*value < 1e-12) { // below a picosecond or a token a millennium: a unit slip, no run
+        columnProblem("value", "\"" + cells["value"] +
+                                   "\" is too small to be a measured time or rate: row left out");
         return;
     }
     bool numbersOk = true;
@@ -355,15 +365,26 @@ Result<MeasurementSet> readMeasurementsCsv(std::string_view text, const std::str
     MeasurementSet set;
     std::map<std::string, int> columnIndex;
     std::map<std::string, std::pair<double, int>> seenRuns; // run -> (value, line)
+    std::size_t headerSize = 0;
     int lineNumber = 0;
     for (const std::string_view line : linesOf(text)) {
         ++lineNumber;
         if (line.empty() || line == "\r" || line.starts_with('#'))
             continue;
-        const std::vector<Field> fields = splitLine(line);
+        bool unterminated = false;
+        const std::vector<Field> fields = splitLine(line, &unterminated);
         if (columnIndex.empty()) {
-            for (std::size_t i = 0; i < fields.size(); ++i)
-                columnIndex[fields[i].text] = static_cast<int>(i);
+            for (std::size_t i = 0; i < fields.size(); ++i) {
+                // the first of a duplicate column is used, the second named (the last won)
+                const auto [at, added] =
+                    columnIndex.try_emplace(fields[i].text, static_cast<int>(i));
+                if (!added)
+                    set.problems.push_back(
+                        {file, lineNumber, fields[i].column, fields[i].text,
+                         "duplicate column (also column " +
+                             std::to_string(fields[std::size_t(at->second)].column) +
+                             "): the first is used"});
+            }
             for (std::string_view column : kColumns)
                 if (!columnIndex.contains(std::string(column)))
                     return Diagnostic{file + ":" + std::to_string(lineNumber),
@@ -374,8 +395,25 @@ Result<MeasurementSet> readMeasurementsCsv(std::string_view text, const std::str
                 if (std::find(kColumns.begin(), kColumns.end(), f.text) == kColumns.end())
                     set.problems.push_back(
                         {file, lineNumber, f.column, f.text, "unknown column: ignored"});
+            headerSize = fields.size();
             continue;
         }
+        if (unterminated) {
+            set.problems.push_back({file,
+                                    lineNumber,
+                                    fields.back().column,
+                                    {},
+                                    "a quote opens and never closes: row left out"});
+            continue;
+        }
+        if (fields.size() > headerSize)
+            set.problems.push_back({file,
+                                    lineNumber,
+                                    fields[headerSize].column,
+                                    {},
+                                    std::to_string(fields.size() - headerSize) +
+                                        " cells beyond the header's " + std::to_string(headerSize) +
+                                        " columns: ignored"});
         std::map<std::string, std::string> cells;
         std::map<std::string, int> cellColumn;
         for (std::string_view column : kColumns) {

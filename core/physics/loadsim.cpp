@@ -28,6 +28,9 @@ constexpr double kDefaultOutputTokens = 128;
 constexpr double kSlowestRate = 1e-9; ///< requests per second
 /// The longest prompt or output a trace line may give.
 constexpr double kMostTraceTokens = 1e9;
+/// A trace's timestamps are seconds, relative or since the Unix epoch (1.7e9 today): 1e10 is the
+/// year 2286. A millisecond epoch or 1e300 is refused by line (issue #41).
+constexpr double kLatestTraceSeconds = 1e10;
 /// The most requests a run by duration generates (load.requests' own maximum).
 constexpr std::size_t kMostRequests = 1000000;
 /// Events one run may take whatever its size: about 15 s of work on the development machine.
@@ -511,6 +514,10 @@ Result<std::vector<TraceRequest>> readTrace(std::string_view text, std::string_v
                 return R::failure(where + ", column " + names[c],
                                   c == 0 ? "a timestamp cannot be negative"
                                          : "a token count is a whole number of at least 1");
+            if (c == 0 && value > kLatestTraceSeconds)
+                return R::failure(where + ", column timestamp",
+                                  "is beyond 1e10: timestamps are seconds (relative, or since "
+                                  "1970; a millisecond clock needs dividing by 1,000)");
             if (c > 0 && value > kMostTraceTokens)
                 return R::failure(where + ", column " + names[c],
                                   "is above 1e9 tokens: not a request any model takes");

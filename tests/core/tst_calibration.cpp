@@ -35,6 +35,7 @@ private slots:
     void explainShowsTheEfficiencies();
     void readerKeepsGoodRowsAndNamesBadOnes();
     void readerRefusesAFileWithoutItsColumns();
+    void readerNamesWhatALenientReaderWouldGuess();
     void publishedMeasurementsAllRead();
     void readsLlamaBenchJsonAndCsv_data();
     void readsLlamaBenchJsonAndCsv();
@@ -217,6 +218,55 @@ void Calibration::readerKeepsGoodRowsAndNamesBadOnes()
     QVERIFY2(p[3].message.find("faster than") != std::string::npos, p[3].message.c_str());
     QCOMPARE(p[4].line, 7);
     QVERIFY2(p[4].message.find("line 2") != std::string::npos, p[4].message.c_str());
+}
+
+// Issue #41, item 5: what a lenient reader guessed silently is said by file:line:column: "0x10"
+// was read as 16, a duplicate column silently used the last, extra cells were dropped, 1e-320
+// tokens/s vanished without a problem line, an unterminated quote said nothing.
+void Calibration::readerNamesWhatALenientReaderWouldGuess()
+{
+    const std::string good = "llama-2-7b,nvidia-a100-80gb-sxm,bf16,bf16,,,,,1,128,64,1,decode_"
+                             "tokens_per_second_per_sequence,";
+    const auto problemsOf = [](const std::string &text) {
+        auto read = core::readMeasurementsCsv(text, "runs.csv");
+        if (!read)
+            qFatal("%s", read.error().message.c_str());
+        return read.value();
+    };
+    // hexadecimal is no measurement: left out, named
+    auto hex = problemsOf(std::string(kHeader) + good + "0x10,vLLM,x\n");
+    QCOMPARE(hex.rows.size(), std::size_t(0));
+    QCOMPARE(hex.problems.size(), std::size_t(1));
+    QCOMPARE(hex.problems[0].columnName, std::string("value"));
+    QVERIFY2(hex.problems[0].text().find("\"0x10\"") != std::string::npos,
+             hex.problems[0].text().c_str());
+    // a rate of 1e-320 tokens/s: left out with a line that says why
+    auto tiny = problemsOf(std::string(kHeader) + good + "1e-320,vLLM,x\n");
+    QCOMPARE(tiny.rows.size(), std::size_t(0));
+    QCOMPARE(tiny.problems.size(), std::size_t(1));
+    QCOMPARE(tiny.problems[0].line, 2);
+    // extra cells beyond the header: the row is kept, the cells named
+    auto extra = problemsOf(std::string(kHeader) + good + "100,vLLM,x,surplus,more\n");
+    QCOMPARE(extra.rows.size(), std::size_t(1));
+    QCOMPARE(extra.problems.size(), std::size_t(1));
+    QVERIFY2(extra.problems[0].message.find("2 cells beyond the header") != std::string::npos,
+             extra.problems[0].message.c_str());
+    // an unterminated quote: the row is left out, the line named
+    auto quote = problemsOf(std::string(kHeader) + good + "100,vLLM,\"no end\n");
+    QCOMPARE(quote.rows.size(), std::size_t(0));
+    QCOMPARE(quote.problems.size(), std::size_t(1));
+    QVERIFY2(quote.problems[0].message.find("quote") != std::string::npos,
+             quote.problems[0].message.c_str());
+    // a duplicate column: the first is used, the second named
+    const std::string twice =
+        std::string(kHeader).insert(std::string(kHeader).size() - 1, ",value");
+    auto duplicate = problemsOf(twice + good + "100,vLLM,x,5\n");
+    QCOMPARE(duplicate.rows.size(), std::size_t(1));
+    QCOMPARE(duplicate.rows[0].value, 100.0);
+    QCOMPARE(duplicate.problems.size(), std::size_t(1));
+    QCOMPARE(duplicate.problems[0].line, 1);
+    QVERIFY2(duplicate.problems[0].message.find("duplicate column") != std::string::npos,
+             duplicate.problems[0].message.c_str());
 }
 
 void Calibration::readerRefusesAFileWithoutItsColumns()

@@ -301,6 +301,11 @@ void LoadSim::badTraceNamesTheLine_data()
     QTest::newRow("unsorted") << "timestamp,prompt_tokens,output_tokens\n1,10,10\n0.5,10,10\n"
                               << "t.csv line 3, column timestamp"
                               << "earlier than the line";
+    // issue #41 item 5: a timestamp of 1e300 made a trace spanning 1e300 s
+    QTest::newRow("beyond any clock")
+        << "timestamp,prompt_tokens,output_tokens\n0,10,10\n1e300,10,10\n"
+        << "t.csv line 3, column timestamp"
+        << "timestamps are seconds";
     QTest::newRow("not a number") << "timestamp,prompt_tokens,output_tokens\n1,ten,10\n"
                                   << "t.csv line 2, column prompt_tokens"
                                   << "not a number";

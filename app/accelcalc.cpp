@@ -353,8 +353,10 @@ bool readMeasurementFiles(const std::vector<std::string> &files, core::Measureme
 
 nlohmann::json pointJson(const core::Measurement &m, const core::CalibrationPoint &p)
 {
+    // a CSV row by its line, a JSON record by its pointer (a "line" of 0 said nothing)
     return {{"file", m.file},
-            {"line", m.line},
+            {m.line > 0 ? "line" : "pointer",
+             m.line > 0 ? nlohmann::json(m.line) : nlohmann::json(m.pointer)},
             {"model", m.scenario.model.presetId},
             {"device", m.scenario.device.presetId},
             {"engine", m.engine},

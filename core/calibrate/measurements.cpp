@@ -248,6 +248,7 @@ void addRun(MeasurementSet &set, std::map<std::string, std::string> cells,
     m.source = cells["source"];
     m.file = file;
     m.line = lineNumber;
+    m.pointer = where;
 
     // faster than the device allows at 100 % of its bandwidth and peak: a typo or a unit slip
     const double ceiling = predict(m.scenario, m.metric);
@@ -285,7 +286,9 @@ std::string_view metricKey(MeasuredMetric metric)
 
 std::string Measurement::where() const
 {
-    return line > 0 ? file + ":" + std::to_string(line) : file;
+    if (line > 0)
+        return file + ":" + std::to_string(line);
+    return pointer.empty() ? file : file + ":" + pointer;
 }
 
 std::string MeasurementProblem::text() const

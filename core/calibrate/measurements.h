@@ -33,8 +33,10 @@ struct Measurement
     double value = 0;
     std::string engine;
     std::string source;
-    std::string file; ///< where it was read, for messages
-    int line = 0;     ///< 1-based line (CSV) or 0 (JSON)
+    std::string file;    ///< where it was read, for messages
+    int line = 0;        ///< 1-based line (CSV) or 0 (JSON)
+    std::string pointer; ///< the record's JSON pointer (JSON sources; "line 0" said nothing)
+    /** "runs.csv:12" or "bench.json:/benchmarks/3": where the row is, for messages. */
     std::string where() const;
 };
 

@@ -401,6 +401,8 @@ void Calibration::readsVllmBenchServe()
     QCOMPARE(m.scenario.serving.promptTokens, 2048.0);
     QCOMPARE(m.scenario.serving.contextTokens, 3072.0);
     QCOMPARE(m.engine, std::string("vLLM"));
+    // a JSON record is said by its pointer, not "line 0" (issue #41 item 7)
+    QCOMPARE(m.where(), std::string("vllm.json:/median_tpot_ms"));
     QCOMPARE(read->problems.size(), std::size_t(1));
     QCOMPARE(read->problems.front().columnName, std::string("/median_ttft_ms"));
     QVERIFY(!core::readMeasurements("{\"hello\": 1}", "x.json", defaults));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fuzzentries.h"
 
+#include "core/calibrate/calibration.h"
+#include "core/calibrate/measurements.h"
 #include "core/physics/loadsim.h"
 
 #include "core/data/hfimport.h"
@@ -216,6 +218,69 @@ std::string trace(const std::uint8_t *data, std::size_t size)
     if (!r.cut && std::fabs(r.meanInSystem - r.rateTimesMeanLatency) >
                       1e-6 * std::max(1.0, r.rateTimesMeanLatency))
         return "Little's law does not hold";
+    return {};
+}
+
+std::string measurements(const std::uint8_t *data, std::size_t size)
+{
+    const std::string_view text = asText(data, size);
+    const auto stableProfile = [](const core::CalibrationProfile &profile) -> std::string {
+        const std::string written = core::calibrationProfileToJson(profile);
+        auto back = core::readCalibrationProfile(written);
+        if (!back)
+            return "a written profile does not read back: " + back.error().message;
+        if (core::calibrationProfileToJson(back.value()) != written)
+            return "a profile changes when written and read back";
+        return {};
+    };
+    core::MeasurementDefaults defaults;
+    defaults.model = "llama-2-7b";
+    defaults.device = "nvidia-a100-80gb-sxm";
+    auto read = core::readMeasurements(text, "m.csv", defaults);
+    if (!read) {
+        if (read.error().message.empty())
+            return "a measurement error without a message";
+    } else {
+        for (const core::MeasurementProblem &p : read.value().problems)
+            if (p.message.empty())
+                return "a measurement problem without a message";
+        std::vector<core::Measurement> rows = read.value().rows;
+        for (const core::Measurement &m : rows)
+            if (!std::isfinite(m.value) || !(m.value > 0.0))
+                return "a measured value that is not a positive number";
+        if (rows.size() > 40)
+            rows.resize(40);
+        if (!rows.empty()) {
+            auto fit = core::calibrate(rows);
+            if (fit) {
+                for (const core::CalibrationEntry &e : fit.value().profile.entries)
+                    if (!(e.bandwidthEfficiency > 0.0 && e.bandwidthEfficiency <= 1.0) ||
+                        !(e.computeEfficiency > 0.0 && e.computeEfficiency <= 1.0) ||
+                        !(e.stepOverheadSeconds >= 0.0) || !std::isfinite(e.stepOverheadSeconds))
+                        return "a fitted figure outside its bounds";
+                if (auto problem = stableProfile(fit.value().profile); !problem.empty())
+                    return problem;
+            } else if (fit.error().message.empty()) {
+                return "a fit error without a message";
+            }
+        }
+    }
+    auto profile = core::readCalibrationProfile(text);
+    if (!profile)
+        return profile.error().message.empty() ? "a profile error without a message"
+                                               : std::string();
+    if (auto problem = stableProfile(profile.value()); !problem.empty())
+        return problem;
+    auto lesson = core::readScenario(*core::scenarioPresetText("lesson-default"));
+    if (!lesson)
+        return "the lesson scenario did not load";
+    core::Scenario s = lesson.value().scenario;
+    s.calibration.mode = core::EstimateMode::Calibrated;
+    s.calibration.profile = profile.value();
+    const core::Evaluation e = core::evaluate(s);
+    const double step = e[core::FigureId::DecodeStepSeconds];
+    if (std::isnan(step) || step < 0.0)
+        return "a calibrated step that is NaN or negative";
     return {};
 }
 

@@ -30,4 +30,10 @@ std::string setOverrides(const std::uint8_t *data, std::size_t size);
  *  law with finite percentiles. */
 std::string trace(const std::uint8_t *data, std::size_t size);
 
+/** Measured runs and calibration profiles (issue #41): the bytes as a measurement file (every
+ *  reader, by content), its rows fitted (the first 40) and the fitted profile written and read
+ *  back unchanged; the same bytes as a calibration profile, read, written and read back
+ *  unchanged, and applied to the lesson's scenario with no NaN or negative step. */
+std::string measurements(const std::uint8_t *data, std::size_t size);
+
 } // namespace fuzzentries

@@ -89,7 +89,7 @@ stage_fuzz() {
     cmake --build --preset fuzz
     local work=build-fuzz/run
     rm -rf "$work"
-    for target in scenario_file preset_file hf_config set_overrides trace; do
+    for target in scenario_file preset_file hf_config set_overrides trace measurements; do
         local seeds="$work/$target/seeds" corpus="$work/$target/corpus" findings="$work/$target/findings"
         mkdir -p "$seeds" "$corpus" "$findings"
         case $target in
@@ -101,6 +101,7 @@ stage_fuzz() {
                 printf 'device.bandwidth_gb_s=2000\nserving.weight_format=int4' > "$seeds/two"
                 printf 'model={"parameters": 1e9, "layers": 2, "kv_heads": 1, "head_dim": 8}\nserving.tensor_parallel=2' > "$seeds/inline" ;;
             trace) cp tests/fixtures/traces/*.csv "$seeds/" ;;
+            measurements) cp tests/fixtures/measurements/*.json tests/fixtures/measurements/*.csv presets/measurements/*.csv presets/calibration/*.json "$seeds/" ;;
         esac
         cp tests/fixtures/fuzz/$target/* "$seeds/" 2>/dev/null || true
         echo "-- fuzz_$target"

@@ -11,6 +11,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -55,6 +56,51 @@ struct Field
     int column = 1;
 };
 
+/** `text` with every byte that does not start a valid UTF-8 sequence (overlong forms,
+ *  surrogates and code points above U+10FFFF included) replaced by U+FFFD. */
+std::string withValidUtf8(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+        const unsigned char lead = byte(i);
+        std::size_t length = 0;
+        std::uint32_t point = 0;
+        if (lead < 0x80) {
+            length = 1;
+            point = lead;
+        } else if (lead >= 0xC2 && lead <= 0xDF) {
+            length = 2;
+            point = lead & 0x1Fu;
+        } else if (lead >= 0xE0 && lead <= 0xEF) {
+            length = 3;
+            point = lead & 0x0Fu;
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            length = 4;
+            point = lead & 0x07u;
+        }
+        bool valid = length > 0 && i + length <= text.size();
+        for (std::size_t k = 1; valid && k < length; ++k) {
+            valid = (byte(i + k) & 0xC0u) == 0x80u;
+            point = (point << 6) | (byte(i + k) & 0x3Fu);
+        }
+        if (valid && length > 1) {
+            const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+            valid = point >= smallest[length] && point <= 0x10FFFF &&
+                    !(point >= 0xD800 && point <= 0xDFFF);
+        }
+        if (valid) {
+            out.append(text.substr(i, length));
+            i += length;
+        } else {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        }
+    }
+    return out;
+}
+
 /** The fields of one CSV line; `unterminated` set when a quote opens and never closes. */
 std::vector<Field> splitLine(std::string_view line, bool *unterminated = nullptr)
 {
@@ -81,6 +127,11 @@ std::vector<Field> splitLine(std::string_view line, bool *unterminated = nullptr
     }
     if (unterminated)
         *unterminated = quoted;
+    // a cell's bytes are the file's: invalid UTF-8 becomes U+FFFD here, once, so that no name,
+    // engine or source carries it into a profile or a JSON answer (a fuzzed CSV made the JSON
+    // writers throw, issue #41)
+    for (Field &f : fields)
+        f.text = withValidUtf8(f.text);
     for (Field &f : fields) { // surrounding blanks are not part of a value
         const auto first = f.text.find_first_not_of(" \t");
         const auto last = f.text.find_last_not_of(" \t");
@@ -222,7 +273,10 @@ void addRun(MeasurementSet &set, std::map<std::string, std::string> cells,
                       // the run as the speed of light sees it: a fit or a profile's prediction
                       // starts there, never from the typical estimate (fitted on these runs)
                       {"calibration", {{"mode", "speed_of_light"}}}};
-    auto read = readScenario(doc.dump());
+    // a cell's bytes are the file's: invalid UTF-8 is replaced, not thrown (a fuzzed CSV crashed
+    // the reader, issue #41); the model or device then reads as unknown, named by its line
+    constexpr auto kReplace = json::error_handler_t::replace;
+    auto read = readScenario(doc.dump(-1, ' ', false, kReplace));
     if (!read && read.error().path == "/serving/compute_format") {
         // the arithmetic runs in a format the preset has no peak for (Apple's GPUs publish
         // none): the device's own compute format stands in; decode hardly depends on it
@@ -230,7 +284,7 @@ void addRun(MeasurementSet &set, std::map<std::string, std::string> cells,
                       read.error().message + ": the device's own compute format used, row kept");
         json without = doc;
         without["serving"].erase("compute_format");
-        read = readScenario(without.dump());
+        read = readScenario(without.dump(-1, ' ', false, kReplace));
     }
     if (!read) {
         const std::string column = columnOfPointer(read.error().path);

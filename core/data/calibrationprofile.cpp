@@ -152,7 +152,8 @@ std::string calibrationProfileToJson(const CalibrationProfile &p)
     }
     doc["entries"] = entries;
     doc["notes"] = p.notes;
-    return doc.dump(2) + "\n";
+    // names come from measurement files: never throw on a byte that is not UTF-8
+    return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 const CalibrationProfile &typicalProfile()

@@ -267,6 +267,14 @@ void Calibration::readerNamesWhatALenientReaderWouldGuess()
     QCOMPARE(duplicate.problems[0].line, 1);
     QVERIFY2(duplicate.problems[0].message.find("duplicate column") != std::string::npos,
              duplicate.problems[0].message.c_str());
+    // bytes that are not UTF-8 (a Latin-1 export) become U+FFFD: a fuzzed file with them in
+    // the engine crashed the reader and the profile writer (uncaught json type_error 316)
+    auto latin = problemsOf(std::string(kHeader) + good + "100,caf\xE9-engine,x\n");
+    QCOMPARE(latin.rows.size(), std::size_t(1));
+    QCOMPARE(latin.rows[0].engine, std::string("caf\xEF\xBF\xBD-engine"));
+    auto fit = core::calibrate(latin.rows);
+    QVERIFY(fit);
+    QVERIFY(core::readCalibrationProfile(core::calibrationProfileToJson(fit.value().profile)));
 }
 
 void Calibration::readerRefusesAFileWithoutItsColumns()

@@ -61,8 +61,8 @@ void FuzzRegressions::replay_data()
 {
     QTest::addColumn<QString>("entry");
     QTest::addColumn<QByteArray>("bytes");
-    const QStringList entries = {"scenario_file", "preset_file", "hf_config", "set_overrides",
-                                 "trace"};
+    const QStringList entries = {"scenario_file", "preset_file", "hf_config",
+                                 "set_overrides", "trace",       "measurements"};
 
     // Every fixture and preset file through every entry.
     for (const QString &root :
@@ -105,11 +105,12 @@ void FuzzRegressions::replay()
 {
     QFETCH(QString, entry);
     QFETCH(QByteArray, bytes);
-    Entry function = entry == QStringLiteral("scenario_file") ? &fuzzentries::scenarioFile
-                     : entry == QStringLiteral("preset_file") ? &fuzzentries::presetFile
-                     : entry == QStringLiteral("hf_config")   ? &fuzzentries::hfConfig
-                     : entry == QStringLiteral("trace")       ? &fuzzentries::trace
-                                                              : &fuzzentries::setOverrides;
+    Entry function = entry == QStringLiteral("scenario_file")  ? &fuzzentries::scenarioFile
+                     : entry == QStringLiteral("preset_file")  ? &fuzzentries::presetFile
+                     : entry == QStringLiteral("hf_config")    ? &fuzzentries::hfConfig
+                     : entry == QStringLiteral("trace")        ? &fuzzentries::trace
+                     : entry == QStringLiteral("measurements") ? &fuzzentries::measurements
+                                                               : &fuzzentries::setOverrides;
     const QString problem = check(function, bytes);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }

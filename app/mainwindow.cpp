@@ -41,6 +41,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QKeyEvent>
 #include <QKeySequence>
 #include <QLabel>
@@ -141,6 +142,22 @@ MainWindow::MainWindow(QWidget *parent)
                 .arg(error));
         m_autosaveStatus->setVisible(!error.isEmpty());
     });
+    // another window or program writing this file is noticed, not overwritten in silence
+    m_diskStatus = new QLabel(this);
+    m_diskStatus->setObjectName(QStringLiteral("diskStatus"));
+    m_diskStatus->setStyleSheet(
+        QStringLiteral("color: %1; font-weight: bold").arg(views::style::warning().name()));
+    m_diskStatus->hide();
+    statusBar()->addPermanentWidget(m_diskStatus);
+    m_diskWatcher = new QFileSystemWatcher(this);
+    m_diskCheck = new QTimer(this);
+    m_diskCheck->setSingleShot(true);
+    m_diskCheck->setInterval(150); // a save is a burst of events: write, rename, folder change
+    connect(m_diskCheck, &QTimer::timeout, this, &MainWindow::checkFileOnDisk);
+    connect(m_diskWatcher, &QFileSystemWatcher::fileChanged, m_diskCheck,
+            qOverload<>(&QTimer::start));
+    connect(m_diskWatcher, &QFileSystemWatcher::directoryChanged, m_diskCheck,
+            qOverload<>(&QTimer::start));
     m_tour = new views::TourPanel(m_document, this);
     m_tourDock = new QDockWidget(tr("Lesson Tour"), this);
     m_tourDock->setObjectName(QStringLiteral("tourDock"));
@@ -170,10 +187,13 @@ MainWindow::MainWindow(QWidget *parent)
     m_blank->hide();
     qApp->installEventFilter(this); // presentation clickers: PageUp/PageDown, Left/Right, B
     createActions();
-    connect(m_document, &views::ScenarioDocument::changed, this, [this] {
-        updateStatus();
-        updateTitle();
-    });
+    connect(m_document, &views::ScenarioDocument::changed, this,
+            [this](views::ScenarioDocument::Changes changes) {
+                updateStatus();
+                updateTitle();
+                if (changes & views::ScenarioDocument::File)
+                    watchFile();
+            });
     connect(m_document, &views::ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     updateStatus();
     updateTitle();
@@ -435,7 +455,7 @@ void MainWindow::createActions()
     QAction *openAction = file->addAction(tr("&Open..."), this, &MainWindow::open);
     openAction->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    QAction *saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
+    QAction *saveAction = file->addAction(tr("&Save"), this, [this] { saveToOwnFile(); });
     saveAction->setShortcut(QKeySequence::Save);
     QAction *saveAsAction = file->addAction(tr("Save &As..."), this, &MainWindow::saveAs);
     saveAsAction->setShortcut(QKeySequence::SaveAs);
@@ -1188,14 +1208,128 @@ views::MeasurementsDialog *MainWindow::importMeasurements(const QStringList &pat
 
 bool MainWindow::save()
 {
+    return saveToOwnFile(DiskConflict::Ask);
+}
+
+bool MainWindow::saveToOwnFile(DiskConflict whenChangedOnDisk)
+{
     if (m_document->filePath().isEmpty())
         return saveAs();
+    if (m_document->diskState() == views::ScenarioDocument::DiskState::Changed) {
+        DiskConflict answer = whenChangedOnDisk;
+        if (answer == DiskConflict::Ask) {
+            const QString name = QFileInfo(m_document->filePath()).fileName();
+            QMessageBox box(QMessageBox::Warning, tr("The file changed on disk"),
+                            tr("%1 was changed by another window or program after this window "
+                               "opened or saved it. Saving now would replace those changes with "
+                               "this window's scenario.")
+                                .arg(name),
+                            QMessageBox::NoButton, this);
+            box.setInformativeText(tr("Reload shows the file as it is now, with this window's "
+                                      "scenario one Undo away."));
+            QPushButton *overwrite = box.addButton(tr("&Overwrite"), QMessageBox::DestructiveRole);
+            QPushButton *reload = box.addButton(tr("&Reload"), QMessageBox::ActionRole);
+            QPushButton *saveAsButton = box.addButton(tr("Save &As..."), QMessageBox::AcceptRole);
+            box.addButton(QMessageBox::Cancel);
+            box.setDefaultButton(saveAsButton);
+            box.exec();
+            if (box.clickedButton() == overwrite)
+                answer = DiskConflict::Overwrite;
+            else if (box.clickedButton() == reload)
+                answer = DiskConflict::Reload;
+            else if (box.clickedButton() == saveAsButton)
+                return saveAs();
+            else
+                answer = DiskConflict::Cancel;
+        }
+        if (answer == DiskConflict::Reload) {
+            QString error;
+            QStringList warnings;
+            if (!m_document->reloadFromDisk(&error, &warnings))
+                QMessageBox::warning(this, tr("Cannot reload the scenario"), error);
+            checkFileOnDisk();
+            return false; // nothing was saved
+        }
+        if (answer != DiskConflict::Overwrite)
+            return false;
+    }
     QString error;
     if (!m_document->save(m_document->filePath(), &error)) {
         QMessageBox::warning(this, tr("Cannot save the scenario"), error);
         return false;
     }
+    checkFileOnDisk();
     return true;
+}
+
+void MainWindow::watchFile()
+{
+    if (!m_diskWatcher->files().isEmpty())
+        m_diskWatcher->removePaths(m_diskWatcher->files());
+    if (!m_diskWatcher->directories().isEmpty())
+        m_diskWatcher->removePaths(m_diskWatcher->directories());
+    const QString path = m_document->filePath();
+    if (path.isEmpty())
+        return;
+    if (QFileInfo::exists(path))
+        m_diskWatcher->addPath(path);
+    m_diskWatcher->addPath(QFileInfo(path).absolutePath());
+    m_diskCheck->start(); // a change between reading the file and watching it counts too
+}
+
+void MainWindow::checkFileOnDisk()
+{
+    const QString path = m_document->filePath();
+    // an atomic save replaces the file: the watch on the old one is gone, watch the new one
+    if (!path.isEmpty() && QFileInfo::exists(path) && !m_diskWatcher->files().contains(path))
+        m_diskWatcher->addPath(path);
+    const QString name = QFileInfo(path).fileName();
+    switch (m_document->diskState()) {
+    case views::ScenarioDocument::DiskState::Unchanged:
+        m_diskStatus->hide();
+        m_diskStatus->clear();
+        return;
+    case views::ScenarioDocument::DiskState::Missing:
+        m_diskStatus->setText(tr("\u26a0 %1 is no longer on disk").arg(name));
+        m_diskStatus->setToolTip(
+            tr("%1 was removed or renamed by another program. Save writes it again.").arg(path));
+        m_diskStatus->show();
+        return;
+    case views::ScenarioDocument::DiskState::Changed:
+        break;
+    }
+    if (!m_document->isModified()) {
+        QString error;
+        QStringList warnings;
+        if (m_document->reloadFromDisk(&error, &warnings)) {
+            m_diskStatus->hide();
+            m_diskStatus->clear();
+            statusBar()->showMessage(
+                warnings.isEmpty()
+                    ? tr("%1 changed on disk (another window or program saved it): reloaded. "
+                         "Undo brings back what this window showed.")
+                          .arg(name)
+                    : warnings.join(QStringLiteral("; ")),
+                15000);
+            return;
+        }
+        // a half-written or broken file: keep what this window holds and say why
+        m_diskStatus->setToolTip(error);
+    } else {
+        m_diskStatus->setToolTip(
+            tr("Another window or program saved %1 after this window opened it. Save asks "
+               "whether to overwrite it, reload it or save under another name.")
+                .arg(path));
+    }
+    m_diskStatus->setText(tr("\u26a0 %1 changed on disk").arg(name));
+    m_diskStatus->show();
+}
+
+QString MainWindow::diskWarning() const
+{
+    return m_diskStatus->isHidden()
+               ? QString()
+               : m_diskStatus->text() + QStringLiteral(": ") + m_diskStatus->toolTip();
 }
 
 bool MainWindow::saveAs()

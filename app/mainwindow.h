@@ -15,6 +15,8 @@ class QComboBox;
 class QScreen;
 class QScrollArea;
 class QLabel;
+class QFileSystemWatcher;
+class QTimer;
 class QMenu;
 class QSplitter;
 class QDockWidget;
@@ -76,6 +78,18 @@ public:
      *  into another file. `accept` answers for the user when not interactive (recover or
      *  discard). Returns how many were recovered. */
     int offerRecovery(bool interactive = true, bool accept = true);
+    /** What Save does when another window or program has written the file since this window
+     *  opened or saved it: ask (a dialog), overwrite it, reload it (this window's scenario one
+     *  Undo away, nothing saved) or leave it (nothing saved). */
+    enum class DiskConflict { Ask, Overwrite, Reload, Cancel };
+    /** File > Save: to the scenario's own file (Save As when untitled). */
+    bool saveToOwnFile(DiskConflict whenChangedOnDisk = DiskConflict::Ask);
+    /** Checks the file on disk now (the watcher does so when it changes): unchanged by others,
+     *  nothing; changed while this window has no unsaved edit, reloaded (one Undo away);
+     *  changed under unsaved edits, or removed, said in the status bar until saved. */
+    void checkFileOnDisk();
+    /** The status bar's warning that the file changed on disk (empty when it has not). */
+    QString diskWarning() const;
     /** The autosave's failure as the status bar shows it (empty while autosave works). */
     QString autosaveWarning() const;
     views::Autosave *autosave() const { return m_autosave; }
@@ -158,6 +172,11 @@ private:
     views::ScenarioDocument *m_document;
     views::Autosave *m_autosave = nullptr;
     QLabel *m_autosaveStatus = nullptr; ///< shown only while autosave fails
+    QLabel *m_diskStatus = nullptr;     ///< shown only while the file changed on disk
+    QFileSystemWatcher *m_diskWatcher = nullptr;
+    QTimer *m_diskCheck = nullptr; ///< one check after a burst of file system events
+    /** Watches the document's file and its folder (an atomic save replaces the file). */
+    void watchFile();
     views::TourPanel *m_tour = nullptr;
     QDockWidget *m_tourDock = nullptr;
     QWidget *m_blank = nullptr;

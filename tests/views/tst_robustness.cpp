@@ -10,11 +10,13 @@
 
 #include "core/data/scenarioio.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMessageBox>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QSignalSpy>
@@ -22,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 #include <QUndoStack>
 
 class Robustness : public QObject
@@ -38,6 +41,9 @@ private slots:
     void twoWindowsKeepTheirOwnAutosave();
     void autosaveFailureIsSaid();
     void unwritableDestinationKeepsTheDocument();
+    void twoWindowsOnOneFileAskBeforeOverwriting();
+    void aWindowWithoutEditsFollowsTheFileOnDisk();
+    void aFileRemovedOnDiskIsSaid();
 };
 
 void Robustness::initTestCase()
@@ -332,6 +338,130 @@ void Robustness::unwritableDestinationKeepsTheDocument()
     QVERIFY(doc.isModified());                           // still marked unsaved
     QCOMPARE(doc.scenario().serving.batch, 9.0);         // nothing lost
     QVERIFY(doc.filePath().isEmpty());
+}
+
+namespace {
+
+double batchInFile(const QString &path)
+{
+    views::ScenarioDocument doc;
+    QString error;
+    return doc.open(path, &error) ? doc.scenario().serving.batch : -1;
+}
+
+/** Answers the next modal message box with the button whose text holds `button`, keeping the
+ *  box's text in `seen`. */
+void answerNextMessageBox(const QString &button, QString *seen)
+{
+    QTimer::singleShot(0, [button, seen] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (!box)
+            return;
+        *seen = box->text();
+        for (QAbstractButton *b : box->buttons()) {
+            if (b->text().remove(QLatin1Char('&')).contains(button)) {
+                b->click();
+                return;
+            }
+        }
+        box->reject();
+    });
+}
+
+} // namespace
+
+// Issue #41, item 2: two windows on one file overwrote each other in silence (window 1 saved
+// batch 11, window 2 raised its own copy once and saved 9 over it).
+void Robustness::twoWindowsOnOneFileAskBeforeOverwriting()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("A.json"));
+    QVERIFY(saveScenario(path, 8));
+    MainWindow first;
+    MainWindow second;
+    QVERIFY(first.openFile(path, false));
+    QVERIFY(second.openFile(path, false));
+
+    QVERIFY(first.document()->setNumber(QStringLiteral("serving.batch"), 11));
+    first.document()->flush();
+    QVERIFY(first.saveToOwnFile());
+    QCOMPARE(batchInFile(path), 11.0);
+
+    QVERIFY(second.document()->setNumber(QStringLiteral("serving.batch"), 9));
+    second.document()->flush();
+    // the second window knows before it saves: its status bar says so
+    QTRY_VERIFY2(!second.diskWarning().isEmpty(), "no 'changed on disk' in the status bar");
+    QVERIFY2(second.diskWarning().contains(QStringLiteral("A.json")),
+             qPrintable(second.diskWarning()));
+
+    // Save asks; Cancel keeps both the file and the window's work
+    QString asked;
+    answerNextMessageBox(QStringLiteral("Cancel"), &asked);
+    QVERIFY(!second.saveToOwnFile());
+    QVERIFY2(asked.contains(QStringLiteral("A.json")) &&
+                 asked.contains(QStringLiteral("another window or program")),
+             qPrintable(asked));
+    QCOMPARE(batchInFile(path), 11.0);
+    QCOMPARE(second.document()->scenario().serving.batch, 9.0);
+    QVERIFY(second.document()->isModified());
+
+    // Reload shows the file as it is, the window's own scenario one Undo away, nothing saved
+    QVERIFY(!second.saveToOwnFile(MainWindow::DiskConflict::Reload));
+    QCOMPARE(second.document()->scenario().serving.batch, 11.0);
+    QVERIFY(!second.document()->isModified());
+    QVERIFY(second.diskWarning().isEmpty());
+    second.document()->undoStack()->undo();
+    second.document()->flush();
+    QCOMPARE(second.document()->scenario().serving.batch, 9.0);
+    QCOMPARE(batchInFile(path), 11.0);
+
+    // Overwrite is the user's informed choice; the first window then sees the file change
+    QVERIFY(second.saveToOwnFile(MainWindow::DiskConflict::Overwrite));
+    QCOMPARE(batchInFile(path), 9.0);
+    QTRY_COMPARE(first.document()->scenario().serving.batch, 9.0); // no edits: it follows
+}
+
+void Robustness::aWindowWithoutEditsFollowsTheFileOnDisk()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("B.json"));
+    QVERIFY(saveScenario(path, 4));
+    MainWindow window;
+    QVERIFY(window.openFile(path, false));
+    QVERIFY(saveScenario(path, 6)); // another program replaces it, atomically
+    QTRY_COMPARE(window.document()->scenario().serving.batch, 6.0);
+    QVERIFY(!window.document()->isModified());
+    QVERIFY(saveScenario(path, 7)); // and again: the watch follows the new file
+    QTRY_COMPARE(window.document()->scenario().serving.batch, 7.0);
+    // a file that is not a scenario any more (half-written by a program that does not write
+    // atomically) is not loaded: the window keeps what it shows and says why
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("{\"format\": \"accel-explorer/scen");
+    }
+    QTRY_VERIFY(!window.diskWarning().isEmpty());
+    QCOMPARE(window.document()->scenario().serving.batch, 7.0);
+    QString asked;
+    answerNextMessageBox(QStringLiteral("Overwrite"), &asked);
+    QVERIFY(window.saveToOwnFile());
+    QCOMPARE(batchInFile(path), 7.0);
+    QVERIFY(window.diskWarning().isEmpty());
+}
+
+void Robustness::aFileRemovedOnDiskIsSaid()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("C.json"));
+    QVERIFY(saveScenario(path, 4));
+    MainWindow window;
+    QVERIFY(window.openFile(path, false));
+    QVERIFY(QFile::remove(path));
+    QTRY_VERIFY(window.diskWarning().contains(QStringLiteral("no longer on disk")));
+    QCOMPARE(window.document()->scenario().serving.batch, 4.0);
+    QVERIFY(window.saveToOwnFile()); // Save writes it again, without asking
+    QCOMPARE(batchInFile(path), 4.0);
+    QVERIFY(window.diskWarning().isEmpty());
 }
 
 QTEST_MAIN(Robustness)

@@ -17,6 +17,7 @@
 #include "core/output/exports.h"
 #include "core/physics/oomdiagnosis.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -26,6 +27,25 @@
 #include <optional>
 
 namespace views {
+
+namespace {
+
+QByteArray digestOf(const QByteArray &bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
+}
+
+/** The digest of the file as it is now; empty when there is none or it cannot be read. */
+QByteArray fileDigest(const QString &path)
+{
+    QByteArray bytes;
+    if (path.isEmpty() ||
+        !readFileAtMost(path, qint64(core::kLargestInputBytes), QString(), &bytes, nullptr))
+        return {};
+    return digestOf(bytes);
+}
+
+} // namespace
 
 /** The memoised derived results, each with the revision it was computed for. */
 struct ScenarioDocument::Derived
@@ -295,14 +315,17 @@ void ScenarioDocument::reset(const core::Scenario &scenario, const QString &file
 {
     m_undoStack->clear();
     m_filePath = filePath;
+    m_diskDigest = fileDigest(filePath);
     replaceScenario(scenario);
     m_undoStack->setClean();
     schedule(File);
 }
 
-bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList *warnings)
+bool ScenarioDocument::readScenarioFile(const QString &filePath, core::Scenario *scenario,
+                                        QByteArray *fileBytes, QString *error,
+                                        QStringList *warnings) const
 {
-    QByteArray bytes;
+    QByteArray &bytes = *fileBytes;
     if (!readFileAtMost(filePath, qint64(core::kLargestInputBytes), tr("a scenario file"), &bytes,
                         error))
         return false;
@@ -322,8 +345,8 @@ bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList
                                  .arg(filePath, QString::fromStdString(w.path),
                                       QString::fromStdString(w.message)));
     }
-    core::Scenario scenario = std::move(loaded.value().scenario);
-    core::CalibrationConfig &calibration = scenario.calibration;
+    *scenario = std::move(loaded.value().scenario);
+    core::CalibrationConfig &calibration = scenario->calibration;
     if (!calibration.profilePath.empty() && !calibration.profile) {
         // the profile file the scenario names, beside it
         const QString path =
@@ -347,7 +370,43 @@ bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList
         }
         calibration.profile = std::move(profile.value());
     }
+    return true;
+}
+
+bool ScenarioDocument::open(const QString &filePath, QString *error, QStringList *warnings)
+{
+    core::Scenario scenario;
+    QByteArray bytes;
+    if (!readScenarioFile(filePath, &scenario, &bytes, error, warnings))
+        return false;
     reset(scenario, QFileInfo(filePath).absoluteFilePath());
+    m_diskDigest = digestOf(bytes); // what was read, not what is there a moment later
+    return true;
+}
+
+ScenarioDocument::DiskState ScenarioDocument::diskState() const
+{
+    if (m_filePath.isEmpty())
+        return DiskState::Unchanged;
+    QFile file(m_filePath);
+    if (!file.exists())
+        return DiskState::Missing;
+    QByteArray bytes;
+    if (!readFileAtMost(m_filePath, qint64(core::kLargestInputBytes), QString(), &bytes, nullptr))
+        return DiskState::Changed; // unreadable now: not the file this document knows
+    return digestOf(bytes) == m_diskDigest ? DiskState::Unchanged : DiskState::Changed;
+}
+
+bool ScenarioDocument::reloadFromDisk(QString *error, QStringList *warnings)
+{
+    core::Scenario scenario;
+    QByteArray bytes;
+    if (!readScenarioFile(m_filePath, &scenario, &bytes, error, warnings))
+        return false;
+    pushEdit(scenario, tr("Reload from Disk"), -1);
+    m_undoStack->setClean();
+    m_diskDigest = digestOf(bytes);
+    schedule(File);
     return true;
 }
 
@@ -422,10 +481,11 @@ bool ScenarioDocument::importModel(const QString &configPath, QString *error, QS
 
 bool ScenarioDocument::save(const QString &filePath, QString *error)
 {
-    if (!writeAtomically(filePath, QByteArray::fromStdString(core::writeScenario(m_scenario)),
-                         error))
+    const QByteArray bytes = QByteArray::fromStdString(core::writeScenario(m_scenario));
+    if (!writeAtomically(filePath, bytes, error))
         return false;
     m_filePath = QFileInfo(filePath).absoluteFilePath();
+    m_diskDigest = digestOf(bytes);
     m_undoStack->setClean();
     schedule(File);
     return true;

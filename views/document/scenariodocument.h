@@ -115,6 +115,14 @@ public:
     /** Saves atomically (views/atomicwriter.h); on error the document stays unsaved. */
     bool save(const QString &filePath, QString *error);
 
+    /** The file as this document last read or wrote it, against the file on disk now: another
+     *  window or program may have written it since (or removed it). Untitled: Unchanged. */
+    enum class DiskState { Unchanged, Changed, Missing };
+    DiskState diskState() const;
+    /** Reads the file again as one undo step ("Reload from Disk") that leaves the document
+     *  clean: Undo brings back what the document held. On error nothing changes. */
+    bool reloadFromDisk(QString *error, QStringList *warnings = nullptr);
+
     QString filePath() const { return m_filePath; }
     bool isModified() const;
 
@@ -128,6 +136,9 @@ signals:
 private:
     friend class ScenarioEditCommand;
     void replaceScenario(const core::Scenario &scenario);
+    /** Reads and checks a scenario file and the calibration profile it names beside it. */
+    bool readScenarioFile(const QString &filePath, core::Scenario *scenario, QByteArray *fileBytes,
+                          QString *error, QStringList *warnings) const;
     void schedule(Changes changes);
     void emitPending();
     void pushEdit(const core::Scenario &after, const QString &text, int mergeId);
@@ -142,6 +153,7 @@ private:
     QTimer m_coalesce;
     Changes m_pending;
     QString m_filePath;
+    QByteArray m_diskDigest; ///< the file's bytes as last read or written (SHA-256)
     quint64 m_revision = 0;
 
     struct Derived;

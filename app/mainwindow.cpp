@@ -66,6 +66,8 @@
 #include <QUndoStack>
 #include <QWindow>
 
+#include <algorithm>
+
 namespace {
 
 constexpr int kMaxRecent = 8;
@@ -387,6 +389,13 @@ void MainWindow::followScreen(QScreen *screen)
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
+    // a message shown before the window was (a file opened from the command line) hid the
+    // verdict labels only until the window showed them again, drawn over the message: hide
+    // them again for as long as it shows
+    if (const QString message = statusBar()->currentMessage(); !message.isEmpty()) {
+        statusBar()->clearMessage(); // the same message again would be no change to it
+        statusBar()->showMessage(message, 10000);
+    }
     if (m_screenFollowed || !windowHandle())
         return;
     m_screenFollowed = true;
@@ -1519,7 +1528,7 @@ void MainWindow::readSettings()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1280, 800);
+        fitFirstWindow();
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_mainSplitter->restoreState(
         settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
@@ -1535,6 +1544,22 @@ void MainWindow::readSettings()
     m_highContrast = settings.value(QStringLiteral("display/highContrast"), false).toBool();
     applyAppearance();
     updateRecentMenu();
+}
+
+void MainWindow::fitFirstWindow()
+{
+    resize(1280, 800);
+    // offscreen renders (snapshots, tests) are drawn at the size asked for, not a screen's
+    if (QGuiApplication::platformName() == QLatin1String("offscreen") || !screen())
+        return;
+    // on a 1280x800 laptop the title bar pushed the status bar off the screen: a screen that
+    // cannot hold the window and its frame gets it maximized (the window manager knows its frame)
+    constexpr int kFrame = 48;
+    const QRect available = screen()->availableGeometry();
+    if (available.width() < 1280 || available.height() < 800 + kFrame) {
+        resize(std::min(1280, available.width()), std::max(400, available.height() - kFrame));
+        setWindowState(windowState() | Qt::WindowMaximized);
+    }
 }
 
 void MainWindow::writeSettings()

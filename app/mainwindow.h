@@ -167,6 +167,8 @@ private:
     void exportCurrentView(const QString &suffix);
     views::View *currentView() const;
     void readSettings();
+    /** The first window's size: 1280x800, or maximized on a screen too small for it. */
+    void fitFirstWindow();
     void writeSettings();
 
     views::ScenarioDocument *m_document;

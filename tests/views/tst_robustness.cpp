@@ -20,6 +20,8 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QSignalSpy>
+#include <QStatusBar>
+#include <QLabel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -44,6 +46,7 @@ private slots:
     void twoWindowsOnOneFileAskBeforeOverwriting();
     void aWindowWithoutEditsFollowsTheFileOnDisk();
     void aFileRemovedOnDiskIsSaid();
+    void aWarningOpenedBeforeTheWindowShowsIsReadable();
 };
 
 void Robustness::initTestCase()
@@ -462,6 +465,37 @@ void Robustness::aFileRemovedOnDiskIsSaid()
     QVERIFY(window.saveToOwnFile()); // Save writes it again, without asking
     QCOMPARE(batchInFile(path), 4.0);
     QVERIFY(window.diskWarning().isEmpty());
+}
+
+// Issue #41, item 7: a file opened with warnings before the window first showed (the command
+// line) left the status bar drawing the warning under the verdict labels, both unreadable.
+void Robustness::aWarningOpenedBeforeTheWindowShowsIsReadable()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("warned.json"));
+    QVERIFY(saveScenario(path, 4));
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        root.insert(QStringLiteral("no_such_key"), 1);
+        file.close();
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QJsonDocument(root).toJson());
+    }
+    MainWindow window;
+    QVERIFY(window.openFile(path, false));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QStatusBar *bar = window.statusBar();
+    QVERIFY2(bar->currentMessage().contains(QStringLiteral("no_such_key")),
+             qPrintable(bar->currentMessage()));
+    // while the message shows, nothing else is drawn where it is
+    for (QLabel *label : bar->findChildren<QLabel *>(QStringLiteral("verdict")))
+        QVERIFY2(!label->isVisible(), qPrintable(label->text()));
+    bar->clearMessage();
+    for (QLabel *label : bar->findChildren<QLabel *>(QStringLiteral("verdict")))
+        QVERIFY(label->isVisible()); // and the verdicts come back after it
 }
 
 QTEST_MAIN(Robustness)

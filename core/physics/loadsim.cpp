@@ -25,7 +25,9 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 /// Output length when the scenario's context leaves none after the prompt (app assumption).
 constexpr double kDefaultOutputTokens = 128;
-constexpr double kSlowestRate = 1e-9; ///< requests per second
+/// requests per second: one in about 11.6 days, load.rate_per_second's minimum (the run's clock
+/// keeps microseconds up to about 10^9 s; at 1e-9 a p50 came out shorter than one request)
+constexpr double kSlowestRate = 1e-6;
 /// The longest prompt or output a trace line may give.
 constexpr double kMostTraceTokens = 1e9;
 /// A trace's timestamps are seconds, relative or since the Unix epoch (1.7e9 today): 1e10 is the
@@ -559,12 +561,11 @@ Result<LoadSetup> loadSetup(const Scenario &scenario, std::vector<TraceRequest> 
     // one request a second
     const double sized = peakRequestsPerSecond(scenario.traffic);
     setup.ratePerSecond = isSet(l.ratePerSecond) ? l.ratePerSecond : isSet(sized) ? sized : 1.0;
-    // below one request in about 30 years the run's clock loses its resolution
     if (!(setup.ratePerSecond >= kSlowestRate) || !std::isfinite(setup.ratePerSecond))
         return fail<LoadSetup>(isSet(l.ratePerSecond) ? "/load/rate_per_second"
                                                       : "/traffic/peak_requests_per_second",
-                               "is below 1e-9 requests/s: the simulation needs requests "
-                               "arriving (a rate above 0)");
+                               "is below 1e-6 requests/s (one request in 11.6 days): the "
+                               "simulation needs requests arriving");
     setup.burstiness = l.burstiness;
     if (!(setup.burstiness > 0.0))
         return fail<LoadSetup>("/load/burstiness", "must be above 0");

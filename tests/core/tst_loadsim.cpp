@@ -350,10 +350,16 @@ void LoadSim::badSetupNamesTheField_data()
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("what");
     QTest::newRow("rate zero") << QStringList{"load.rate_per_second=0"} << "/load/rate_per_second"
-                               << "must be above 0";
+                               << "must be between 1e-06 and 1e+09 requests/s (got 0)";
     QTest::newRow("peak traffic zero, no rate")
         << QStringList{"traffic.peak_requests_per_second=0"} << "/traffic/peak_requests_per_second"
-        << "a rate above 0";
+        << "is below 1e-6 requests/s (one request in 11.6 days)";
+    // at 1e-9 a request every 30 years: the run's clock lost its resolution (a p50 shorter than
+    // one request alone); the derived rate is held to the load section's minimum too
+    QTest::newRow("peak traffic a request in 30 years")
+        << QStringList{"traffic.peak_requests_per_second=1e-9"}
+        << "/traffic/peak_requests_per_second"
+        << "is below 1e-6 requests/s";
     QTest::newRow("prompt past the context")
         << QStringList{"model.max_context=4096", "load.prompt_mean=5000"} << "/load/prompt_mean"
         << "4096-token context limit (model.max_context)";

@@ -111,12 +111,29 @@ void ScenarioIo::rejects_data()
         << none << "/serving/overhead_gb"
         << "larger than the device memory";
     // issue #20: the message read "must be between above 0 and 1"
-    QTest::newRow("utilisation of 0 (range is (0, 1])")
+    QTest::newRow("utilisation of 0 (range is [0.01, 1])")
         << QByteArray("{\"cost\": {\"utilisation\": 0}}") << none << "/cost/utilisation"
-        << "Utilisation must be above 0 and at most 1 (got 0)";
+        << "Utilisation must be between 0.01 and 1 (got 0)";
     QTest::newRow("utilisation above 1")
         << QByteArray("{\"cost\": {\"utilisation\": 1.5}}") << none << "/cost/utilisation"
-        << "Utilisation must be above 0 and at most 1 (got 1.5)";
+        << "Utilisation must be between 0.01 and 1 (got 1.5)";
+    // issue #41 item 3: fractions that make every figure absurd are no plan (a throttle of
+    // 1e-307 priced a million tokens with 60 digits, and its editor could only show 0.05)
+    QTest::newRow("throttle below 5 %")
+        << QByteArray("{\"cost\": {\"throttle_factor\": 1e-307}}") << none
+        << "/cost/throttle_factor"
+        << "Throttle factor must be between 0.05 and 1 (got 1e-307)";
+    QTest::newRow("bandwidth efficiency below 1 %")
+        << QByteArray("{\"serving\": {\"bandwidth_efficiency\": 5e-324}}") << none
+        << "/serving/bandwidth_efficiency"
+        << "must be between 0.01 and 1";
+    QTest::newRow("sensitivity low end below 1 %")
+        << QByteArray("{\"sensitivity\": {\"efficiency_low\": 1e-300}}") << none
+        << "/sensitivity/efficiency_low"
+        << "must be between 0.01 and 1";
+    QTest::newRow("KV link below 1 MB/s")
+        << QByteArray("{\"engine\": {\"kv_link_gb_s\": 1e-300}}") << none << "/engine/kv_link_gb_s"
+        << "must be between 0.001 and 1,000,000 GB/s";
     // issue #20, item 14: a model's config.json is not read as a scenario of defaults
     QTest::newRow("a Hugging Face config")
         << QByteArray("{\"model_type\": \"llama\", \"hidden_size\": 4096}") << none << "/model_type"

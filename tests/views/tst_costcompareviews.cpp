@@ -95,9 +95,10 @@ void CostCompareViews::extremeButValidCostsStayOnTheChart_data()
 {
     QTest::addColumn<QString>("set");
     // issue #20: each crashed the Cost view (exit 139) or grew memory without limit
-    QTest::newRow("throttle 1e-307") << "cost.throttle_factor=1e-307";
-    QTest::newRow("sustained 5e-324 tokens/s") << "cost.sustained_tokens_per_second=5e-324";
-    QTest::newRow("bandwidth efficiency 1e-310") << "serving.bandwidth_efficiency=1e-310";
+    QTest::newRow("throttle 0.05 (its floor)") << "cost.throttle_factor=0.05";
+    QTest::newRow("sustained 0.001 tokens/s (its floor)")
+        << "cost.sustained_tokens_per_second=0.001";
+    QTest::newRow("bandwidth efficiency 0.01 (its floor)") << "serving.bandwidth_efficiency=0.01";
 }
 
 // Valid scenarios whose costs no axis can hold: the axis stays finite and bounded, nothing

@@ -5,11 +5,13 @@
 #include "views/io/dataexport.h"
 #include "views/widgets/chartguard.h"
 #include "views/widgets/chartlabels.h"
+#include "views/widgets/numbereditor.h"
 #include "views/widgets/style.h"
 
 #include "core/calibrate/calibration.h"
 #include "core/data/presets.h"
 #include "core/model/fleet.h"
+#include "core/model/parameters.h"
 #include "core/model/scenario.h"
 #include "core/model/scenarioedits.h"
 #include "core/model/units.h"
@@ -143,9 +145,9 @@ CostView::CostView(ScenarioDocument *document, QWidget *parent)
         form->addRow(tr("Compare with"), combo);
         m_others << combo;
     }
-    m_throttle->setRange(0.05, 1.0);
-    m_throttle->setSingleStep(0.05);
     m_throttle->setDecimals(2);
+    fitParameterEditor(m_throttle, *core::findParameter("cost.throttle_factor"));
+    m_throttle->setSingleStep(0.05);
     m_throttle->setKeyboardTracking(false);
     m_throttle->setToolTip(tr("The share of the estimated speed sustained in practice, e.g. 0.85 "
                               "for a device that throttles under heat"));

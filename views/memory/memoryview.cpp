@@ -6,6 +6,7 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/appearance.h"
 #include "views/widgets/chartlabels.h"
+#include "views/widgets/numbereditor.h"
 #include "views/widgets/style.h"
 
 #include "core/model/parameters.h"
@@ -155,13 +156,13 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
            "tools that keep FP32 gradients count 18 B."));
     m_recipeNote->setWordWrap(true);
     m_recipeNote->setStyleSheet(QStringLiteral("color: %1").arg(style::grey(0x55).name()));
-    m_zeroStage->setRange(0, 3);
+    fitParameterEditor(m_zeroStage, *core::findParameter("training.zero_stage"));
     m_zeroStage->setToolTip(
         tr("ZeRO: 1 shards the optimiser state (with the master copy), 2 also "
            "the gradients, 3 also the weights, over the data-parallel devices."));
-    m_dpDegree->setRange(1, 100000);
-    m_microBatch->setRange(1, 100000);
-    m_sequenceLength->setRange(1, 10000000);
+    fitParameterEditor(m_dpDegree, *core::findParameter("training.dp_degree"));
+    fitParameterEditor(m_microBatch, *core::findParameter("training.micro_batch"));
+    fitParameterEditor(m_sequenceLength, *core::findParameter("training.sequence_length"));
     m_sequenceLength->setSingleStep(1024);
     m_sequenceLength->setGroupSeparatorShown(true);
     m_recompute->addItem(tr("none"), QStringLiteral("none"));
@@ -497,7 +498,7 @@ void MemoryView::refresh()
     m_zeroStage->setValue(int(s.training.zeroStage));
     m_dpDegree->setValue(int(s.training.dpDegree));
     m_microBatch->setValue(int(s.training.microBatch));
-    m_sequenceLength->setValue(int(std::min(s.training.sequenceLength, 1e7)));
+    m_sequenceLength->setValue(int(s.training.sequenceLength));
     m_recompute->setCurrentIndex(int(s.training.recompute));
     m_updating = false;
     m_labels->reposition();

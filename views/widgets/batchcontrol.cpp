@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "batchcontrol.h"
 
+#include "views/widgets/numbereditor.h"
+
 #include "views/document/scenariodocument.h"
 
 #include "core/model/parameters.h"
@@ -33,7 +35,7 @@ LogSliderControl::LogSliderControl(ScenarioDocument *document, const QString &pa
     }
     m_slider->setRange(0, int(m_stops.size()) - 1);
     m_slider->setPageStep(10);
-    m_spin->setRange(int(info->minimum), int(std::min(info->maximum, 1e9)));
+    fitParameterEditor(m_spin, *info);
     m_spin->setKeyboardTracking(false);
     m_spin->setAccelerated(true);
     m_spin->setGroupSeparatorShown(true);

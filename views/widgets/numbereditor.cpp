@@ -7,9 +7,11 @@
 #include "core/model/scenarioaccess.h"
 
 #include <QLabel>
+#include <QSpinBox>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace views {
 
@@ -22,6 +24,40 @@ QString fromView(std::string_view text)
 
 } // namespace
 
+void fitParameterEditor(QDoubleSpinBox *editor, const core::ParameterInfo &info,
+                        double displayScale)
+{
+    editor->setObjectName(fromView(info.path));
+    editor->setProperty("displayScale", displayScale);
+    const double low = info.minimum * displayScale;
+    // the decimals the smallest value needs (0.001 s: three), at most nine
+    const int needed = low > 0.0 ? std::clamp(int(std::ceil(-std::log10(low) - 1e-9)), 0, 9) : 0;
+    editor->setDecimals(std::max(editor->decimals(), needed));
+    editor->setRange(low, info.maximum * displayScale);
+}
+
+void fitParameterEditor(QSpinBox *editor, const core::ParameterInfo &info)
+{
+    editor->setObjectName(fromView(info.path));
+    editor->setProperty("displayScale", 1.0);
+    // a QSpinBox holds an int: a larger maximum (a seed up to 4e9) needs a QDoubleSpinBox
+    Q_ASSERT(info.maximum <= double(std::numeric_limits<int>::max()));
+    editor->setRange(int(info.minimum),
+                     int(std::min(info.maximum, double(std::numeric_limits<int>::max()))));
+}
+
+void showParameterValue(QDoubleSpinBox *editor, double value)
+{
+    editor->setValue(value);
+    editor->setProperty("shownValue", editor->value());
+}
+
+bool changedFromShown(const QDoubleSpinBox *editor)
+{
+    const QVariant shown = editor->property("shownValue");
+    return !shown.isValid() || shown.toDouble() != editor->value();
+}
+
 NumberEditor::NumberEditor(ScenarioDocument *document, const QString &path, QLabel *refusal,
                            QWidget *parent, double displayScale)
     : QDoubleSpinBox(parent)
@@ -30,7 +66,6 @@ NumberEditor::NumberEditor(ScenarioDocument *document, const QString &path, QLab
     , m_refusal(refusal)
     , m_scale(displayScale)
 {
-    setObjectName(path);
     const core::ParameterInfo *info = core::findParameter(path.toStdString());
     Q_ASSERT(info);
     // enough decimals for the parameter's scale: 10 us needs eight, 14 GB none
@@ -42,8 +77,7 @@ NumberEditor::NumberEditor(ScenarioDocument *document, const QString &path, QLab
     const bool whole =
         info->integer || displayScale == 100.0 || fromView(info->unit) == QLatin1String("B");
     setDecimals(whole ? 0 : decimals);
-    const double low = info->minimumExclusive ? info->minimum + 0.001 : info->minimum;
-    setRange(low * displayScale, std::min(info->maximum, 1e12) * displayScale);
+    fitParameterEditor(this, *info, displayScale);
     setGroupSeparatorShown(true);
     setKeyboardTracking(false);
     const QString unit = displayScale == 100.0 ? QStringLiteral("%") : fromView(info->unit);
@@ -52,7 +86,8 @@ NumberEditor::NumberEditor(ScenarioDocument *document, const QString &path, QLab
     setToolTip(fromView(info->help));
     setAccessibleName(fromView(info->name));
     connect(this, &QDoubleSpinBox::editingFinished, this, [this] {
-        if (m_syncing)
+        // leaving the editor untouched is no edit (the shown value may be the held one rounded)
+        if (m_syncing || !changedFromShown(this))
             return;
         QString error;
         const bool ok = m_document->setNumber(m_path, value() / m_scale, &error);
@@ -77,7 +112,7 @@ void NumberEditor::sync(const core::Scenario &scenario)
     const auto value = core::numberAt(scenario, m_path.toStdString());
     const bool known = value && std::isfinite(*value);
     setSpecialValueText(known ? QString() : tr("not set"));
-    setValue(known ? *value * m_scale : minimum());
+    showParameterValue(this, known ? *value * m_scale : minimum());
     m_syncing = false;
 }
 

@@ -8,14 +8,29 @@
 #include <QDoubleSpinBox>
 
 class QLabel;
+class QSpinBox;
 
 namespace core {
 struct Scenario;
-}
+struct ParameterInfo;
+} // namespace core
 
 namespace views {
 
 class ScenarioDocument;
+
+/** Gives an editor of one scenario number the parameter's whole range and enough decimals to
+ *  show its smallest value, so it can show any value the scenario file may hold (a throttle of
+ *  0.05 showed as 0.05 whatever the file held below it). Names it by the parameter's path and
+ *  records `displayScale` (100: shown in %) as its "displayScale" property. */
+void fitParameterEditor(QDoubleSpinBox *editor, const core::ParameterInfo &info,
+                        double displayScale = 1.0);
+void fitParameterEditor(QSpinBox *editor, const core::ParameterInfo &info);
+/** Shows `value` (in display units) and remembers what the editor then shows. */
+void showParameterValue(QDoubleSpinBox *editor, double value);
+/** Whether the user changed the editor from what showParameterValue showed: leaving it
+ *  untouched is no edit, even where the shown value is the held one rounded. */
+bool changedFromShown(const QDoubleSpinBox *editor);
 
 class NumberEditor : public QDoubleSpinBox
 {

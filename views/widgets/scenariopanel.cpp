@@ -3,6 +3,7 @@
 
 #include "views/document/scenariodocument.h"
 #include "views/widgets/batchcontrol.h"
+#include "views/widgets/numbereditor.h"
 #include "views/widgets/style.h"
 
 #include "core/calibrate/calibration.h"
@@ -184,7 +185,7 @@ QAbstractSpinBox *ScenarioPanel::addNumber(QFormLayout *form, const QString &pat
     const QString unit = displayScale == 100.0 ? QStringLiteral("%") : fromView(info->unit);
     if (info->integer) {
         auto *spin = new QSpinBox(this);
-        spin->setRange(int(info->minimum), int(std::min(info->maximum, 2e9)));
+        fitParameterEditor(spin, *info);
         spin->setGroupSeparatorShown(true);
         if (!unit.isEmpty())
             spin->setSuffix(QLatin1Char(' ') + unit);
@@ -211,13 +212,12 @@ QAbstractSpinBox *ScenarioPanel::addNumber(QFormLayout *form, const QString &pat
     } else {
         auto *spin = new QDoubleSpinBox(this);
         spin->setDecimals(displayScale == 100.0 ? 0 : 2);
-        const double low = info->minimumExclusive ? info->minimum + 0.01 : info->minimum;
-        spin->setRange(low * displayScale, std::min(info->maximum, 1e9) * displayScale);
+        fitParameterEditor(spin, *info, displayScale);
         spin->setSingleStep(displayScale == 100.0 ? 5 : 0.5);
         if (!unit.isEmpty())
             spin->setSuffix(QLatin1Char(' ') + unit);
         connect(spin, &QDoubleSpinBox::editingFinished, this, [this, spin, path, displayScale] {
-            if (m_updating)
+            if (m_updating || !changedFromShown(spin))
                 return;
             QString error;
             if (!m_document->setNumber(path, spin->value() / displayScale, &error))
@@ -324,7 +324,7 @@ void ScenarioPanel::refresh()
         if (auto *spin = qobject_cast<QSpinBox *>(it.value()))
             spin->setValue(int(shown));
         else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(it.value()))
-            dspin->setValue(shown);
+            showParameterValue(dspin, shown);
     }
     // one utilisation: with traffic given the fleet's busy time is the traffic's (issue #40), so
     // the assumed one is shown as that and cannot be typed over
@@ -334,7 +334,7 @@ void ScenarioPanel::refresh()
         if (fromTraffic) {
             if (auto *dspin = qobject_cast<QDoubleSpinBox *>(utilisation);
                 dspin && std::isfinite(e[core::FigureId::CostUtilisation]))
-                dspin->setValue(e[core::FigureId::CostUtilisation] * 100.0);
+                showParameterValue(dspin, e[core::FigureId::CostUtilisation] * 100.0);
             utilisation->setToolTip(
                 tr("Set by the traffic: the fleet is busy this share of its paid hours (average "
                    "requests/s x the seconds a request busies a replica, its prefill and its "

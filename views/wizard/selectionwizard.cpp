@@ -2,6 +2,7 @@
 #include "selectionwizard.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/widgets/numbereditor.h"
 #include "views/widgets/style.h"
 #include "views/wizard/checksview.h"
 #include "views/wizard/decisionview.h"
@@ -117,10 +118,8 @@ void SelectionWizard::addNumber(QFormLayout *form, const QString &path, double d
     const core::ParameterInfo *info = core::findParameter(path.toStdString());
     Q_ASSERT(info);
     auto *spin = new QDoubleSpinBox(form->parentWidget());
-    spin->setObjectName(path);
     spin->setDecimals(info->integer ? 0 : (displayScale == 100.0 ? 0 : 2));
-    const double low = info->minimumExclusive ? info->minimum + 0.01 : info->minimum;
-    spin->setRange(low * displayScale, std::min(info->maximum, 1e9) * displayScale);
+    fitParameterEditor(spin, *info, displayScale);
     spin->setGroupSeparatorShown(true);
     spin->setKeyboardTracking(false);
     const QString unit = displayScale == 100.0 ? QStringLiteral("%") : fromView(info->unit);
@@ -128,7 +127,7 @@ void SelectionWizard::addNumber(QFormLayout *form, const QString &path, double d
         spin->setSuffix(QLatin1Char(' ') + unit);
     spin->setToolTip(fromView(info->help));
     connect(spin, &QDoubleSpinBox::editingFinished, this, [this, spin, path, displayScale] {
-        if (m_updating)
+        if (m_updating || !changedFromShown(spin))
             return;
         QString error;
         const bool ok = m_working->setNumber(path, spin->value() / displayScale, &error);
@@ -536,7 +535,7 @@ void SelectionWizard::refreshEditors()
         const auto value = core::numberAt(s, it.key().toStdString());
         const bool known = value && std::isfinite(*value);
         spin->setSpecialValueText(known ? QString() : tr("not set"));
-        spin->setValue(known ? *value * m_scales.value(it.key(), 1.0) : spin->minimum());
+        showParameterValue(spin, known ? *value * m_scales.value(it.key(), 1.0) : spin->minimum());
     }
     const bool training = s.wizard.regime == core::Regime::Training;
     for (const char *path : {"training.micro_batch", "training.sequence_length"}) {

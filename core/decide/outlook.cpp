@@ -2,6 +2,7 @@
 #include "core/decide/outlook.h"
 
 #include "core/model/fleet.h"
+#include "core/model/parameters.h"
 #include "core/model/scenarioedits.h"
 #include "core/model/units.h"
 #include "core/physics/estimateterms.h"
@@ -528,14 +529,18 @@ GrowthPlan growthPlan(const Scenario &scenario, const Selection &selection)
         month.demandTokensPerSecond = servedTokensPerSecond(c);
         month.replicas = c.replicas;
         month.usdPerMonth = c.monthlyCostUsd;
+        if (m > 0 && !(month.replicas <= findParameter("serving.replicas")->maximum)) {
+            plan.beyondMonth = m; // a plan for 10^18 replicas is no plan
+            break;
+        }
         plan.months.push_back(month);
         if (m > 0 && month.replicas > plan.months[std::size_t(m - 1)].replicas)
             plan.addReplicaMonths.push_back(m);
         if (plan.runOutMonth < 0 && month.replicas > today)
             plan.runOutMonth = m;
     }
-    double total = 0;
-    for (int m = 0; m < plan.horizonMonths; ++m)
+    double total = plan.beyondMonth < 0 ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+    for (int m = 0; plan.beyondMonth < 0 && m < plan.horizonMonths; ++m)
         total += plan.months[std::size_t(m)].usdPerMonth;
     plan.horizonUsd = total;
 
@@ -564,12 +569,20 @@ GrowthPlan growthPlan(const Scenario &scenario, const Selection &selection)
             when += num(plan.addReplicaMonths[i], 4);
         }
         const GrowthMonth &runOut = plan.months[std::size_t(plan.runOutMonth)];
+        const std::string end =
+            plan.beyondMonth < 0
+                ? ", to " + num(last.replicas, 9) + " replicas by month " +
+                      num(plan.horizonMonths, 4) + cost + "."
+                : ", to " + num(last.replicas, 9) + " replicas by month " + num(last.month, 4) +
+                      "; in month " + num(plan.beyondMonth, 4) + " (demand " +
+                      factorText(std::pow(1.0 + plan.growthPerMonth, plan.beyondMonth)) +
+                      " today's) it would need more than " +
+                      num(findParameter("serving.replicas")->maximum, 9) +
+                      " replicas, beyond any real fleet: the plan stops there.";
         plan.sentence = "At " + percentText(plan.growthPerMonth) + " a month, today's fleet of " +
                         fleet + " runs out in month " + num(plan.runOutMonth, 4) + " (demand " +
                         factorText(runOut.demandFactor) + " today's): add capacity in month" +
-                        (plan.addReplicaMonths.size() > 1 ? "s " : " ") + when + ", to " +
-                        num(last.replicas, 9) + " replicas by month " + num(plan.horizonMonths, 4) +
-                        cost + ".";
+                        (plan.addReplicaMonths.size() > 1 ? "s " : " ") + when + end;
     }
     return plan;
 }
@@ -669,6 +682,7 @@ std::string outlookToJson(const Scenario &scenario, const Selection &selection)
                      {"run_out_month", g.runOutMonth < 0 ? json(nullptr) : json(g.runOutMonth)},
                      {"add_replica_months", g.addReplicaMonths},
                      {"horizon_usd", numberOrNull(g.horizonUsd)},
+                     {"beyond_month", g.beyondMonth < 0 ? json(nullptr) : json(g.beyondMonth)},
                      {"sentence", g.sentence},
                      {"months", months}};
     return doc.dump(2);

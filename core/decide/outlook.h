@@ -140,10 +140,13 @@ struct GrowthPlan
     std::string why; ///< when not available
     double growthPerMonth = 0;
     int horizonMonths = 0;
-    std::vector<GrowthMonth> months;   ///< month 0 (today) to the horizon
+    std::vector<GrowthMonth> months;   ///< month 0 (today) to the horizon, or to beyondMonth
     int runOutMonth = -1;              ///< the first month today's fleet is too small; -1: never
     std::vector<int> addReplicaMonths; ///< each month the replicas needed go up
     double horizonUsd = std::numeric_limits<double>::quiet_NaN(); ///< months 0 .. horizon - 1
+    /// the first month whose fleet would pass serving.replicas' maximum (a million replicas):
+    /// beyond any real fleet, so the plan stops before it; -1: within reach to the horizon
+    int beyondMonth = -1;
     std::string sentence; ///< the plan in one sentence, for the report
 };
 

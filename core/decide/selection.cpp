@@ -319,6 +319,12 @@ bool simulateLatency(const Candidate &c, const Evaluation &e, CheckResult &r, st
     const double tpotTarget = 1.0 / s.serving.pacingTargetTokensPerSecond;
     const double throughputReplicas =
         std::isfinite(e[F::CostReplicas]) ? std::max(1.0, e[F::CostReplicas]) : 1.0;
+    if (const double most = findParameter("load.replicas")->maximum; throughputReplicas > most) {
+        text += " The peak needs " + num(throughputReplicas, 9) +
+                " replicas for its throughput, more than the " + num(most, 9) +
+                " the load simulation runs: the latency is the single-request floor.";
+        return false;
+    }
     setup.value().maxEvents = kCheckEvents;
     setup.value().timelinePoints = 2;
     auto runOn = [&](double replicas) {

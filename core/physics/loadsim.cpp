@@ -648,6 +648,12 @@ Result<LoadSetup> loadSetup(const Scenario &scenario, std::vector<TraceRequest> 
 Result<LoadResult> simulateLoad(const Scenario &scenario, const LoadSetup &setup,
                                 const std::atomic<bool> *cancel)
 {
+    // a caller's own count (the checks grow a fleet) is held to the load section's range before
+    // a replica is allocated: 4,194,304 of them were once asked for, and memory ran out
+    if (const double most = findParameter("load.replicas")->maximum; !(setup.replicas <= most))
+        return fail<LoadResult>("/load/replicas", "asks for " + formatNumber(setup.replicas, 9) +
+                                                      " replicas: the simulation runs at most " +
+                                                      formatNumber(most, 9));
     const StepModel model(scenario);
     std::vector<Request> requests = makeRequests(setup);
     if (requests.empty())

@@ -38,6 +38,7 @@ private slots:
     void badSetupNamesTheField_data();
     void badSetupNamesTheField();
     void cancelStopsTheRun();
+    void aFleetBeyondTheSimulationIsRefused();
     void curveFindsTheKneeBelowCapacity();
     void curveShrinksWhenTheFirstPointTakesTheBudget();
     void loadSectionRoundTrips();
@@ -64,6 +65,21 @@ bool sameBits(double a, double b)
 }
 
 } // namespace
+
+// A setup asking for more replicas than load.replicas allows (a caller's own count: the latency
+// check grew one to 4,194,304) is refused by name before a replica is allocated.
+void LoadSim::aFleetBeyondTheSimulationIsRefused()
+{
+    const core::Scenario s = testsupport::loadScenario(QStringLiteral("lesson-default"));
+    auto setup = core::loadSetup(s);
+    QVERIFY(setup.ok());
+    setup.value().replicas = 4194304;
+    const auto result = core::simulateLoad(s, setup.value());
+    QVERIFY(!result.ok());
+    QCOMPARE(result.error().path, std::string("/load/replicas"));
+    QVERIFY2(result.error().message.find("4,096") != std::string::npos,
+             result.error().message.c_str());
+}
 
 // The step rule at the scenario's batch and context is the decode step the evaluation prints,
 // and a prompt alone is its prefill: the simulator times steps with the same rule.

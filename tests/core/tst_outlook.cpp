@@ -10,6 +10,9 @@
 #include "core/decide/outlook.h"
 #include "core/decide/selection.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <cmath>
@@ -25,6 +28,7 @@ private slots:
     void efficiencyEndsMoveATypicalFleet();
     void growthPlanRunsOutWhenWorkedOutByHand();
     void noGrowthKeepsTodaysFleet();
+    void growthBeyondAnyFleetEndsInAnswer();
     void rangesMustRunLowToHigh();
     void noRecommendationSaysWhy();
 };
@@ -192,6 +196,41 @@ void Outlook::growthPlanRunsOutWhenWorkedOutByHand()
     QCOMPARE(plan.horizonUsd, total);
     QVERIFY2(QString::fromStdString(plan.sentence).contains(QStringLiteral("runs out in month 3")),
              plan.sentence.c_str());
+}
+
+// Issue #41 (found by the property test): doubling every month for the 60 months the plan may
+// look ahead asks for 2^60 times today's demand; the latency check simulated a 4,194,304-replica
+// fleet for it and the process was killed for its memory. The plan ends, and says how far out
+// of reach the fleet is instead of printing a 20-digit count.
+void Outlook::growthBeyondAnyFleetEndsInAnswer()
+{
+    const core::Scenario s = testsupport::loadScenario(
+        QStringLiteral("llama-70b-fleet"), {QStringLiteral("traffic.growth_per_month=1"),
+                                            QStringLiteral("traffic.horizon_months=60")});
+    const core::Selection selection = core::selectDevice(s);
+    const core::GrowthPlan plan = core::growthPlan(s, selection);
+    QVERIFY(plan.available);
+    // today's fleet doubles each month: past a million replicas (serving.replicas' maximum)
+    // within 20 months, where the plan stops
+    QVERIFY2(plan.beyondMonth > 0 && plan.beyondMonth <= 20,
+             qPrintable(QString::number(plan.beyondMonth)));
+    QCOMPARE(plan.months.size(), std::size_t(plan.beyondMonth));
+    QVERIFY(plan.months.back().replicas <= 1e6);
+    QVERIFY(std::isnan(plan.horizonUsd)); // five years' cost of a fleet that cannot exist: none
+    const QString sentence = QString::fromStdString(plan.sentence);
+    QVERIFY2(sentence.contains(QStringLiteral("beyond any real fleet: the plan stops there")) &&
+                 sentence.contains(QStringLiteral("in month %1").arg(plan.beyondMonth)),
+             qPrintable(sentence));
+    const QJsonObject growth =
+        QJsonDocument::fromJson(QByteArray::fromStdString(core::outlookToJson(s, selection)))
+            .object()
+            .value(QStringLiteral("growth"))
+            .toObject();
+    QCOMPARE(growth.value(QStringLiteral("beyond_month")).toInt(), plan.beyondMonth);
+    QVERIFY(growth.value(QStringLiteral("horizon_usd")).isNull());
+    for (const QJsonValue month : growth.value(QStringLiteral("months")).toArray())
+        for (const QString &key : {QStringLiteral("replicas"), QStringLiteral("usd_per_month")})
+            QVERIFY2(month.toObject().value(key).toDouble() < 1e15, qPrintable(key));
 }
 
 void Outlook::noGrowthKeepsTodaysFleet()

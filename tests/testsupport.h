@@ -10,6 +10,7 @@
 #include "core/model/architecture.h"
 #include "core/physics/evaluation.h"
 
+#include <QRegularExpression>
 #include <QString>
 #include <QStringList>
 #include <QTest>
@@ -86,6 +87,23 @@ inline QString describe(double actual, double expected, double tolerance)
         .arg(actual, 0, 'g', 12)
         .arg(expected, 0, 'g', 12)
         .arg(tolerance, 0, 'g', 6);
+}
+
+/** Why `text` presents a figure no plan can hold, or empty: a NaN or an infinity as a word, or
+ *  a number of 10^15 or more written out (16 digits or more, grouped or not, or an exponent of
+ *  15 or more) where the text does not say it is beyond any real figure (issue #41). */
+inline QString unrealFigureIn(const QString &text)
+{
+    static const QRegularExpression notANumber(QStringLiteral("\\b(nan|inf|infinity)\\b"),
+                                               QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression huge(
+        QStringLiteral("(?<![\\w.])(\\d{1,3}(,\\d{3}){5,}|\\d{16,}|\\d(\\.\\d+)?[eE]\\+?(1[5-9]|"
+                       "[2-9]\\d|\\d{3}))(?![\\w])"));
+    if (const auto m = notANumber.match(text); m.hasMatch())
+        return QStringLiteral("'%1' in: %2").arg(m.captured(), text.left(300));
+    if (const auto m = huge.match(text); m.hasMatch() && !text.contains(QStringLiteral("beyond")))
+        return QStringLiteral("%1 without 'beyond' in: %2").arg(m.captured(), text.left(300));
+    return {};
 }
 
 } // namespace testsupport

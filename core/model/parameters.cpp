@@ -130,7 +130,7 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"sensitivity.growth_low", "Growth, low", "/month", 0, 10, false, false, 0, "Low end of the traffic growth per month.", "Power and cost", ACCEL_FIELD(sensitivity.growthLow)},
     {"sensitivity.growth_high", "Growth, high", "/month", 0, 10, false, false, 0.1, "High end of the traffic growth per month.", "Power and cost", ACCEL_FIELD(sensitivity.growthHigh)},
     // interconnect
-    {"interconnect.message_bytes", "Message", "B", 0, 1e15, false, false, kNone, "Bytes all-reduced per collective (default: one full gradient).", "Two toy communication estimates", ACCEL_FIELD(interconnect.messageBytes)},
+    {"interconnect.message_bytes", "Message", "B", 0, 1e13, false, false, kNone, "Bytes all-reduced per collective (default: one full gradient; at most 10 TB, the FP32 gradients of a 2.5-trillion-parameter model).", "Two toy communication estimates", ACCEL_FIELD(interconnect.messageBytes)},
     {"interconnect.devices", "Devices", "devices", 1, 1e6, false, true, 8, "Devices in the ring.", "Two toy communication estimates", ACCEL_FIELD(interconnect.devices)},
     {"interconnect.devices_per_node", "Devices per node", "devices", 1, 1e6, false, true, 8, "Devices sharing the fast intra-node fabric.", "Two toy communication estimates", ACCEL_FIELD(interconnect.devicesPerNode)},
     {"interconnect.intra_link_gb_s", "Intra-node link", "GB/s", 0.001, 1e6, false, false, 100, "Per-direction bandwidth inside a node.", "Two toy communication estimates", ACCEL_FIELD(interconnect.intraLinkGbPerSecond)},

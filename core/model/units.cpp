@@ -10,10 +10,7 @@ namespace core {
 
 namespace {
 
-/// At or above this a count, a price, a time or a size is no real figure (issue #41): a
-/// quadrillion replicas or dollars, 32 million years. Text says so instead of printing 100
-/// digits (a growth of 1000 % a month for ten years asked for 9.27e124 replicas).
-constexpr double kBeyondReal = 1e15;
+constexpr double kBeyondReal = kBeyondAnyRealFigure;
 
 std::string beyond(const char *unit)
 {

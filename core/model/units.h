@@ -9,6 +9,11 @@
 
 namespace core {
 
+/// At or above this a count, a price, a time or an energy is no real figure (issue #41): a
+/// quadrillion replicas or dollars, 32 million years. Text says so instead of printing 100
+/// digits (a growth of 1000 % a month for ten years asked for 9.27e124 replicas), and the
+/// evaluation lists such a figure as not available.
+inline constexpr double kBeyondAnyRealFigure = 1e15;
 inline constexpr double kGB = 1e9;
 inline constexpr double kGiB = 1073741824.0; // 2^30
 inline constexpr double kKiB = 1024.0;

@@ -762,6 +762,20 @@ Evaluation evaluate(const Scenario &scenario)
         if (!std::isfinite(value))
             value = kNaN;
     }
+    // A time, price, energy or count of 10^15 or more (31 million years, a quadrillion dollars)
+    // is no figure a plan can hold either (issue #41: $3.8e305 per million tokens at 1e-300
+    // requests a day); bytes, FLOP and tokens may be that large and real
+    for (const FigureInfo &info : figureTable()) {
+        double &value = e[info.id];
+        const bool plannable =
+            info.quantity == Quantity::Seconds || info.quantity == Quantity::Usd ||
+            info.quantity == Quantity::UsdPerMillionTokens || info.quantity == Quantity::Joules ||
+            info.quantity == Quantity::Count;
+        if (plannable && std::abs(value) >= kBeyondAnyRealFigure) {
+            warn(e, EvalWarning::BeyondRange);
+            value = kNaN;
+        }
+    }
     // no tokens at all (a step that never ends): a cost or an energy per token is not zero
     if (e.available(F::CostTokensPerHour) && e[F::CostTokensPerHour] <= 0.0) {
         warn(e, EvalWarning::BeyondRange);
@@ -902,8 +916,8 @@ std::optional<std::string_view> notAvailableReason(const Evaluation &e, FigureId
     if (e.available(id))
         return std::nullopt;
     if (e.has(EvalWarning::BeyondRange))
-        return "beyond the range of a number: an efficiency, throttle or sustained rate this close "
-               "to zero makes it infinite";
+        return "beyond any real figure (10^15 or more, or infinite): an efficiency, throttle, "
+               "sustained rate or traffic this close to zero, or a fleet this large, makes it so";
     return "not applicable to this scenario";
 }
 
@@ -933,8 +947,9 @@ std::vector<std::string_view> warningTexts(const Evaluation &e)
     add(EvalWarning::ActivationsNeedArchitecture,
         "training activations need the model's hidden size and attention heads: not included");
     add(EvalWarning::BeyondRange,
-        "an efficiency, throttle or sustained rate this close to zero makes a step take longer "
-        "than any number can say: the times, and the cost and energy per token, are n/a");
+        "beyond any real figure: an efficiency, throttle, sustained rate or traffic this close to "
+        "zero (or a fleet this large) makes a time, cost, energy or count 10^15 or more: those "
+        "figures are n/a");
     add(EvalWarning::TensorParallelBeyondDomain,
         "serving.tensor_parallel is larger than the device's scale-up domain "
         "(device.scale_up_devices): its all-reduces cross nodes over the inter-node link "

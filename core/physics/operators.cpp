@@ -20,13 +20,6 @@ constexpr double kNormOpsPerElement = 7.0;
 constexpr double kSoftmaxOpsPerElement = 5.0;
 constexpr double kActivationOpsPerElement = 2.0; // SiLU(gate) x up
 
-std::string figure(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", value);
-    return text;
-}
-
 struct Builder
 {
     double tensorParallel = 1;
@@ -321,28 +314,28 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
     }
     if (e[FigureId::DecodeAttentionFlopsPerStep] == 0.0)
         out.differences.push_back(
-            "Attention scores (QK^T and scores x V): " + figure(attentionFlops) +
-            " FLOP the whole-model figure leaves out (serving.attention_flops is 0, the lesson's "
+            "Attention scores (QK^T and scores x V): " + formatFlops(attentionFlops) +
+            " the whole-model figure leaves out (serving.attention_flops is 0, the lesson's "
             "weights-only FLOP)");
+    out.differences.push_back("Norms, softmax, the activation function and residual adds: " +
+                              formatFlops(elementwiseFlops) +
+                              " the whole-model figure does not count");
     out.differences.push_back(
-        "Norms, softmax, the activation function and residual adds: " + figure(elementwiseFlops) +
-        " FLOP the whole-model figure does not count");
-    out.differences.push_back(
-        "Activations loaded and stored between operators: " + figure(out.activationBytes) +
-        " bytes the whole-model figure does not count (fused kernels keep "
+        "Activations loaded and stored between operators: " + formatBytes(out.activationBytes) +
+        " the whole-model figure does not count (fused kernels keep "
         "most of them on chip)");
     if (embeddingFlopsInModel > 0.0)
         out.differences.push_back(
             "The embedding is a lookup with no FLOP; the whole-model 2 x parameters x tokens "
             "counts " +
-            figure(embeddingFlopsInModel) + " FLOP for it");
+            formatFlops(embeddingFlopsInModel) + " for it");
     if (phase == Phase::Prefill && hasVocabulary)
         out.differences.push_back("The output head computes the prompt's last token only; the "
                                   "whole-model figure counts it for every prompt token");
     if (out.kvBytes > out.modelKvBytes * (1.0 + 1e-9))
         out.differences.push_back(
-            "KV cache: the operators load and store " + figure(out.kvBytes) +
-            " bytes, the whole-model figure counts " + figure(out.modelKvBytes) +
+            "KV cache: the operators load and store " + formatBytes(out.kvBytes) +
+            ", the whole-model figure counts " + formatBytes(out.modelKvBytes) +
             (phase == Phase::Decode
                  ? " (k_proj and v_proj write each new token's KV; serving.kv_write is 0)"
                  : " (the prompt's KV written, not read back by its own attention)"));
@@ -350,12 +343,12 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
         out.differences.push_back("Per device: every operator's share of one tensor-parallel "
                                   "rank (norms and adds, replicated in practice, shown split)");
     if (std::abs(out.operatorParameters - m.parameters) > 0.005 * m.parameters)
-        out.differences.push_back("The operators hold " + figure(out.operatorParameters) +
-                                  " parameters, the model counts " + figure(m.parameters));
+        out.differences.push_back("The operators hold " + formatNumber(out.operatorParameters, 3) +
+                                  " parameters, the model counts " + formatNumber(m.parameters, 3));
     out.differences.push_back(
-        "Each operator on its own roof, one after another: " + figure(out.seconds) +
-        " s; the same totals on one roofline: " + figure(out.rooflineSeconds) +
-        " s; the whole-model step: " + figure(out.modelSeconds) + " s");
+        "Each operator on its own roof, one after another: " + formatSeconds(out.seconds) +
+        "; the same totals on one roofline: " + formatSeconds(out.rooflineSeconds) +
+        "; the whole-model step: " + formatSeconds(out.modelSeconds));
     return out;
 }
 

@@ -369,14 +369,17 @@ void Properties::randomInputsGiveFiniteOutputsOrAClearError()
         const core::Evaluation e = core::evaluate(loaded.value().scenario);
         for (double value : e.values)
             QVERIFY2(std::isnan(value) || std::isfinite(value), text.constData());
-        // The central figures are always there for a valid scenario.
+        // The central figures are always there for a valid scenario, or beyond any real figure
+        // (a step of 10^15 s or more: issue #41) and said so
         for (FigureId id :
              {FigureId::WeightsBytes, FigureId::ServingBytesTotal, FigureId::DecodeStepSeconds,
               FigureId::DecodeTokensPerSecond, FigureId::Ridge, FigureId::MaxConcurrentSequences})
-            QVERIFY2(e.available(id),
+            QVERIFY2(e.available(id) ||
+                         (e.has(core::EvalWarning::BeyondRange) && core::notAvailableReason(e, id)),
                      qPrintable(QString::fromLatin1(core::figureInfo(id).key.data()) +
                                 QLatin1Char(' ') + QString::fromLatin1(text)));
-        if (accepted % 10 == 1) { // serialising with explanations is the slow part: sample it
+        if (accepted % 10 == 1 && !e.has(core::EvalWarning::BeyondRange)) {
+            // serialising with explanations is the slow part: sample it
             const std::string json = core::evaluationToJson(loaded.value().scenario, e, true, -1);
             QVERIFY2(json.find("null") == std::string::npos, json.c_str());
         }
@@ -387,7 +390,7 @@ void Properties::randomInputsGiveFiniteOutputsOrAClearError()
                          std::isfinite(p.attainableFlops),
                      text.constData());
         const double step = e[FigureId::DecodeStepSeconds];
-        QVERIFY(step > 0);
+        QVERIFY(step > 0 || !e.available(FigureId::DecodeStepSeconds));
     }
     qInfo("%d accepted, %d refused", accepted, refused);
     QVERIFY(accepted > 2000);

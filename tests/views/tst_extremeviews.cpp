@@ -5,9 +5,11 @@
 // the model's heads; long contexts), under an address-space limit: no crash, no NaN or infinity
 // in any drawing, and memory that stays bounded.
 
+#include "testsupport.h"
 #include "viewtestsupport.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/export/report.h"
 #include "views/viewregistry.h"
 #include "views/widgets/offscreen.h"
 #include "views/widgets/view.h"
@@ -38,6 +40,8 @@ private slots:
 };
 
 namespace {
+
+constexpr std::size_t kCombinations = 4;
 
 struct Extreme
 {
@@ -82,6 +86,20 @@ std::vector<Extreme> extremes()
             core::setNumberAt(s, "serving.prompt_tokens", context / 2))
             add(QStringLiteral("context %1").arg(context), s);
     }
+    // the combinations that once printed 100-digit figures (issue #41), last
+    const std::vector<QStringList> combinations{
+        {QStringLiteral("traffic.growth_per_month=1"), QStringLiteral("traffic.horizon_months=60")},
+        {QStringLiteral("traffic.requests_per_day=1e-300")},
+        {QStringLiteral("traffic.requests_per_day=1e12"),
+         QStringLiteral("traffic.peak_requests_per_second=1e9")},
+        {QStringLiteral("cost.price_per_hour_usd=100000"), QStringLiteral("cost.utilisation=0.01"),
+         QStringLiteral("cost.throttle_factor=0.05"),
+         QStringLiteral("serving.bandwidth_efficiency=0.01"),
+         QStringLiteral("sensitivity.efficiency_low=0.01")},
+    };
+    static_assert(kCombinations == 4);
+    for (const QStringList &sets : combinations)
+        add(sets.join(u' '), testsupport::loadScenario(QStringLiteral("llama-70b-fleet"), sets));
     return out;
 }
 
@@ -110,6 +128,8 @@ void ExtremeViews::everyViewDrawsEveryExtreme()
     // a number Qt wrote into a drawing: "nan" or "inf" where a coordinate belongs
     const QRegularExpression notANumber(QStringLiteral("(^|[\\s=\",(])-?(nan|inf)($|[\\s\",)])"),
                                         QRegularExpression::CaseInsensitiveOption);
+    // the text of a <text> element of the drawing
+    const QRegularExpression drawnText(QStringLiteral("<text[^>]*>([^<]*)</text>"));
     const std::vector<Extreme> cases = extremes();
     QVERIFY(cases.size() > 100);
     int drawn = 0;
@@ -134,6 +154,19 @@ void ExtremeViews::everyViewDrawsEveryExtreme()
             view->render(painter, QRectF(QPointF(), QSizeF(view->size())));
             painter.end();
             const QString text = QString::fromUtf8(svg.data());
+            // the words drawn: no figure beyond any real value without saying so (issue #41)
+            for (auto words = drawnText.globalMatch(text); words.hasNext();) {
+                const QString drawn = words.next().captured(1).trimmed();
+                // a number format's largest value (FP32's and BF16's 3.4e38) is the format's
+                // range, no plan's figure
+                if (view->snapshotName() == QLatin1String("precision") &&
+                    drawn.contains(QLatin1String("e+38")))
+                    continue;
+                const QString problem = testsupport::unrealFigureIn(drawn);
+                QVERIFY2(problem.isEmpty(),
+                         qPrintable(QStringLiteral("%1 in %2: %3")
+                                        .arg(extreme.label, view->snapshotName(), problem)));
+            }
             const QRegularExpressionMatch match = notANumber.match(text);
             QVERIFY2(
                 !match.hasMatch(),
@@ -142,6 +175,17 @@ void ExtremeViews::everyViewDrawsEveryExtreme()
                         .arg(extreme.label, view->snapshotName(),
                              text.mid(std::max<qsizetype>(0, match.capturedStart() - 80), 160))));
             ++drawn;
+        }
+    }
+    // the report's words over the scenarios that once printed 100-digit figures (issue #41)
+    for (std::size_t index = cases.size() - kCombinations; index < cases.size(); ++index) {
+        const QString html = views::reportHtml(cases[index].scenario, core::MemoryUnits::GB);
+        QString words = html;
+        words.replace(QRegularExpression(QStringLiteral("<[^>]*>")), QStringLiteral("\n"));
+        for (const QString &line : words.split(QLatin1Char('\n'))) {
+            const QString problem = testsupport::unrealFigureIn(line);
+            QVERIFY2(problem.isEmpty(),
+                     qPrintable(cases[index].label + QStringLiteral(" report: ") + problem));
         }
     }
     rusage usage{};

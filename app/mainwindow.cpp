@@ -3,6 +3,7 @@
 
 #include "views/calibration/measurementsdialog.h"
 #include "views/document/autosave.h"
+#include "views/document/dialogfolder.h"
 #include "views/document/scenariodocument.h"
 #include "views/document/userpresets.h"
 #include "views/export/handout.h"
@@ -470,14 +471,18 @@ void MainWindow::createActions()
     saveAsAction->setShortcut(QKeySequence::SaveAs);
     file->addAction(tr("&Import Hugging Face config.json as Model..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Import config.json"), QString(), tr("Model configs (*.json);;All files (*)"));
+            this, tr("Import config.json"), views::suggestedPath(m_document),
+            tr("Model configs (*.json);;All files (*)"));
+        views::rememberDialogFolder(path);
         if (!path.isEmpty())
             importConfig(path);
     });
     file->addAction(tr("Import &Measurements..."), this, [this] {
-        const QStringList paths =
-            QFileDialog::getOpenFileNames(this, tr("Import Measurements"), QString(),
-                                          tr("Measurements (*.csv *.json *.jsonl);;All files (*)"));
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            this, tr("Import Measurements"), views::suggestedPath(m_document),
+            tr("Measurements (*.csv *.json *.jsonl);;All files (*)"));
+        if (!paths.isEmpty())
+            views::rememberDialogFolder(paths.first());
         if (!paths.isEmpty())
             importMeasurements(paths);
     });
@@ -492,8 +497,10 @@ void MainWindow::createActions()
         if (!view)
             return;
         const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export Slide"), view->snapshotName() + QStringLiteral("-slide.png"),
+            this, tr("Export Slide"),
+            views::suggestedPath(m_document, view->snapshotName() + QStringLiteral("-slide.png")),
             tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+        views::rememberDialogFolder(path);
         QString error;
         if (!path.isEmpty() && !views::writeSlide(m_document->scenario(), m_document->units(),
                                                   view->snapshotName(), path, &error))
@@ -510,26 +517,36 @@ void MainWindow::createActions()
         dataMenu->addAction(sweep.second, this, [this, kind] {
             const QString name = QString::fromLatin1(core::sweepName(kind).data(),
                                                      qsizetype(core::sweepName(kind).size()));
-            const QString path = QFileDialog::getSaveFileName(this, tr("Export %1 Sweep").arg(name),
-                                                              name + QStringLiteral("-sweep.csv"),
-                                                              tr("CSV (*.csv);;JSON (*.json)"));
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Export %1 Sweep").arg(name),
+                views::suggestedPath(m_document, name + QStringLiteral("-sweep.csv")),
+                tr("CSV (*.csv);;JSON (*.json)"));
+            views::rememberDialogFolder(path);
             QString error;
             if (!path.isEmpty() && !views::writeSweep(m_document->scenario(), kind, path, &error))
                 QMessageBox::warning(this, tr("Export Data"), error);
         });
     }
     dataMenu->addAction(tr("Device &Checks..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export Device Checks"),
-                                                          QStringLiteral("device-checks.csv"),
-                                                          tr("CSV (*.csv);;JSON (*.json)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Device Checks"),
+            views::suggestedPath(m_document, QStringLiteral("device-checks.csv")),
+            tr("CSV (*.csv);;JSON (*.json)"));
+        views::rememberDialogFolder(path);
         QString error;
         if (!path.isEmpty() && !views::writeChecks(m_document->scenario(), path, &error))
             QMessageBox::warning(this, tr("Export Data"), error);
     });
     file->addAction(tr("Export &Report..."), this, [this] {
+        // named after the scenario's file: "llama-70b-fleet-report.pdf"
+        const QString stem = m_document->filePath().isEmpty()
+                                 ? QStringLiteral("scenario")
+                                 : QFileInfo(m_document->filePath()).completeBaseName();
         const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export Report"), QString(),
+            this, tr("Export Report"),
+            views::suggestedPath(m_document, stem + QStringLiteral("-report.pdf")),
             tr("PDF report (*.pdf);;Single-file HTML report (*.html)"));
+        views::rememberDialogFolder(path);
         if (path.isEmpty())
             return;
         QString error;
@@ -546,23 +563,25 @@ void MainWindow::createActions()
     for (const bool answers : {false, true}) {
         const QString title =
             answers ? tr("Export Lesson Handout, Teacher's Copy") : tr("Export Lesson Handout");
-        file->addAction(answers ? tr("Export Lesson Handout (&Teacher's Copy)...")
-                                : tr("Export Lesson &Handout..."),
-                        this, [this, answers, title] {
-                            const QString path = QFileDialog::getSaveFileName(
-                                this, title,
-                                answers ? tr("lesson-handout-teacher.pdf")
-                                        : tr("lesson-handout.pdf"),
-                                tr("PDF (*.pdf)"));
-                            if (path.isEmpty())
-                                return;
-                            QString error;
-                            QApplication::setOverrideCursor(Qt::WaitCursor);
-                            const bool ok = views::writeTourHandout(path, answers, &error);
-                            QApplication::restoreOverrideCursor();
-                            if (!ok)
-                                QMessageBox::warning(this, title, error);
-                        });
+        file->addAction(
+            answers ? tr("Export Lesson Handout (&Teacher's Copy)...")
+                    : tr("Export Lesson &Handout..."),
+            this, [this, answers, title] {
+                const QString path = QFileDialog::getSaveFileName(
+                    this, title,
+                    views::suggestedPath(m_document, answers ? tr("lesson-handout-teacher.pdf")
+                                                             : tr("lesson-handout.pdf")),
+                    tr("PDF (*.pdf)"));
+                views::rememberDialogFolder(path);
+                if (path.isEmpty())
+                    return;
+                QString error;
+                QApplication::setOverrideCursor(Qt::WaitCursor);
+                const bool ok = views::writeTourHandout(path, answers, &error);
+                QApplication::restoreOverrideCursor();
+                if (!ok)
+                    QMessageBox::warning(this, title, error);
+            });
     }
     file->addAction(tr("Copy View Image"), this, [this] {
         if (views::View *view = currentView())
@@ -1103,8 +1122,10 @@ void MainWindow::open()
 {
     if (!maybeSave())
         return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), QString(),
-                                                      tr("Scenarios (*.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Scenario"), views::suggestedPath(m_document),
+                                     tr("Scenarios (*.json);;All files (*)"));
+    views::rememberDialogFolder(path);
     if (!path.isEmpty())
         openFile(path);
 }
@@ -1345,8 +1366,10 @@ bool MainWindow::saveAs()
 {
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Save Scenario"),
-        m_document->filePath().isEmpty() ? tr("scenario.json") : m_document->filePath(),
+        m_document->filePath().isEmpty() ? views::suggestedPath(m_document, tr("scenario.json"))
+                                         : m_document->filePath(),
         tr("Scenarios (*.json)"));
+    views::rememberDialogFolder(path);
     if (path.isEmpty())
         return false;
     QString error;
@@ -1364,7 +1387,9 @@ void MainWindow::exportCurrentView(const QString &suffix)
     if (!view)
         return;
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export %1").arg(view->title()), view->snapshotName() + QLatin1Char('.') + suffix);
+        this, tr("Export %1").arg(view->title()),
+        views::suggestedPath(m_document, view->snapshotName() + QLatin1Char('.') + suffix));
+    views::rememberDialogFolder(path);
     if (path.isEmpty())
         return;
     QString error;

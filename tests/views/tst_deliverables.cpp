@@ -7,6 +7,7 @@
 #include "testsupport.h"
 #include "viewtestsupport.h"
 
+#include "core/physics/explain.h"
 #include "views/document/scenariodocument.h"
 #include "views/export/decisioncharts.h"
 #include "views/export/report.h"
@@ -21,6 +22,7 @@
 #include "core/decide/outlook.h"
 #include "core/decide/selection.h"
 #include "core/output/exports.h"
+#include "core/physics/explain.h"
 
 #include <QAbstractButton>
 #include <QAbstractSlider>
@@ -30,6 +32,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QPicture>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -149,6 +152,12 @@ void Deliverables::slideTablesFitTheirBox()
             painter, views::ChecksView::tableHtml(selection, bestPerDevice), box);
         QVERIFY2(height <= box.height() + 0.5, qPrintable(QString::number(height)));
         QVERIFY(height > 100);
+        // issue #42 item 7: never a word broken across lines ("Compatibil/ity")
+        for (const QRectF &slideBox : {box, QRectF(0, 0, 1384, 812)}) {
+            const QStringList broken = views::wordsBrokenInFittedHtml(
+                views::ChecksView::tableHtml(selection, bestPerDevice), slideBox);
+            QVERIFY2(broken.isEmpty(), qPrintable(broken.join(QStringLiteral(" | "))));
+        }
     }
     const QString oneDevice = views::ChecksView::tableHtml(selection, true);
     QVERIFY(oneDevice.contains(QStringLiteral("18 more options")));
@@ -183,6 +192,30 @@ void Deliverables::slideFooterNamesTheScenarioShown()
             QVERIFY2(svg.contains(QString::fromStdString(core::formatUsd(best->monthlyCostUsd))),
                      view);
     }
+    // issue #42 item 7: a slide never cuts a number ("$3.41 per m..."), and a share is a
+    // percentage, not "0.486"
+    const core::Evaluation e = core::evaluate(s);
+    const QString path = dir.filePath(QStringLiteral("cost.svg"));
+    QString error;
+    QVERIFY2(views::writeSlide(s, core::MemoryUnits::GB, QStringLiteral("cost"), path, &error),
+             qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(file.readAll());
+    QVERIFY2(!svg.contains(QChar(0x2026)), "an elided text on the cost slide");
+    // the words drawn, in order (a long number wraps between its words)
+    QStringList drawn;
+    static const QRegularExpression textElement(QStringLiteral("<text[^>]*>([^<]*)</text>"));
+    for (auto m = textElement.globalMatch(svg); m.hasNext();)
+        drawn << m.next().captured(1);
+    const QString words = drawn.join(QLatin1Char(' '));
+    QVERIFY2(words.contains(QString::fromStdString(
+                                core::formatFigure(e, core::FigureId::CostUsdPerMillionTokens))
+                                .toHtmlEscaped()),
+             qPrintable(words.left(600)));
+    QVERIFY(svg.contains(
+        QString::fromStdString(core::formatNumber(e[core::FigureId::CostUtilisation] * 100, 3)) +
+        QStringLiteral(" %")));
 }
 
 // The report's month and cost per million are the candidate's, which `accel-calc check --format

@@ -6,6 +6,7 @@
 
 #include "app/mainwindow.h"
 #include "tools/testpaths.h"
+#include "views/document/dialogfolder.h"
 #include "views/document/scenariodocument.h"
 #include "views/document/userpresets.h"
 #include "views/io/dataexport.h"
@@ -22,7 +23,10 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -36,6 +40,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTimer>
 
 class DesktopTest : public QObject
 {
@@ -50,6 +55,7 @@ private slots:
     void settingsSurviveARestart();
     void dataAndImageExportsAreStamped();
     void userPresetsAreSavedValidatedAndShared();
+    void fileDialogsOpenWhereTheScenarioIs();
 };
 
 void DesktopTest::initTestCase()
@@ -276,6 +282,57 @@ void DesktopTest::userPresetsAreSavedValidatedAndShared()
              qPrintable(error));
     QCOMPARE(core::presetList().size(), builtIn);
     QFile::remove(views::userPresetFile());
+}
+
+// Issue #42 item 10: every file dialog opened in the process's working folder, wherever the
+// scenario was. A dialog now opens in the scenario's folder, else where the user last chose a
+// file, else the documents folder; the report is named after the scenario.
+void DesktopTest::fileDialogsOpenWhereTheScenarioIs()
+{
+    QTemporaryDir project;
+    QTemporaryDir elsewhere;
+    const QString scenarioPath = project.filePath(QStringLiteral("fleet.json"));
+    {
+        views::ScenarioDocument doc;
+        doc.reset(core::lessonDefaultScenario());
+        QString error;
+        QVERIFY2(doc.save(scenarioPath, &error), qPrintable(error));
+    }
+    MainWindow window;
+    QVERIFY(window.openFile(scenarioPath, false));
+    // the dialog File > Export Report opens, as the user sees it
+    QString directory;
+    QString proposed;
+    QTimer::singleShot(0, [&] {
+        auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        directory = dialog->directory().absolutePath();
+        proposed = dialog->selectedFiles().value(0);
+        dialog->reject();
+    });
+    QAction *report = nullptr;
+    for (QAction *action : window.findChildren<QAction *>())
+        if (action->text().remove(QLatin1Char('&')) == QLatin1String("Export Report..."))
+            report = action;
+    QVERIFY(report);
+    QCoreApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
+    report->trigger();
+    QCOMPARE(directory, QFileInfo(project.path()).absoluteFilePath());
+    QCOMPARE(QFileInfo(proposed).fileName(), QStringLiteral("fleet-report.pdf"));
+
+    // untitled: where the user last chose a file, never the working folder
+    views::ScenarioDocument untitled;
+    views::rememberDialogFolder(elsewhere.filePath(QStringLiteral("a.csv")));
+    QCOMPARE(QFileInfo(views::suggestedPath(&untitled, QStringLiteral("b.csv"))).absolutePath(),
+             QFileInfo(elsewhere.path()).absoluteFilePath());
+    QSettings().remove(QStringLiteral("files/lastFolder"));
+    QCOMPARE(views::suggestedPath(&untitled),
+             QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation).isEmpty() ||
+                     !QFileInfo(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                          .isDir()
+                 ? QDir::homePath()
+                 : QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation));
 }
 
 QTEST_MAIN(DesktopTest)

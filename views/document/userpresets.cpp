@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "userpresets.h"
 
+#include "views/document/dialogfolder.h"
 #include "views/io/dataexport.h"
 #include "views/io/filereader.h"
 
@@ -310,7 +311,9 @@ void UserPresetsDialog::shareSelected()
     if (chosen.models.empty() && chosen.devices.empty() && chosen.links.empty())
         chosen = library.value(); // nothing selected: share them all
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Share Presets"), QStringLiteral("presets.json"), tr("Presets (*.json)"));
+        this, tr("Share Presets"), suggestedPath(nullptr, QStringLiteral("presets.json")),
+        tr("Presets (*.json)"));
+    rememberDialogFolder(path);
     QString error;
     if (!path.isEmpty() && !writeFileAtomically(path, core::presetLibraryToJson(chosen), &error))
         QMessageBox::warning(this, tr("Share Presets"), error);
@@ -318,8 +321,9 @@ void UserPresetsDialog::shareSelected()
 
 void UserPresetsDialog::import()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import Presets"), QString(),
-                                                      tr("Presets (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import Presets"), suggestedPath(nullptr), tr("Presets (*.json);;All files (*)"));
+    rememberDialogFolder(path);
     if (path.isEmpty())
         return;
     QString error;

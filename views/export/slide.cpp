@@ -27,7 +27,9 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <QTextBlock>
 #include <QTextDocument>
+#include <QTextLayout>
 
 #include <algorithm>
 #include <memory>
@@ -88,10 +90,16 @@ void paintSlide(QPainter &p, View &view, const QString &title, const QString &su
         p.setPen(QPen(QColor(215, 215, 215), 2));
         p.drawLine(cell.topLeft() + QPointF(0, 8), cell.topRight() + QPointF(0, 8));
         p.setPen(Qt::black);
-        p.setFont(pixelFont(50, true));
+        // the number whole: its type shrinks to fit the column ("$3.41 per m..." was elided),
+        // and below 30 px it wraps between words, never inside one
         const QString value = QString::fromStdString(keyNumbers[i].second);
-        p.drawText(cell.adjusted(0, 20, 0, -keyHeight / 2), Qt::AlignLeft | Qt::AlignBottom,
-                   QFontMetrics(p.font()).elidedText(value, Qt::ElideRight, kKeyColumnWidth));
+        int pixels = 50;
+        while (pixels > 30 &&
+               QFontMetrics(pixelFont(pixels, true)).horizontalAdvance(value) > kKeyColumnWidth)
+            pixels -= 2;
+        p.setFont(pixelFont(pixels, true));
+        p.drawText(cell.adjusted(0, 20, 0, -keyHeight / 2),
+                   Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, value);
         p.setPen(QColor(80, 80, 80));
         p.setFont(pixelFont(22));
         p.drawText(cell.adjusted(0, keyHeight / 2 + 4, 0, 0),
@@ -149,9 +157,16 @@ std::vector<std::pair<std::string, std::string>> keyNumbersFor(const QString &vi
         }
         return {{"Options that pass every check", "none"}};
     }
-    if (viewName == QStringLiteral("cost"))
-        return {figure(FigureId::CostUsdPerMillionTokens), figure(FigureId::CostFleetUsdPerMonth),
-                figure(FigureId::CostUtilisation)};
+    if (viewName == QStringLiteral("cost")) {
+        // a share reads as a percentage on a slide ("0.486" was a utilisation)
+        const double busy = e[FigureId::CostUtilisation];
+        return {figure(FigureId::CostUsdPerMillionTokens),
+                figure(FigureId::CostFleetUsdPerMonth),
+                {std::string(core::figureInfo(FigureId::CostUtilisation).label),
+                 e.available(FigureId::CostUtilisation)
+                     ? core::formatNumber(busy * 100, 3) + " %"
+                     : core::formatFigure(e, FigureId::CostUtilisation, units)}};
+    }
     if (viewName == QStringLiteral("memory") || viewName == QStringLiteral("kv") ||
         viewName == QStringLiteral("oom"))
         return {figure(FigureId::ServingBytesTotal), figure(FigureId::HeadroomBytes),
@@ -163,29 +178,76 @@ std::vector<std::pair<std::string, std::string>> keyNumbersFor(const QString &vi
 
 } // namespace
 
-/** Rich text (a table, a diagnosis) drawn to fit `box`: its type shrinks until it does, down to
- *  12 px, then the whole is scaled into the box: never cut, never over the footer. Returns the
- *  height it took. */
-double drawFittedHtml(QPainter &p, const QString &html, const QRectF &box)
+namespace {
+
+/** The document of `html` laid out for `box`: its type shrinks from 26 px until it fits the box
+ *  with no word broken (a table column narrower than its longest word broke "Compatibil/ity"),
+ *  down to 12 px; `scale` then fits what is still too large. */
+struct FittedHtml
 {
-    QTextDocument doc;
+    std::unique_ptr<QTextDocument> doc = std::make_unique<QTextDocument>();
+    double scale = 1.0;
+};
+
+/** The words a layout breaks across lines (a line that ends inside a word), table cells too. */
+QStringList brokenWords(const QTextDocument &doc)
+{
+    QStringList broken;
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        const QTextLayout *layout = block.layout();
+        const QString text = block.text();
+        for (int i = 0; layout && i + 1 < layout->lineCount(); ++i) {
+            const QTextLine line = layout->lineAt(i);
+            const int end = line.textStart() + line.textLength();
+            if (end <= 0 || end >= text.size())
+                continue;
+            if (text[end - 1].isLetterOrNumber() && text[end].isLetterOrNumber())
+                broken << text.mid(std::max(0, end - 12), 24);
+        }
+    }
+    return broken;
+}
+
+FittedHtml fitHtml(const QString &html, const QRectF &box)
+{
+    FittedHtml fitted;
+    QTextDocument &doc = *fitted.doc;
     doc.setDocumentMargin(0);
     doc.setHtml(html);
+    double width = box.width();
     for (int pixels = 26; pixels >= 12; pixels -= 2) {
         doc.setDefaultFont(pixelFont(pixels));
-        doc.setTextWidth(box.width());
-        if (doc.size().height() <= box.height() && doc.idealWidth() <= box.width() + 1)
+        doc.setTextWidth(width);
+        if (doc.size().height() <= box.height() && doc.idealWidth() <= box.width() + 1 &&
+            brokenWords(doc).isEmpty())
             break;
     }
-    // still too tall at 12 px: the whole of it scaled into the box, never cut
-    const double scale = std::min(
-        {1.0, box.height() / doc.size().height(), box.width() / std::max(1.0, doc.idealWidth())});
+    // still breaking words at 12 px: laid out wider until none is, then scaled into the box
+    for (int widen = 0; widen < 20 && !brokenWords(doc).isEmpty(); ++widen) {
+        width *= 1.1;
+        doc.setTextWidth(width);
+    }
+    fitted.scale = std::min({1.0, box.height() / doc.size().height(),
+                             box.width() / std::max({1.0, doc.idealWidth(), width})});
+    return fitted;
+}
+
+} // namespace
+
+double drawFittedHtml(QPainter &p, const QString &html, const QRectF &box)
+{
+    const FittedHtml fitted = fitHtml(html, box);
     p.save();
     p.translate(box.topLeft());
-    p.scale(scale, scale);
-    doc.drawContents(&p, QRectF(QPointF(), box.size() / scale));
+    p.scale(fitted.scale, fitted.scale);
+    fitted.doc->drawContents(&p, QRectF(QPointF(), box.size() / fitted.scale));
     p.restore();
-    return doc.size().height() * scale;
+    return fitted.doc->size().height() * fitted.scale;
+}
+
+QStringList wordsBrokenInFittedHtml(const QString &html, const QRectF &box)
+{
+    return brokenWords(*fitHtml(html, box).doc);
 }
 
 bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const QString &viewName,

@@ -7,6 +7,7 @@
 #include "core/model/units.h"
 
 #include <QString>
+#include <QStringList>
 
 class QPainter;
 class QRectF;
@@ -24,6 +25,8 @@ inline constexpr int kSlideHeight = 1080;
  *  12 px until it fits, then the whole is scaled into the box, never cut. Returns the height it
  *  took (at most the box's). */
 double drawFittedHtml(QPainter &painter, const QString &html, const QRectF &box);
+/** The words drawFittedHtml would break across lines for `box` (none: it never does). */
+QStringList wordsBrokenInFittedHtml(const QString &html, const QRectF &box);
 
 /** Writes the slide for view `viewName` (a --snapshot name) to `path` (.png, .svg or .pdf).
  *  `title` empty: the view's title and the scenario's name. False with `error` set. */

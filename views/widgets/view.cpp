@@ -3,6 +3,7 @@
 
 #include "views/widgets/offscreen.h"
 
+#include "views/document/dialogfolder.h"
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"
 #include "views/io/dataexport.h"
@@ -224,7 +225,9 @@ void View::exportWithDialog(const QString &suffix)
 {
     const QString filter = suffix.toUpper() + tr(" files (*.%1)").arg(suffix);
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export %1").arg(title()), snapshotName() + QLatin1Char('.') + suffix, filter);
+        this, tr("Export %1").arg(title()),
+        suggestedPath(document(), snapshotName() + QLatin1Char('.') + suffix), filter);
+    rememberDialogFolder(path);
     if (path.isEmpty())
         return;
     QString error;

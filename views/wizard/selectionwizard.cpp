@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "selectionwizard.h"
 
+#include "views/document/dialogfolder.h"
 #include "views/document/scenariodocument.h"
 #include "views/widgets/numbereditor.h"
 #include "views/widgets/style.h"
@@ -187,8 +188,10 @@ QWizardPage *SelectionWizard::createWorkloadPage()
     auto *importButton = new QPushButton(tr("Import config.json..."), leftBox);
     importButton->setToolTip(tr("A Hugging Face config.json as the model"));
     connect(importButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Import config.json"), QString(), tr("Model configs (*.json);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Import config.json"), suggestedPath(m_target),
+                                         tr("Model configs (*.json);;All files (*)"));
+        rememberDialogFolder(path);
         if (!path.isEmpty())
             importModel(path);
     });

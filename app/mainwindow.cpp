@@ -15,6 +15,7 @@
 #include "views/tour/tour.h"
 #include "views/tour/tourpanel.h"
 #include "views/viewregistry.h"
+#include "views/widgets/allinputs.h"
 #include "views/widgets/batchcontrol.h"
 #include "views/widgets/explanationpanel.h"
 #include "views/widgets/helpdialog.h"
@@ -432,6 +433,8 @@ void MainWindow::buildTab(int index)
         m_views << view;
         connect(view, &views::View::explainRequested, m_explanation,
                 &views::ExplanationPanel::showFigure);
+        connect(view, &views::View::inputRequested, this,
+                [this](const QString &path) { showAllInputs(path); });
         if (auto *roofline = qobject_cast<views::RooflineView *>(view))
             m_roofline = roofline;
     }
@@ -626,6 +629,16 @@ void MainWindow::createActions()
     m_explanationAction->setCheckable(true);
     m_explanationAction->setChecked(true);
     m_explanationAction->setShortcut(QKeySequence(Qt::Key_F7));
+    m_allInputsAction = view->addAction(tr("All &Inputs"), this, [this](bool on) {
+        if (on)
+            showAllInputs();
+        else if (m_inputsDock)
+            m_inputsDock->hide();
+    });
+    m_allInputsAction->setCheckable(true);
+    m_allInputsAction->setShortcut(QKeySequence(Qt::Key_F8));
+    m_allInputsAction->setToolTip(
+        tr("Every number the scenario holds, one editor each: load, engine, sensitivity too"));
     view->addSeparator();
     m_presenterAction =
         view->addAction(tr("&Presenter Mode"), this, [this](bool on) { setPresenterMode(on); });
@@ -1353,6 +1366,33 @@ void MainWindow::checkFileOnDisk()
     }
     m_diskStatus->setText(tr("\u26a0 %1 changed on disk").arg(name));
     m_diskStatus->show();
+}
+
+views::AllInputsPanel *MainWindow::showAllInputs(const QString &path)
+{
+    if (!m_inputsDock) {
+        m_allInputs = new views::AllInputsPanel(m_document, this);
+        m_inputsDock = new QDockWidget(tr("All Inputs"), this);
+        m_inputsDock->setObjectName(QStringLiteral("allInputsDock"));
+        m_inputsDock->setWidget(m_allInputs);
+        addDockWidget(Qt::RightDockWidgetArea, m_inputsDock);
+        // floating beside the views at first: docked, its editors squeezed the views past a
+        // 1280x800 screen; the user may dock it
+        m_inputsDock->setFloating(true);
+        const QRect frame = geometry();
+        const QSize size(std::max(420, m_allInputs->minimumWidth() + 40),
+                         std::min(720, frame.height() - 80));
+        m_inputsDock->resize(size);
+        m_inputsDock->move(frame.right() - size.width() - 24, frame.top() + 80);
+        connect(m_inputsDock, &QDockWidget::visibilityChanged, m_allInputsAction,
+                &QAction::setChecked);
+    }
+    m_inputsDock->show();
+    m_inputsDock->raise();
+    if (m_inputsDock->isFloating())
+        m_inputsDock->activateWindow(); // a window of its own: the keys go to it
+    m_allInputs->focusInput(path);      // none: the find field, so typing finds an input
+    return m_allInputs;
 }
 
 QString MainWindow::diskWarning() const

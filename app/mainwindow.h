@@ -28,6 +28,7 @@ struct Scenario;
 }
 
 namespace views {
+class AllInputsPanel;
 class MeasurementsDialog;
 struct ViewEntry;
 class ExplanationPanel;
@@ -115,6 +116,10 @@ public:
     /** Shows or hides the scenario panel and the explanation panel. Presenter mode hides both
      *  so the view under discussion has the screen (F6 and F7 bring them back). */
     void setSidePanelsShown(bool scenario, bool explanation);
+    /** View > All Inputs (F8): every number of the scenario, one editor each, in a dock built on
+     *  first use; `path` ("load.burstiness") is brought into view with the focus (none: the
+     *  find field has it). */
+    views::AllInputsPanel *showAllInputs(const QString &path = {});
     /** The theme and contrast (saved in the settings); the views are rebuilt in the new look. */
     void setTheme(views::Theme theme, bool highContrast);
     views::Theme theme() const { return m_theme; }
@@ -213,6 +218,9 @@ private:
     bool m_explanationBeforeTour = false; ///< the tour hid the explanation panel
     QAction *m_scenarioPanelAction = nullptr;
     QAction *m_explanationAction = nullptr;
+    QAction *m_allInputsAction = nullptr;
+    QDockWidget *m_inputsDock = nullptr;
+    views::AllInputsPanel *m_allInputs = nullptr;
     /** The height presenter mode is sized for now. */
     int presenterHeight() const;
 };

@@ -7,6 +7,8 @@
 #include "views/document/scenariodocument.h"
 #include "views/load/loadrunner.h"
 #include "views/viewregistry.h"
+#include "views/widgets/allinputs.h"
+#include "views/widgets/numbereditor.h"
 #include "views/widgets/view.h"
 #include "views/wizard/selectionwizard.h"
 
@@ -14,11 +16,14 @@
 #include "core/model/parameters.h"
 #include "core/model/scenarioaccess.h"
 
+#include <QApplication>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTextBrowser>
 #include <QUndoStack>
+#include <QUrl>
 
 #include <cmath>
 #include <functional>
@@ -30,6 +35,7 @@ class EditorsTest : public QObject
 private slots:
     void initTestCase();
     void everyEditorShowsTheHeldValueAtEitherEnd();
+    void everyInputHasAnEditorInTheWindow();
 };
 
 void EditorsTest::initTestCase()
@@ -138,6 +144,68 @@ void EditorsTest::everyEditorShowsTheHeldValueAtEitherEnd()
          {"cost.throttle_factor", "serving.batch", "training.sequence_length", "cost.utilisation",
           "serving.ttft_target_s", "traffic.requests_per_day"})
         QVERIFY2(paths.contains(QLatin1String(path)), path);
+}
+
+// Issue #42 item 9: the load, engine and sensitivity inputs could only be set in JSON. View >
+// All Inputs (F8) holds an editor for every number of the scenario format; an edit there is
+// the document's (one undo step), and each shows the held value at either end of its range.
+void EditorsTest::everyInputHasAnEditorInTheWindow()
+{
+    MainWindow window;
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    views::AllInputsPanel *panel = window.showAllInputs(QStringLiteral("load.burstiness"));
+    QVERIFY(panel && panel->isVisible());
+    QTRY_COMPARE(QApplication::focusWidget(), panel->editor(QStringLiteral("load.burstiness")));
+    views::ScenarioDocument *document = window.document();
+    int rows = 0;
+    for (const core::ParameterInfo &info : core::parameterTable()) {
+        if (!info.field)
+            continue; // the per-format peaks: the device's, set with the Device picker
+        ++rows;
+        const QString path = QString::fromLatin1(info.path.data(), qsizetype(info.path.size()));
+        views::NumberEditor *editor = panel->editor(path);
+        QVERIFY2(editor, qPrintable(path));
+        // typed into the editor: the document holds it, one undo step
+        document->reset(core::lessonDefaultScenario());
+        document->flush();
+        const double scale = editor->property("displayScale").toDouble();
+        const double held = core::numberAt(document->scenario(), info.path).value_or(0.0);
+        for (const double value : {info.maximum, info.minimum}) {
+            if (value == held)
+                continue; // no change, no edit
+            const int steps = document->undoStack()->count();
+            editor->setValue(value * scale);
+            QMetaObject::invokeMethod(editor, "editingFinished");
+            document->flush();
+            if (!panel->lastRefusal().isEmpty())
+                continue; // another input refuses it here (a prompt longer than the context)
+            QVERIFY2(document->undoStack()->count() == steps + 1, qPrintable(path));
+            QCOMPARE(*core::numberAt(document->scenario(), info.path), value);
+            break;
+        }
+    }
+    QVERIFY(rows > 100);
+    QStringList paths;
+    QVERIFY(checkEditors(
+                panel, document, [](QWidget *) {}, &paths) > 2 * 100);
+    // the Engine techniques view's "Set ... (engine.prefix_tokens)" opens its editor
+    document->reset(core::lessonDefaultScenario()); // every technique off
+    document->flush();
+    window.showView(QStringLiteral("engine"));
+    QWidget *engine = window.findChild<QWidget *>(QStringLiteral("engineView"));
+    QVERIFY(engine);
+    auto *browser = engine->findChild<QTextBrowser *>();
+    QVERIFY(browser);
+    QVERIFY(browser->toHtml().contains(QStringLiteral("input:engine.prefix_tokens")));
+    emit browser->anchorClicked(QUrl(QStringLiteral("input:engine.prefix_tokens")));
+    QTRY_COMPARE(QApplication::focusWidget(),
+                 panel->editor(QStringLiteral("engine.prefix_tokens")));
+    // found by typing
+    panel->setFilter(QStringLiteral("burst"));
+    QVERIFY(panel->editor(QStringLiteral("load.burstiness"))->isVisible());
+    QVERIFY(!panel->editor(QStringLiteral("serving.batch"))->isVisible());
 }
 
 QTEST_MAIN(EditorsTest)

@@ -8,7 +8,9 @@
 #include "core/model/units.h"
 #include "core/physics/techniques.h"
 
+#include <QRegularExpression>
 #include <QTextBrowser>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -184,6 +186,11 @@ EngineView::EngineView(ScenarioDocument *document, QWidget *parent)
 {
     setObjectName(QStringLiteral("engineView"));
     m_text->setOpenLinks(false);
+    // "Set Proposed tokens (engine.speculative_tokens)": the path is a link to its editor
+    connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        if (url.scheme() == QLatin1String("input"))
+            emit inputRequested(url.path());
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_text);
@@ -201,9 +208,13 @@ QString EngineView::shownText() const
 
 void EngineView::refresh()
 {
-    const QString html = engineHtml(document()->scenario());
-    if (m_text->toHtml() != html)
+    static const QRegularExpression input(QStringLiteral("\\((engine\\.[a-z_]+)\\)"));
+    QString html = engineHtml(document()->scenario());
+    html.replace(input, QStringLiteral("(<a href=\"input:\\1\">\\1</a>)"));
+    if (html != m_shownHtml) {
+        m_shownHtml = html;
         m_text->setHtml(html);
+    }
 }
 
 } // namespace views

@@ -31,6 +31,7 @@ protected:
 
 private:
     QTextBrowser *m_text;
+    QString m_shownHtml;
 };
 
 } // namespace views

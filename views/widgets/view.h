@@ -62,6 +62,8 @@ public:
 
 signals:
     void explainRequested(core::FigureId id);
+    /** The user asked for an input's editor ("engine.speculative_tokens"): View > All Inputs. */
+    void inputRequested(const QString &path);
 
 protected:
     /** Reads the document and updates every series and label. */

@@ -7,7 +7,6 @@
 #include "testsupport.h"
 #include "viewtestsupport.h"
 
-#include "core/physics/explain.h"
 #include "views/document/scenariodocument.h"
 #include "views/export/decisioncharts.h"
 #include "views/export/report.h"
@@ -51,6 +50,7 @@ private slots:
     void slideFooterNamesTheScenarioShown();
     void reportNumbersAreTheChecksOwn();
     void decisionChartsPaintFromFigures();
+    void reportChartsAreDrawnAtTheirOwnSize();
 };
 
 namespace {
@@ -277,6 +277,34 @@ void Deliverables::decisionChartsPaintFromFigures()
     QPainter painter(&image);
     views::paintTornado(painter, QRectF(0, 0, 1000, 420), none,
                         views::TornadoMeasure::BindingMargin);
+}
+
+// Issue #42 item 6: the report's "Latency under load" chart ran off the page with no x axis:
+// laid out at the window's size, the load view's simulation came in while the chart was being
+// sized for the page, and the chart view gave the chart its own size back. Each chart is drawn
+// at the size the page asks for.
+void Deliverables::reportChartsAreDrawnAtTheirOwnSize()
+{
+    const core::Scenario s = scenarioOf("llama-70b-fleet");
+    views::ScenarioDocument document;
+    document.reset(core::decidedScenario(s, core::selectDevice(s)));
+    document.flush();
+    const QSize page(1000, 460);
+    for (const QString &name :
+         {QStringLiteral("load-curve"), QStringLiteral("roofline"), QStringLiteral("memory")}) {
+        std::unique_ptr<views::View> view(views::findView(name)->create(&document, nullptr));
+        views::layOutOffscreen(*view, QSize(1400, 720));
+        QImage image(page, QImage::Format_ARGB32_Premultiplied);
+        QPainter painter(&image);
+        view->renderFigure(painter, QRectF(QPointF(), QSizeF(page)), page);
+        painter.end();
+        auto *chartView = qobject_cast<QChartView *>(view->figureWidget());
+        QVERIFY2(chartView, qPrintable(name));
+        QCOMPARE(chartView->chart()->size(), QSizeF(page));
+        // the x axis inside the box: its labels are drawn above the box's bottom
+        QVERIFY2(chartView->chart()->plotArea().bottom() < page.height() - 20, qPrintable(name));
+        QVERIFY2(chartView->chart()->plotArea().right() <= page.width(), qPrintable(name));
+    }
 }
 
 QTEST_MAIN(Deliverables)

@@ -129,8 +129,15 @@ void View::renderFigure(QPainter &painter, const QRectF &target, QSize chartSize
     if (auto *chartView = qobject_cast<QChartView *>(figure); chartView && chartSize.isValid()) {
         // the chart alone at the size asked for: its labels follow the new plot area
         QChart *chart = chartView->chart();
-        chart->resize(QSizeF(chartSize));
-        settleOffscreen();
+        // settling may finish work that lays the view out again (a load simulation coming in)
+        // and the chart view then gives the chart its own size back: the report's load chart
+        // was drawn at the view's size into a smaller box, its x axis and right side cut off
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            chart->resize(QSizeF(chartSize));
+            settleOffscreen();
+            if (chart->size() == QSizeF(chartSize))
+                break;
+        }
         QPicture picture;
         QPainter recorder(&picture);
         chartView->scene()->render(&recorder, QRectF(QPointF(), QSizeF(chartSize)),

@@ -552,7 +552,7 @@ GrowthPlan growthPlan(const Scenario &scenario, const Selection &selection)
         std::isfinite(total) ? "; over " + horizon + " the fleet costs " + formatUsd(total) : "";
     const GrowthMonth &last = plan.months.back();
     if (plan.growthPerMonth == 0) {
-        plan.sentence = "With no traffic growth assumed (traffic.growth_per_month = 0), today's "
+        plan.sentence = "With no traffic growth assumed, today's "
                         "fleet of " +
                         fleet + " serves the demand for all " + horizon + cost + ".";
     } else if (plan.runOutMonth < 0) {

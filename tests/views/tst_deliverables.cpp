@@ -35,6 +35,7 @@
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 
 #include <memory>
 
@@ -49,6 +50,7 @@ private slots:
     void slideTablesFitTheirBox();
     void slideFooterNamesTheScenarioShown();
     void reportNumbersAreTheChecksOwn();
+    void reportPageOneReadsWithoutTheApp();
     void decisionChartsPaintFromFigures();
     void reportChartsAreDrawnAtTheirOwnSize();
 };
@@ -305,6 +307,44 @@ void Deliverables::reportChartsAreDrawnAtTheirOwnSize()
         QVERIFY2(chartView->chart()->plotArea().bottom() < page.height() - 20, qPrintable(name));
         QVERIFY2(chartView->chart()->plotArea().right() <= page.width(), qPrintable(name));
     }
+}
+
+// Issue #42 item 5: page 1 could not be read without the app: the workload first appeared on
+// page 9, a JSON key ("traffic.growth_per_month = 0") and lesson line references ("(l.220)")
+// were printed, and the jargon went unexplained.
+void Deliverables::reportPageOneReadsWithoutTheApp()
+{
+    const core::Scenario s = scenarioOf("llama-70b-fleet");
+    const QString html = views::reportHtml(s, core::MemoryUnits::GB);
+    const qsizetype cost = html.indexOf(QStringLiteral("<h2>Cost</h2>"));
+    QVERIFY(cost > 0);
+    QTextDocument page;
+    page.setHtml(html.left(cost));
+    const QString one = page.toPlainText();
+    // the workload in words, before the answer
+    const qsizetype question = one.indexOf(QStringLiteral("The question."));
+    QVERIFY2(question >= 0 && question < one.indexOf(QStringLiteral("Recommended:")),
+             qPrintable(one.left(600)));
+    for (const QString &said :
+         {QStringLiteral("64 users at a time"), QStringLiteral("7,192-token prompt"),
+          QStringLiteral("about 1,000 tokens"), QStringLiteral("1 request a second"),
+          QStringLiteral("within 1.5 s"), QStringLiteral("no traffic was given")})
+        QVERIFY2(one.contains(said),
+                 qPrintable(said + QStringLiteral(" not in: ") + one.left(800)));
+    // no scenario keys, and the words it uses explained
+    static const QRegularExpression key(
+        QStringLiteral("\\b(model|device|serving|training|cost|traffic|load|engine|interconnect|"
+                       "power|wizard|sensitivity|calibration)\\.[a-z_]+"));
+    QVERIFY2(!key.match(one).hasMatch(), qPrintable(key.match(one).captured()));
+    for (const QString &term :
+         {QStringLiteral("Replica"), QStringLiteral("TP n"), QStringLiteral("KV cache"),
+          QStringLiteral("p95"), QStringLiteral("Prefill"), QStringLiteral("Token")})
+        QVERIFY2(one.contains(term), qPrintable(term));
+    // nowhere in the report a lesson line
+    static const QRegularExpression lessonLine(QStringLiteral("\\(l\\.\\d+"));
+    QVERIFY2(!lessonLine.match(html).hasMatch(),
+             qPrintable(html.mid(
+                 std::max<qsizetype>(0, lessonLine.match(html).capturedStart() - 80), 160)));
 }
 
 QTEST_MAIN(Deliverables)

@@ -18,12 +18,14 @@
 #include "core/data/presets.h"
 #include "core/decide/outlook.h"
 #include "core/decide/selection.h"
+#include "core/model/fleet.h"
 #include "core/model/parameters.h"
 #include "core/model/scenario.h"
 #include "core/model/scenarioaccess.h"
 #include "core/model/scenarioedits.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/explain.h"
+#include "core/physics/loadsim.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
@@ -96,6 +98,60 @@ QString optionLabel(const core::Candidate &c)
              esc(core::fleetLabel(c)));
 }
 
+/** The question the report answers, in words a reader who never saw the app follows: what is
+ *  served to whom, how much of it, how fast (issue #42 item 5: the workload first appeared on
+ *  page 9). The figures are the load section's, as the checks simulate them. */
+QString questionHtml(const core::Scenario &s, const core::Selection &selection)
+{
+    const QString model = esc(s.model.name);
+    if (selection.regime == core::Regime::Training)
+        return QObject::tr("<p><b>The question.</b> Which accelerators, and how many, to train "
+                           "%1 on.</p>")
+            .arg(model);
+    const auto setup = core::loadSetup(s);
+    if (!setup)
+        return QObject::tr("<p><b>The question.</b> Which accelerators, and how many, to serve "
+                           "%1 on.</p>")
+            .arg(model);
+    const core::LoadSetup &l = setup.value();
+    const bool peakGiven = std::isfinite(core::peakRequestsPerSecond(s.traffic)) ||
+                           s.givenInputs.contains("load.rate_per_second");
+    const QString traffic =
+        peakGiven ? QString()
+                  : QObject::tr(" (no traffic was given: the simulation assumes this rate)");
+    return QObject::tr(
+               "<p><b>The question.</b> Which accelerators, and how many, to serve the "
+               "language model %1 to <b>%2 users at a time</b>, each request a "
+               "<b>%3-token prompt</b> answered in <b>about %4 tokens</b>, at <b>%5 a "
+               "second</b> at the busiest time%6. The answer must start within <b>%7</b> and "
+               "then arrive at <b>%8 tokens a second</b> per user or faster (about reading "
+               "speed), on at least %9 copies of the model so that one can fail.</p>")
+        .arg(model, style::number(s.serving.concurrentSequences, 9), style::number(l.promptMean, 9),
+             style::number(l.outputMean, 9),
+             QObject::tr("%1 %2").arg(style::number(l.ratePerSecond, 3),
+                                      l.ratePerSecond == 1.0 ? QObject::tr("request")
+                                                             : QObject::tr("requests")),
+             traffic, esc(core::formatSeconds(s.serving.ttftTargetSeconds)),
+             style::number(s.serving.pacingTargetTokensPerSecond, 3),
+             style::number(s.wizard.minReplicas, 9));
+}
+
+/** The words page 1 uses, for a reader who never saw the app. */
+QString glossaryHtml()
+{
+    return QObject::tr(
+        "<p class=\"muted\"><b>Terms.</b> <i>Token</i>: a piece of a word, about three quarters "
+        "of one. <i>BF16, FP8, INT4, NVFP4 weights</i>: how many bits each of the model's "
+        "numbers is stored in (16, 8, 4); fewer bits need less memory and less time, with some "
+        "risk to answer quality. <i>Replica</i>: one complete copy of the model serving "
+        "requests. <i>TP n</i> (tensor parallel): one copy split across n devices that work on "
+        "every request together. <i>KV cache</i>: the memory each conversation keeps of its text "
+        "so far. <i>Prefill</i>: reading the prompt, before the answer's first token. "
+        "<i>First token</i>: the wait before the answer starts. <i>p95</i>: the time 95 of 100 "
+        "requests beat. <i>Colocated</i>: prompt reading and answer writing on the same "
+        "devices.</p>");
+}
+
 /** Page 1: what to buy, what it costs, what else was considered, what would change it. */
 QString executiveSummary(const core::Scenario &s, const core::Selection &selection,
                          const core::Sensitivity &sensitivity, const core::GrowthPlan &growth,
@@ -103,7 +159,7 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
 {
     const core::Recommendation &r = selection.recommendation;
     const core::Candidate *best = core::recommendedCandidate(selection);
-    QString out = QObject::tr("<h2>Executive summary</h2>");
+    QString out = QObject::tr("<h2>Executive summary</h2>") + questionHtml(s, selection);
     if (!best) {
         out += QObject::tr("<p><b>No option passes every check.</b> %1</p>").arg(esc(r.flip));
     } else {
@@ -171,9 +227,9 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
         out += QObject::tr("<p><b>Growth.</b> %1</p>").arg(esc(growth.sentence));
     const QString estimate = esc(core::estimateLabel(best ? best->scenario : s));
     out += QObject::tr("<p class=\"muted\">Speeds: %1. Estimates rank the options; a load test "
-                       "under the real mix must confirm the p95 before committing (l.220).</p>")
+                       "under the real mix must confirm the p95 before committing.</p>")
                .arg(estimate);
-    return out;
+    return out + glossaryHtml();
 }
 
 /** The fleet's money line by line: devices x price -> hour -> month -> year -> tokens ->
@@ -482,6 +538,10 @@ Parts parts(const core::Scenario &scenario, core::MemoryUnits units,
              QObject::tr("<p class=\"muted\">Made with Accelerator Explorer %1 from the lesson "
                          "\"AI accelerators\"; preset data of %2.</p>")
                  .arg(QApplication::applicationVersion(), fromView(core::presetDataDate()));
+    // a stakeholder's report cites no lesson lines ("(l.220)": the app's teaching aid)
+    static const QRegularExpression lessonLine(QStringLiteral("\\s*\\(l\\.\\d+(-\\d+)?\\)"));
+    for (QString *part : {&p.summary, &p.money, &p.growth, &p.checks, &p.charts, &p.tail})
+        part->remove(lessonLine);
     return p;
 }
 

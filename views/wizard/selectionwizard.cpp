@@ -279,8 +279,9 @@ QWizardPage *SelectionWizard::createCandidatesPage()
     auto *page = new QWizardPage(this);
     page->setTitle(tr("Candidate devices"));
     page->setSubTitle(tr("Tick the devices to compare and type a negotiated price over a list "
-                         "price. The scenario's own device is always checked too; devices "
-                         "without a price use the scenario's price per hour."));
+                         "price. The scenario's own device is always checked too. A device "
+                         "without a price says \u201cprice needed\u201d and cannot win on cost: "
+                         "no other device's price is borrowed."));
     auto *layout = new QVBoxLayout(page);
     m_filter = new QLineEdit(page);
     m_filter->setPlaceholderText(tr("Filter by name or id"));

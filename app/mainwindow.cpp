@@ -133,12 +133,17 @@ MainWindow::MainWindow(QWidget *parent)
                                 QStringLiteral("/autosave"),
                             this);
     // an autosave that cannot write is said where the user looks, and stays said until it can
-    m_autosaveStatus = new QLabel(this);
-    m_autosaveStatus->setObjectName(QStringLiteral("autosaveStatus"));
-    m_autosaveStatus->setStyleSheet(
-        QStringLiteral("color: %1; font-weight: bold").arg(views::style::warning().name()));
-    m_autosaveStatus->hide();
-    statusBar()->addPermanentWidget(m_autosaveStatus);
+    // a warning that stays in the status bar, shown only while it holds
+    const auto warningLabel = [this](const QString &name) {
+        auto *label = new QLabel(this);
+        label->setObjectName(name);
+        label->setStyleSheet(
+            QStringLiteral("color: %1; font-weight: bold").arg(views::style::warning().name()));
+        label->hide();
+        statusBar()->addPermanentWidget(label);
+        return label;
+    };
+    m_autosaveStatus = warningLabel(QStringLiteral("autosaveStatus"));
     connect(m_autosave, &views::Autosave::failed, this, [this](const QString &error) {
         m_autosaveStatus->setText(tr("\u26a0 Autosave is not working"));
         m_autosaveStatus->setToolTip(
@@ -147,12 +152,7 @@ MainWindow::MainWindow(QWidget *parent)
         m_autosaveStatus->setVisible(!error.isEmpty());
     });
     // another window or program writing this file is noticed, not overwritten in silence
-    m_diskStatus = new QLabel(this);
-    m_diskStatus->setObjectName(QStringLiteral("diskStatus"));
-    m_diskStatus->setStyleSheet(
-        QStringLiteral("color: %1; font-weight: bold").arg(views::style::warning().name()));
-    m_diskStatus->hide();
-    statusBar()->addPermanentWidget(m_diskStatus);
+    m_diskStatus = warningLabel(QStringLiteral("diskStatus"));
     m_diskWatcher = new QFileSystemWatcher(this);
     m_diskCheck = new QTimer(this);
     m_diskCheck->setSingleShot(true);

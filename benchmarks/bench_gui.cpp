@@ -155,10 +155,10 @@ void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintReco
                                core::NumericFormat::Int4, core::NumericFormat::Nvfp4,
                                core::NumericFormat::Mxfp4};
     }
-    wide.wizard.candidates.clear();
+    wide.wizard.candidates.emplace();
     for (const core::PresetInfo &info : core::presetList()) {
         if (info.kind == "device")
-            wide.wizard.candidates.push_back(info.id);
+            wide.wizard.candidates->push_back(info.id);
     }
     document->applyScenario(wide, QStringLiteral("All devices"));
     window.showView(QStringLiteral("checks"));
@@ -189,7 +189,7 @@ void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintReco
     const Summary wizard = summarise(wizardMs);
     std::printf("Wizard tab%s, %zu device candidates x %zu formats, a concurrency step to the "
                 "screen: median %.2f ms, p99 %.2f ms; %.2f selections per step\n",
-                fleet ? " (70B fleet, TP shapes)" : "", wide.wizard.candidates.size(),
+                fleet ? " (70B fleet, TP shapes)" : "", wide.wizard.candidates->size(),
                 wide.wizard.formats.size(), wizard.median, wizard.p99,
                 double(document->selectionRuns() - runsBefore) / steps);
 }

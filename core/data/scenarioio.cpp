@@ -413,7 +413,7 @@ void readWizard(const json &doc, Scenario &s, Diagnostics &warnings)
     if (const json *candidates = r.find("candidates")) {
         if (!candidates->is_array())
             fail(r.pointerOf("candidates"), "must be an array of device preset ids");
-        w.candidates.clear();
+        w.candidates.emplace();
         std::size_t index = 0;
         for (const json &item : *candidates) {
             std::string where = r.pointerOf("candidates") + "/" + std::to_string(index++);
@@ -422,7 +422,7 @@ void readWizard(const json &doc, Scenario &s, Diagnostics &warnings)
             std::string id = item.get<std::string>();
             if (!devicePreset(id))
                 fail(where, devicePreset(id).error().message);
-            w.candidates.push_back(id);
+            w.candidates->push_back(id);
         }
     }
     r.formatList("formats", w.formats);
@@ -677,7 +677,10 @@ json toJson(const Scenario &s)
     wizard["regime"] = w.regime == Regime::Online     ? "online"
                        : w.regime == Regime::Training ? "training"
                                                       : "edge";
-    wizard["candidates"] = w.candidates;
+    if (w.candidates)
+        wizard["candidates"] = *w.candidates;
+    else
+        wizard.erase("candidates"); // chosen from the model and the regime (candidateIds)
     wizard["formats"] = formatsJson(w.formats);
     detail::putNumbers(wizard, s, "wizard");
     wizard["data_on_premises"] = w.dataOnPremises;

@@ -1487,17 +1487,133 @@ Selection selectDevice(const Scenario &scenario, const std::vector<CandidateDevi
     return selection;
 }
 
+namespace {
+
+/** The lesson's illustrative 7B, as a preset or an inline edit of it. */
+bool isLessonModel(const ModelSpec &model)
+{
+    return model.presetId == "lesson-7b" ||
+           (model.presetId.empty() && model.name.starts_with("Lesson 7B"));
+}
+
+/** The lesson's hypothetical accelerators (24, 48 and 80 GB): no part anyone can buy. */
+bool isLessonDevice(std::string_view presetId)
+{
+    return presetId.starts_with("lesson-accelerator");
+}
+
+} // namespace
+
+std::vector<std::string> candidateIds(const Scenario &scenario)
+{
+    if (scenario.wizard.candidates)
+        return *scenario.wizard.candidates;
+    const bool lesson = isLessonModel(scenario.model);
+    std::vector<std::string> ids;
+    if (lesson) {
+        ids = {"lesson-accelerator-24gb", "lesson-accelerator-48gb", "lesson-accelerator"};
+    } else {
+        // a real model on real parts: the widely rented data-centre GPUs of the last three
+        // generations (the 70B decision's set; each has a price, so each can win on cost), or
+        // every edge and client part in the edge regime (it owns one). Not every priced preset:
+        // with traffic given each option runs a load simulation, and 19 devices x 6 formats
+        // took 0.4-0.9 s a change where these take a third of it.
+        if (scenario.wizard.regime != Regime::Edge) {
+            ids = {"nvidia-h100-sxm", "nvidia-h200-sxm", "nvidia-b200",
+                   "amd-mi300x",      "nvidia-l40s",     "nvidia-a100-80gb-sxm"};
+        } else {
+            for (const PresetInfo &info : presetList()) {
+                if (info.kind != "device" || isLessonDevice(info.id))
+                    continue;
+                const auto device = devicePreset(info.id);
+                if (device && (device->deployment == Deployment::Edge ||
+                               device->deployment == Deployment::Client))
+                    ids.push_back(info.id);
+            }
+        }
+    }
+    // the scenario's own device is compared with the others, unless it is a lesson device and
+    // the model a real one (a hypothetical part is no answer to a real decision)
+    const std::string &own = scenario.device.presetId;
+    if (!own.empty() && (lesson || !isLessonDevice(own)) &&
+        std::find(ids.begin(), ids.end(), own) == ids.end())
+        ids.insert(ids.begin(), own);
+    return ids;
+}
+
 std::vector<CandidateDevice> defaultCandidates(const Scenario &scenario, Diagnostics &problems)
 {
-    auto devices = resolveCandidates(scenario.wizard.candidates, problems);
-    const bool listed = std::any_of(devices.begin(), devices.end(), [&](const CandidateDevice &d) {
-        return !scenario.device.presetId.empty() && d.id == scenario.device.presetId;
-    });
-    if (!listed)
-        devices.insert(devices.begin(), {scenario.device.presetId, scenario.device});
+    const std::vector<std::string> ids = candidateIds(scenario);
+    std::vector<CandidateDevice> devices;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (ids[i] == scenario.device.presetId) { // the scenario's own, as the scenario holds it
+            devices.push_back({ids[i], scenario.device});
+            continue;
+        }
+        Diagnostics one;
+        for (CandidateDevice &device : resolveCandidates({ids[i]}, one))
+            devices.push_back(std::move(device));
+        for (Diagnostic &problem : one)
+            problems.push_back({"/wizard/candidates/" + std::to_string(i), problem.message});
+    }
+    // a device that is no preset has no box to tick: it is always checked
+    if (scenario.device.presetId.empty())
+        devices.insert(devices.begin(), {"", scenario.device});
     for (const DeviceSpec &custom : scenario.wizard.customDevices)
         devices.push_back({"", custom});
     return devices;
+}
+
+SequencesInFlight sequencesInFlight(const Scenario &scenario)
+{
+    SequencesInFlight out;
+    out.ratePerSecond = peakRequestsPerSecond(scenario.traffic);
+    if (!isSet(out.ratePerSecond) || !(out.ratePerSecond > 0)) {
+        out.reasoning = "Give the peak requests per second (or the requests per day) to get the "
+                        "concurrent sequences from the traffic.";
+        return out;
+    }
+    const double output =
+        std::max(0.0, scenario.serving.contextTokens - scenario.serving.promptTokens);
+    Scenario at = scenario;
+    double sequences = 1;
+    double firstToken = 0;
+    double perSequence = 0;
+    // each pass sizes the batch by the last answer: a larger batch is slower per sequence, so
+    // the answer grows to where it holds (a few passes; a rate no batch keeps up with diverges)
+    for (int pass = 0; pass < 12; ++pass) {
+        at.serving.batch = sequences;
+        at.serving.concurrentSequences = sequences;
+        const Evaluation e = evaluate(at);
+        firstToken = e[F::PrefillTtftSeconds];
+        perSequence = e[F::DecodeTokensPerSecondPerSequence];
+        if (!std::isfinite(firstToken) || !(perSequence > 0)) {
+            out.reasoning = "No speed is known for this scenario, so the time a request stays "
+                            "cannot be estimated.";
+            return out;
+        }
+        out.secondsInSystem = firstToken + output / perSequence;
+        const double next = std::max(1.0, std::ceil(out.ratePerSecond * out.secondsInSystem));
+        if (next >= kBeyondAnyRealFigure || next > 1e6) {
+            out.reasoning = "At " + num(out.ratePerSecond) +
+                            " requests a second, more than 1,000,000 sequences would be in "
+                            "flight: no batch keeps up with this rate.";
+            return out;
+        }
+        const bool settled = next == sequences;
+        sequences = next;
+        if (settled)
+            break;
+    }
+    out.available = true;
+    out.sequences = sequences;
+    out.reasoning = "Little's law: " + num(out.ratePerSecond) + " requests a second x " +
+                    formatSeconds(out.secondsInSystem) + " each (first token " +
+                    formatSeconds(firstToken) + ", then " + num(output, 6) + " tokens at " +
+                    num(perSequence) + " tokens/s per sequence in a batch of " + num(sequences, 9) +
+                    ") = " + num(sequences, 9) + (sequences == 1 ? " sequence" : " sequences") +
+                    " in flight at the peak, across the fleet.";
+    return out;
 }
 
 std::vector<NumericFormat> defaultFormats(const Scenario &scenario)

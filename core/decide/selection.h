@@ -162,10 +162,33 @@ struct CandidateDevice
 std::vector<CandidateDevice> resolveCandidates(const std::vector<std::string> &ids,
                                                Diagnostics &problems);
 
-/** The wizard's candidates plus the scenario's own device (first, unless it is listed) and the
- *  custom devices. A price negotiated in `wizard.prices` is applied where each is checked, by
- *  the one rule of core::deviceFollowers. */
+/** The device presets the checks compare: `wizard.candidates` as listed (a file's list, the
+ *  wizard's ticks) or, when none is listed, chosen from the model and the regime: the lesson's
+ *  three accelerators for the lesson's model; for any other model six widely rented data-centre
+ *  GPUs, H100, H200, B200, MI300X, L40S and A100 80 GB (online, training), or the edge and client
+ *  presets (edge), with the scenario's own device first
+ *  unless it is one of the lesson's hypothetical parts. */
+std::vector<std::string> candidateIds(const Scenario &scenario);
+
+/** The candidates of candidateIds resolved, plus the scenario's own device when it is no preset
+ *  (it has no box to tick) and the custom devices. A price negotiated in `wizard.prices` is applied
+ * where each is checked, by the one rule of core::deviceFollowers. */
 std::vector<CandidateDevice> defaultCandidates(const Scenario &scenario, Diagnostics &problems);
+/**
+ * Concurrent sequences from the traffic, by Little's law: L = rate x the time a request stays
+ * (its time to first token, then its answer at the per-sequence decode speed of a batch of L).
+ * The speed depends on L, so L is found by repeating until it stops changing; whole sequences.
+ */
+struct SequencesInFlight
+{
+    bool available = false;     ///< false without a peak rate, or when no speed is known
+    double ratePerSecond = 0;   ///< the peak the fleet is sized for
+    double secondsInSystem = 0; ///< first token + output / per-sequence tokens per second
+    double sequences = 0;       ///< ceil(rate x seconds), across the fleet
+    std::string reasoning;      ///< the sum in words, for the wizard beside its button
+};
+SequencesInFlight sequencesInFlight(const Scenario &scenario);
+
 /** The wizard's formats plus the scenario's own weight format (first, unless it is listed). */
 std::vector<NumericFormat> defaultFormats(const Scenario &scenario);
 

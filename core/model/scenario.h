@@ -292,8 +292,9 @@ enum class Regime { Online, Training, Edge };
 struct WizardConfig
 {
     Regime regime = Regime::Online;
-    std::vector<std::string> candidates = {"lesson-accelerator-24gb", "lesson-accelerator-48gb",
-                                           "lesson-accelerator"};
+    /// The device presets checked, as listed (the file's `candidates`, the wizard's ticks).
+    /// None listed: core::candidateIds chooses them from the model and the regime.
+    std::optional<std::vector<std::string>> candidates;
     /// The weight formats tried: the 16-bit baseline, the 8-bit and the 4-bit ones (FP8, INT8,
     /// INT4 with group scales, NVFP4, MXFP4); each device's kernels decide which run natively.
     std::vector<NumericFormat> formats = {NumericFormat::Bf16,  NumericFormat::Fp8,

@@ -288,7 +288,7 @@ void Exports::checksCsvNeverRunsADeviceName()
     core::Scenario s = testsupport::loadScenario(QStringLiteral("lesson-default"));
     s.device.presetId.clear();
     s.device.name = "=cmd|' /C calc'!A0";
-    s.wizard.candidates.clear();
+    s.wizard.candidates.emplace(); // the scenario's own device alone
     const core::Selection selection = core::selectDevice(s);
     QVERIFY(!selection.candidates.empty());
     const QString csv = QString::fromStdString(core::selectionToCsv(selection, kStamp));
@@ -307,7 +307,7 @@ void Exports::checksCsvCommentStaysOneLine()
     core::Scenario s = testsupport::loadScenario(QStringLiteral("support-assistant"));
     s.device.presetId.clear();
     s.device.name = "Rack A\nGPU,\r\nB";
-    s.wizard.candidates.clear();
+    s.wizard.candidates.emplace(); // the scenario's own device alone
     const core::Selection selection = core::selectDevice(s);
     QVERIFY(core::recommendedCandidate(selection));
     const QString csv = QString::fromStdString(core::selectionToCsv(selection, kStamp));

@@ -185,7 +185,7 @@ void Replicas::aDeviceWithoutAPriceNeverBorrowsOne()
 {
     // Gaudi 3: no public on-demand price was found; the scenario's device costs $4.26/h
     const core::Scenario scenario = testsupport::loadScenario(
-        kLlama70, {QStringLiteral("wizard.candidates=[\"intel-gaudi3\"]")});
+        kLlama70, {QStringLiteral("wizard.candidates=[\"nvidia-h100-sxm\", \"intel-gaudi3\"]")});
     const core::Selection s = core::selectDevice(scenario);
     const core::Candidate *gaudi = findCandidate(s, "intel-gaudi3", NumericFormat::Bf16);
     QVERIFY(gaudi);
@@ -392,8 +392,9 @@ void Replicas::microscalingFormats()
 void Replicas::fp8OnAmpereIsEmulatedNotUnknown()
 {
     const core::Scenario scenario = testsupport::loadScenario(
-        kLlama70, {QStringLiteral("wizard.candidates=[\"nvidia-a100-80gb-sxm\"]"),
-                   QStringLiteral("wizard.formats=[\"fp8\", \"nvfp4\"]")});
+        kLlama70,
+        {QStringLiteral("wizard.candidates=[\"nvidia-h100-sxm\", \"nvidia-a100-80gb-sxm\"]"),
+         QStringLiteral("wizard.formats=[\"fp8\", \"nvfp4\"]")});
     const core::Selection s = core::selectDevice(scenario);
     for (NumericFormat f : {NumericFormat::Fp8, NumericFormat::Nvfp4}) {
         const core::Candidate *a100 = findCandidate(s, "nvidia-a100-80gb-sxm", f);
@@ -432,7 +433,7 @@ void Replicas::checkJsonCarriesTheShapeAndTheFleet()
     }
     // a device without a price writes null, never another device's figure
     const core::Selection gaudi = core::selectDevice(testsupport::loadScenario(
-        kLlama70, {QStringLiteral("wizard.candidates=[\"intel-gaudi3\"]")}));
+        kLlama70, {QStringLiteral("wizard.candidates=[\"nvidia-h100-sxm\", \"intel-gaudi3\"]")}));
     const QJsonObject unpriced =
         QJsonDocument::fromJson(QByteArray::fromStdString(core::selectionToJson(gaudi)))
             .object()

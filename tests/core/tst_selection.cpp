@@ -4,6 +4,7 @@
 
 #include "testsupport.h"
 
+#include "core/data/scenarioio.h"
 #include "core/decide/selection.h"
 #include "core/model/units.h"
 
@@ -50,6 +51,9 @@ private slots:
     void customDevicesAndNegotiatedPrices();
     void badWizardSections_data();
     void badWizardSections();
+    void candidatesFollowTheModelUntilListed();
+    void listedCandidatesAreExactlyThoseChecked();
+    void sequencesInFlightByLittlesLaw();
 };
 
 // l.215 and l.220, for the support assistant: 40 sequences x 3,000 tokens, 3 GB runtime.
@@ -378,4 +382,109 @@ void Selection::badWizardSections()
 }
 
 QTEST_GUILESS_MAIN(Selection)
+
+// Issue #42, item 8: the lesson's model is compared on the lesson's accelerators; a real model
+// never on them (it got the three hypothetical parts, and the scenario's 80 GB one, in its
+// report); a listed set is used as listed.
+void Selection::candidatesFollowTheModelUntilListed()
+{
+    const core::Scenario lesson = testsupport::loadScenario(QStringLiteral("lesson-default"));
+    QCOMPARE(core::candidateIds(lesson),
+             (std::vector<std::string>{"lesson-accelerator-24gb", "lesson-accelerator-48gb",
+                                       "lesson-accelerator"}));
+    const core::Scenario real = testsupport::loadScenario(QStringLiteral("lesson-default"),
+                                                          {QStringLiteral("model=llama-3-1-70b")});
+    const std::vector<std::string> ids = core::candidateIds(real);
+    QVERIFY(std::find(ids.begin(), ids.end(), "nvidia-h100-sxm") != ids.end());
+    QVERIFY(std::find(ids.begin(), ids.end(), "amd-mi300x") != ids.end());
+    QCOMPARE(ids.size(), std::size_t(6)); // H100, H200, B200, MI300X, L40S, A100 80 GB
+    for (const std::string &id : ids) {
+        QVERIFY2(!id.starts_with("lesson-"), id.c_str());
+        const auto device = core::devicePreset(id).value();
+        QVERIFY2(device.deployment == core::Deployment::Datacenter, id.c_str());
+        QVERIFY2(core::isSet(device.pricePerHourUsd), id.c_str()); // it can win on cost
+    }
+    const core::Selection selection = core::selectDevice(real);
+    for (const core::Candidate &c : selection.candidates)
+        QVERIFY2(!c.deviceId.starts_with("lesson-"), c.deviceId.c_str());
+    QVERIFY(core::recommendedCandidate(selection));
+
+    // a real device of the scenario's own joins the automatic set; the edge regime has its own
+    const core::Scenario onRtx4090 = testsupport::loadScenario(
+        QStringLiteral("lesson-default"),
+        {QStringLiteral("model=llama-3-1-70b"), QStringLiteral("device=nvidia-rtx-4090")});
+    QCOMPARE(core::candidateIds(onRtx4090).front(), std::string("nvidia-rtx-4090"));
+    const core::Scenario edge = testsupport::loadScenario(
+        QStringLiteral("lesson-default"),
+        {QStringLiteral("model=llama-3-1-70b"), QStringLiteral("wizard.regime=\"edge\"")});
+    for (const std::string &id : core::candidateIds(edge)) {
+        const auto deployment = core::devicePreset(id).value().deployment;
+        QVERIFY2(deployment == core::Deployment::Edge || deployment == core::Deployment::Client,
+                 id.c_str());
+    }
+
+    // the choice is written only once made: a saved scenario keeps following its model
+    QVERIFY(core::writeScenario(lesson).find("\"candidates\"") == std::string::npos);
+    const core::Scenario listed = testsupport::loadScenario(
+        QStringLiteral("lesson-default"), {QStringLiteral("model=llama-3-1-70b"),
+                                           QStringLiteral("wizard.candidates=[\"amd-mi300x\"]")});
+    QVERIFY(core::writeScenario(listed).find("\"candidates\"") != std::string::npos);
+}
+
+void Selection::listedCandidatesAreExactlyThoseChecked()
+{
+    // the fleet's own device (H100) unlisted is not checked: unticked means left out
+    const core::Scenario s = testsupport::loadScenario(
+        QStringLiteral("llama-70b-fleet"), {QStringLiteral("wizard.candidates=[\"amd-mi300x\"]")});
+    const core::Selection selection = core::selectDevice(s);
+    QVERIFY(!selection.candidates.empty());
+    for (const core::Candidate &c : selection.candidates)
+        QCOMPARE(c.deviceId, std::string("amd-mi300x"));
+    // a device that is no preset has no box to untick: it is always checked
+    core::Scenario inline_ = s;
+    inline_.device.presetId.clear();
+    inline_.device.name = "Our rack";
+    const core::Selection withInline = core::selectDevice(inline_);
+    QCOMPARE(withInline.candidates.front().device.name, std::string("Our rack"));
+}
+
+// Issue #42, item 8: the workload page offers the concurrency from the traffic. Little's law,
+// L = rate x time in the system, with the time at a batch of L itself (a fixed point).
+void Selection::sequencesInFlightByLittlesLaw()
+{
+    const core::Scenario none = testsupport::loadScenario(QStringLiteral("llama-70b-fleet"));
+    QVERIFY(!core::sequencesInFlight(none).available);
+    QVERIFY(!core::sequencesInFlight(none).reasoning.empty());
+
+    const core::Scenario s = testsupport::loadScenario(
+        QStringLiteral("llama-70b-fleet"), {QStringLiteral("traffic.peak_requests_per_second=2")});
+    const core::SequencesInFlight inFlight = core::sequencesInFlight(s);
+    QVERIFY(inFlight.available);
+    QCOMPARE(inFlight.ratePerSecond, 2.0);
+    // the same sum by hand, from the evaluation at the answer's own batch
+    core::Scenario at = s;
+    at.serving.batch = inFlight.sequences;
+    at.serving.concurrentSequences = inFlight.sequences;
+    const core::Evaluation e = core::evaluate(at);
+    const double stay = e[core::FigureId::PrefillTtftSeconds] +
+                        (s.serving.contextTokens - s.serving.promptTokens) /
+                            e[core::FigureId::DecodeTokensPerSecondPerSequence];
+    QVERIFY(std::fabs(inFlight.secondsInSystem - stay) <= 1e-9 * stay);
+    QCOMPARE(inFlight.sequences, std::ceil(2.0 * stay));
+    QVERIFY2(inFlight.reasoning.find("Little's law: 2 requests a second") != std::string::npos,
+             inFlight.reasoning.c_str());
+    // twice the rate, at least twice the sequences (each also waits longer in a larger batch)
+    const core::SequencesInFlight doubled = core::sequencesInFlight(testsupport::loadScenario(
+        QStringLiteral("llama-70b-fleet"), {QStringLiteral("traffic.peak_requests_per_second=4")}));
+    QVERIFY(doubled.sequences >= 2 * inFlight.sequences - 1);
+
+    // a rate no batch keeps up with says so instead of a number
+    const core::SequencesInFlight flood = core::sequencesInFlight(
+        testsupport::loadScenario(QStringLiteral("llama-70b-fleet"),
+                                  {QStringLiteral("traffic.peak_requests_per_second=1e9")}));
+    QVERIFY(!flood.available);
+    QVERIFY2(flood.reasoning.find("no batch keeps up") != std::string::npos,
+             flood.reasoning.c_str());
+}
+
 #include "tst_selection.moc"

@@ -54,6 +54,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
@@ -78,6 +79,8 @@ private slots:
     void applyingTheDecisionIsOneUndoStep();
     void wizardWalksTheLessonCase();
     void wizardImportsModelsAndPricesCandidates();
+    void wizardCandidatesFollowTheModelUntilTicked();
+    void wizardOffersTheTrafficsConcurrency();
     void wizardTabSelectsOncePerChange();
     void aStepLeavesTheTabLayoutAlone();
     void theDecisionCatchesUpWithADrag();
@@ -261,6 +264,81 @@ void WizardViews::wizardImportsModelsAndPricesCandidates()
     QCOMPARE(doc.scenario().wizard.customDevices.size(), std::size_t(0)); // until applied
     wizard.reject();
     QCOMPARE(doc.scenario().wizard.prices.size(), std::size_t(0)); // cancelling changes nothing
+}
+
+// Issue #42, item 8: a real 70B model opened the candidates page with the three hypothetical
+// lesson accelerators ticked, and the scenario's own device was checked even when unticked.
+void WizardViews::wizardCandidatesFollowTheModelUntilTicked()
+{
+    views::ScenarioDocument doc; // the lesson's default, its 80 GB lesson device
+    views::SelectionWizard wizard(&doc);
+    showOffscreen(wizard, {980, 700});
+    auto *table = wizard.findChild<QTableWidget *>(QStringLiteral("candidates"));
+    QVERIFY(table);
+    auto ticked = [&] {
+        QStringList ids;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            if (table->item(row, 0)->checkState() == Qt::Checked)
+                ids << table->item(row, 0)->data(Qt::UserRole).toString();
+        }
+        return ids;
+    };
+    QCOMPARE(ticked(), (QStringList{QStringLiteral("lesson-accelerator"),
+                                    QStringLiteral("lesson-accelerator-24gb"),
+                                    QStringLiteral("lesson-accelerator-48gb")}));
+    wizard.next();
+    QVERIFY(wizard.working()->setModelPreset(QStringLiteral("llama-3-1-70b")));
+    wizard.working()->flush();
+    wizard.next();
+    QCOMPARE(wizard.currentId(), int(views::SelectionWizard::CandidatesPage));
+    const QStringList real = ticked();
+    QVERIFY2(real.contains(QStringLiteral("nvidia-h100-sxm")), qPrintable(real.join(u',')));
+    for (const QString &id : real)
+        QVERIFY2(!id.startsWith(QStringLiteral("lesson-")), qPrintable(id));
+
+    // unticking is leaving out: the H100 is not checked once its box is cleared
+    for (int row = 0; row < table->rowCount(); ++row) {
+        if (table->item(row, 0)->data(Qt::UserRole).toString() == QStringLiteral("nvidia-h100-sxm"))
+            table->item(row, 0)->setCheckState(Qt::Unchecked);
+    }
+    wizard.working()->flush();
+    const core::Selection selection = core::selectDevice(wizard.working()->scenario());
+    QVERIFY(!selection.candidates.empty());
+    for (const core::Candidate &c : selection.candidates) {
+        QVERIFY2(c.deviceId != "nvidia-h100-sxm" && !c.deviceId.starts_with("lesson-"),
+                 c.deviceId.c_str());
+    }
+    QCOMPARE(ticked().size(), real.size() - 1);
+}
+
+// Issue #42, item 8: the workload page turns the peak rate into concurrent sequences.
+void WizardViews::wizardOffersTheTrafficsConcurrency()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("llama-70b-fleet")).value().scenario);
+    views::SelectionWizard wizard(&doc);
+    showOffscreen(wizard, {980, 700});
+    wizard.next();
+    auto *text = wizard.findChild<QLabel *>(QStringLiteral("sequences_in_flight"));
+    auto *use = wizard.findChild<QPushButton *>(QStringLiteral("use_sequences_in_flight"));
+    QVERIFY(text && use);
+    QVERIFY(!use->isEnabled()); // no traffic given: nothing to offer, and the label says why
+    QVERIFY2(text->text().contains(QStringLiteral("peak requests per second")),
+             qPrintable(text->text()));
+    QVERIFY(wizard.working()->setNumber(QStringLiteral("traffic.peak_requests_per_second"), 2));
+    wizard.working()->flush();
+    const core::SequencesInFlight expected = core::sequencesInFlight(wizard.working()->scenario());
+    QVERIFY(expected.available);
+    QCOMPARE(text->text(), QString::fromStdString(expected.reasoning));
+    QVERIFY(use->isEnabled());
+    QVERIFY2(use->text().contains(views::style::number(expected.sequences)),
+             qPrintable(use->text()));
+    use->click();
+    wizard.working()->flush();
+    QCOMPARE(wizard.working()->scenario().serving.concurrentSequences, expected.sequences);
+    auto *spin = wizard.findChild<QDoubleSpinBox *>(QStringLiteral("serving.concurrent_sequences"));
+    QCOMPARE(spin->value(), expected.sequences);
+    QCOMPARE(doc.scenario().serving.concurrentSequences, 64.0); // the scenario, until applied
 }
 
 // Issue #19: the checks and the decision each ran the device selection on every change; the

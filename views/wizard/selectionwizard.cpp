@@ -226,6 +226,29 @@ QWizardPage *SelectionWizard::createWorkloadPage()
     }
     left->addRow(tr("Weight formats to try"), formats);
     addNumber(left, QStringLiteral("serving.concurrent_sequences"));
+    // the concurrency from the traffic (Little's law), offered beside the number it replaces
+    m_inFlight = new QLabel(leftBox);
+    m_inFlight->setObjectName(QStringLiteral("sequences_in_flight"));
+    m_inFlight->setWordWrap(true);
+    m_inFlight->setTextFormat(Qt::PlainText);
+    m_useInFlight = new QPushButton(leftBox);
+    m_useInFlight->setObjectName(QStringLiteral("use_sequences_in_flight"));
+    connect(m_useInFlight, &QPushButton::clicked, this, [this] {
+        const core::SequencesInFlight inFlight = core::sequencesInFlight(m_working->scenario());
+        if (!inFlight.available)
+            return;
+        QString error;
+        const bool ok = m_working->setNumber(QStringLiteral("serving.concurrent_sequences"),
+                                             inFlight.sequences, &error);
+        m_refusal->setText(ok ? QString() : error);
+        m_refusal->setVisible(!ok);
+        m_working->flush();
+        refreshEditors();
+    });
+    auto *inFlightRow = new QVBoxLayout;
+    inFlightRow->addWidget(m_inFlight);
+    inFlightRow->addWidget(m_useInFlight, 0, Qt::AlignLeft);
+    left->addRow(tr("Sequences in flight"), inFlightRow);
     addNumber(left, QStringLiteral("serving.prompt_tokens"));
     auto *generated = new QDoubleSpinBox(leftBox);
     generated->setObjectName(QStringLiteral("generated_tokens"));
@@ -279,9 +302,11 @@ QWizardPage *SelectionWizard::createCandidatesPage()
     auto *page = new QWizardPage(this);
     page->setTitle(tr("Candidate devices"));
     page->setSubTitle(tr("Tick the devices to compare and type a negotiated price over a list "
-                         "price. The scenario's own device is always checked too. A device "
-                         "without a price says \u201cprice needed\u201d and cannot win on cost: "
-                         "no other device's price is borrowed."));
+                         "price. Until you tick, the model chooses: the lesson's three "
+                         "accelerators for the lesson's model, six widely rented data-centre GPUs "
+                         "and the scenario's own for any other. A device without a price says "
+                         "\u201cprice needed\u201d and cannot win on cost: no other device's "
+                         "price is borrowed."));
     auto *layout = new QVBoxLayout(page);
     m_filter = new QLineEdit(page);
     m_filter->setPlaceholderText(tr("Filter by name or id"));
@@ -358,14 +383,14 @@ void SelectionWizard::fillCandidates()
                               fixed(tr("%1 GB/s").arg(style::number(device.bandwidthGbPerSecond))));
         m_candidates->setItem(row, 3, priceItem);
     };
+    const std::vector<std::string> checked = core::candidateIds(s);
     for (const core::PresetInfo &info : core::presetList()) {
         if (info.kind != "device")
             continue;
         const auto device = core::devicePreset(info.id);
         if (!device)
             continue;
-        const bool chosen = std::find(s.wizard.candidates.begin(), s.wizard.candidates.end(),
-                                      info.id) != s.wizard.candidates.end();
+        const bool chosen = std::find(checked.begin(), checked.end(), info.id) != checked.end();
         addRow(QString::fromStdString(info.id), device.value(), chosen, false);
     }
     for (const core::DeviceSpec &device : s.wizard.customDevices)
@@ -439,7 +464,7 @@ void SelectionWizard::applyCandidates()
 {
     const core::Scenario &current = m_working->scenario();
     core::Scenario s = current;
-    s.wizard.candidates.clear();
+    s.wizard.candidates.emplace(); // ticked by hand: exactly the ticked ones from now on
     s.wizard.customDevices.clear();
     std::size_t customIndex = 0;
     for (int row = 0; row < m_candidates->rowCount(); ++row) {
@@ -463,7 +488,7 @@ void SelectionWizard::applyCandidates()
         } else {
             key = name->data(Qt::UserRole).toString().toStdString();
             if (checked)
-                s.wizard.candidates.push_back(key);
+                s.wizard.candidates->push_back(key);
             if (const auto preset = core::devicePreset(key))
                 listed = preset->pricePerHourUsd;
         }
@@ -541,12 +566,48 @@ void SelectionWizard::refreshEditors()
         spin->setSpecialValueText(known ? QString() : tr("not set"));
         showParameterValue(spin, known ? *value * m_scales.value(it.key(), 1.0) : spin->minimum());
     }
+    showSequencesInFlight();
+    if (m_candidates && !s.wizard.candidates) {
+        // nothing ticked by hand yet: the ticks follow the model and the regime as they change
+        const std::vector<std::string> automatic = core::candidateIds(s);
+        for (int row = 0; row < m_candidates->rowCount(); ++row) {
+            QTableWidgetItem *name = m_candidates->item(row, 0);
+            if (!name || name->data(Qt::UserRole + 1).toBool())
+                continue; // a custom device is always ticked
+            const std::string id = name->data(Qt::UserRole).toString().toStdString();
+            const bool ticked =
+                std::find(automatic.begin(), automatic.end(), id) != automatic.end();
+            name->setCheckState(ticked ? Qt::Checked : Qt::Unchecked);
+        }
+    }
     const bool training = s.wizard.regime == core::Regime::Training;
     for (const char *path : {"training.micro_batch", "training.sequence_length"}) {
         if (QWidget *editor = m_editors.value(QLatin1String(path)))
             editor->setEnabled(training);
     }
     m_updating = false;
+}
+
+void SelectionWizard::showSequencesInFlight()
+{
+    if (!m_inFlight)
+        return;
+    const core::Scenario &s = m_working->scenario();
+    const core::SequencesInFlight inFlight = core::sequencesInFlight(s);
+    m_inFlight->setText(QString::fromStdString(inFlight.reasoning));
+    m_useInFlight->setText(
+        inFlight.available
+            ? tr("Use %1 Concurrent Sequences").arg(style::number(inFlight.sequences))
+            : tr("Use the Traffic's Concurrency"));
+    m_useInFlight->setEnabled(inFlight.available &&
+                              inFlight.sequences != s.serving.concurrentSequences);
+}
+
+void SelectionWizard::initializePage(int id)
+{
+    QWizard::initializePage(id);
+    if (id == CandidatesPage) // unticked candidates follow the model chosen on the last page
+        fillCandidates();
 }
 
 bool SelectionWizard::importModel(const QString &configPath)

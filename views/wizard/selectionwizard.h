@@ -13,6 +13,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QTableWidget;
 
 namespace views {
@@ -43,6 +44,8 @@ public:
     void setCandidatePrice(const QString &id, double pricePerHour);
 
     void accept() override;
+    /** The candidates follow the working copy's model when the page is shown. */
+    void initializePage(int id) override;
 
 private:
     QWizardPage *createRegimePage();
@@ -53,6 +56,7 @@ private:
     void addNumber(QFormLayout *form, const QString &path, double displayScale = 1.0);
     void setGeneratedTokens(double generated);
     void refreshEditors();
+    void showSequencesInFlight();
     void applyCandidates();
     void fillCandidates();
     void addCustomDeviceWithDialog();
@@ -63,6 +67,8 @@ private:
     QList<QCheckBox *> m_formats;
     QCheckBox *m_onPremises = nullptr;
     QLabel *m_refusal = nullptr;
+    QLabel *m_inFlight = nullptr;         ///< Little's law from the traffic, in words
+    QPushButton *m_useInFlight = nullptr; ///< sets the concurrent sequences to it
     QLineEdit *m_filter = nullptr;
     QComboBox *m_model = nullptr;
     QTableWidget *m_candidates = nullptr;

@@ -2,6 +2,7 @@
 // The Wizard tab: the checks table, the decision, the device-selection wizard, one selection per
 // change.
 
+#include "testsupport.h"
 #include "tools/testpaths.h"
 #include "viewtestsupport.h"
 
@@ -81,6 +82,7 @@ private slots:
     void wizardImportsModelsAndPricesCandidates();
     void wizardCandidatesFollowTheModelUntilTicked();
     void wizardOffersTheTrafficsConcurrency();
+    void aSlowSelectionRunsBesideTheWindow();
     void wizardTabSelectsOncePerChange();
     void aStepLeavesTheTabLayoutAlone();
     void theDecisionCatchesUpWithADrag();
@@ -339,6 +341,56 @@ void WizardViews::wizardOffersTheTrafficsConcurrency()
     auto *spin = wizard.findChild<QDoubleSpinBox *>(QStringLiteral("serving.concurrent_sequences"));
     QCOMPARE(spin->value(), expected.sequences);
     QCOMPARE(doc.scenario().serving.concurrentSequences, 64.0); // the scenario, until applied
+}
+
+// With traffic given every option runs a load simulation: a real model's selection took
+// 0.1-3.5 s a change on the GUI thread (a monkey run went from 12 s to 252 s). A selection that
+// took longer than a moment runs on a worker: the edit returns at once, the checks grey until the
+// answer is in, then show it; exports and tests (ensureCurrent) still get the current answer.
+void WizardViews::aSlowSelectionRunsBesideTheWindow()
+{
+    MainWindow window;
+    showOffscreen(window);
+    views::ScenarioDocument *doc = window.document();
+    doc->reset(testsupport::loadScenario(QStringLiteral("llama-70b-fleet"),
+                                         {QStringLiteral("traffic.peak_requests_per_second=2")}));
+    doc->flush();
+    window.showView(QStringLiteral("checks"));
+    auto *checks = qobject_cast<views::ChecksView *>(window.view(QStringLiteral("checks")));
+    auto *decision = qobject_cast<views::DecisionView *>(window.view(QStringLiteral("decision")));
+    QVERIFY(checks && decision && checks->isVisible());
+    checks->ensureCurrent(); // computed on the spot: it measures how long a selection takes
+    const QString cell = QStringLiteral("%1 sequences");
+    auto latencyTip = [&] {
+        return checks->table()->item(0, views::ChecksView::kFirstCheckColumn + 1)->toolTip();
+    };
+    QVERIFY2(latencyTip().contains(cell.arg(64)), qPrintable(latencyTip()));
+    if (doc->selectionRuns() == 0)
+        QFAIL("the first selection ran nowhere");
+
+    QVERIFY(doc->setNumber(QStringLiteral("serving.concurrent_sequences"), 48));
+    doc->flush(); // the views refreshed: the selection is on a worker, the table greyed
+    QVERIFY(!checks->table()->isEnabled());
+    QVERIFY(latencyTip().contains(cell.arg(64))); // the last answer, greyed, until the new one
+    QTRY_VERIFY_WITH_TIMEOUT(checks->table()->isEnabled(), 20000);
+    QVERIFY2(latencyTip().contains(cell.arg(48)), qPrintable(latencyTip()));
+
+    // two edits while one runs: the older answer is dropped, the latest one shown
+    QVERIFY(doc->setNumber(QStringLiteral("serving.concurrent_sequences"), 40));
+    doc->flush();
+    QVERIFY(doc->setNumber(QStringLiteral("serving.concurrent_sequences"), 36));
+    doc->flush();
+    QTRY_VERIFY_WITH_TIMEOUT(checks->table()->isEnabled(), 20000);
+    QVERIFY2(latencyTip().contains(cell.arg(36)), qPrintable(latencyTip()));
+    QCOMPARE(checks->selection().candidates.front().scenario.serving.concurrentSequences, 36.0);
+
+    // an export asks for the current answer and gets it at once
+    QVERIFY(doc->setNumber(QStringLiteral("serving.concurrent_sequences"), 30));
+    doc->flush();
+    QVERIFY(!checks->table()->isEnabled());
+    checks->ensureCurrent();
+    QVERIFY(checks->table()->isEnabled());
+    QVERIFY2(latencyTip().contains(cell.arg(30)), qPrintable(latencyTip()));
 }
 
 // Issue #19: the checks and the decision each ran the device selection on every change; the

@@ -19,11 +19,14 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QThreadPool>
 #include <QUndoCommand>
 #include <QUndoStack>
 
+#include <mutex>
 #include <optional>
 
 namespace views {
@@ -145,8 +148,6 @@ ScenarioDocument::ScenarioDocument(QObject *parent)
     });
 }
 
-ScenarioDocument::~ScenarioDocument() = default;
-
 const core::Evaluation &ScenarioDocument::evaluation() const
 {
     if (m_evaluationStale) {
@@ -171,11 +172,85 @@ const core::Selection &ScenarioDocument::selection() const
 {
     auto &memo = m_derived->selection;
     if (!memo.currentAt(m_revision)) {
+        QElapsedTimer timer;
+        timer.start();
         memo.value = core::selectDevice(m_scenario);
         memo.revision = m_revision;
         ++m_selectionRuns;
+        m_lastSelectionMs = double(timer.nsecsElapsed()) / 1e6;
     }
     return *memo.value;
+}
+
+/** One selection on a worker: what the worker and the GUI thread share. The document may be
+ *  gone when the worker finishes; `receiver` is cleared under the mutex before it is. */
+struct ScenarioDocument::SelectionJob
+{
+    std::mutex mutex;
+    ScenarioDocument *receiver = nullptr;
+    quint64 revision = 0;
+    std::optional<core::Selection> result; ///< written by the worker before it posts
+    double milliseconds = 0;
+};
+
+ScenarioDocument::~ScenarioDocument()
+{
+    if (m_selectionJob) {
+        const std::lock_guard lock(m_selectionJob->mutex);
+        m_selectionJob->receiver = nullptr;
+    }
+}
+
+const core::Selection *ScenarioDocument::selectionForLiveView()
+{
+    const auto &memo = m_derived->selection;
+    if (memo.currentAt(m_revision))
+        return &*memo.value;
+    if (m_lastSelectionMs < kSelectionOnTheSpotMs && !m_selectionJob)
+        return &selection();
+    if (m_selectionJob)
+        m_selectionWanted = true; // an older revision's run: this one starts after it
+    else
+        startSelectionJob();
+    return nullptr;
+}
+
+void ScenarioDocument::startSelectionJob()
+{
+    m_selectionWanted = false;
+    auto job = std::make_shared<SelectionJob>();
+    job->receiver = this;
+    job->revision = m_revision;
+    m_selectionJob = job;
+    QThreadPool::globalInstance()->start([job, scenario = m_scenario] {
+        QElapsedTimer timer;
+        timer.start();
+        core::Selection result = core::selectDevice(scenario);
+        const std::lock_guard lock(job->mutex);
+        job->result = std::move(result);
+        job->milliseconds = double(timer.nsecsElapsed()) / 1e6;
+        if (job->receiver) // queued to the GUI thread; dropped if the document goes first
+            QMetaObject::invokeMethod(
+                job->receiver, [receiver = job->receiver, job] { receiver->deliverSelection(job); },
+                Qt::QueuedConnection);
+    });
+}
+
+void ScenarioDocument::deliverSelection(const std::shared_ptr<SelectionJob> &job)
+{
+    if (job != m_selectionJob)
+        return;
+    m_selectionJob.reset();
+    m_lastSelectionMs = job->milliseconds;
+    auto &memo = m_derived->selection;
+    if (job->revision == m_revision && !memo.currentAt(m_revision)) {
+        memo.value = std::move(job->result);
+        memo.revision = job->revision;
+        ++m_selectionRuns;
+        emit selectionReady();
+    } else if (m_selectionWanted && !memo.currentAt(m_revision)) {
+        startSelectionJob(); // the edits went on while it ran: check the latest
+    }
 }
 
 const core::OomDiagnosis &ScenarioDocument::oomDiagnosis() const

@@ -57,8 +57,15 @@ public:
     // answer twice.
     /** The decode step at every batch of core::sweepValues(SweepKind::Batch). */
     const std::vector<core::BatchPoint> &batchSweep() const;
-    /** The device-selection checks and recommendation (core::selectDevice). */
+    /** The device-selection checks and recommendation (core::selectDevice), computed now if
+     *  this revision has none yet. */
     const core::Selection &selection() const;
+    /** The selection for a view refreshing after an edit, never a long wait on the GUI thread:
+     *  computed here while the last one took under kSelectionOnTheSpotMs, else on a worker
+     *  (nullptr now; selectionReady() when it is stored). With traffic given every option runs
+     *  a load simulation, and a real model's selection took 0.1-3.5 s a change. */
+    const core::Selection *selectionForLiveView();
+    static constexpr double kSelectionOnTheSpotMs = 40;
     /** The lesson's OOM diagnosis with the scenario's numbers (core::diagnoseOom). */
     const core::OomDiagnosis &oomDiagnosis() const;
     /** Scenario B of a comparison: the scenario with `variant` applied (core::applyVariant),
@@ -132,6 +139,8 @@ public:
 signals:
     void changed(views::ScenarioDocument::Changes changes);
     void modifiedChanged(bool modified);
+    /** A selection computed on a worker was stored for the current revision. */
+    void selectionReady();
 
 private:
     friend class ScenarioEditCommand;
@@ -159,6 +168,12 @@ private:
     struct Derived;
     std::unique_ptr<Derived> m_derived;
     mutable int m_selectionRuns = 0;
+    mutable double m_lastSelectionMs = 0; ///< how long the last selection took
+    struct SelectionJob;
+    std::shared_ptr<SelectionJob> m_selectionJob; ///< the worker's run in flight, if any
+    bool m_selectionWanted = false; ///< a view asked while an older revision's run was in flight
+    void startSelectionJob();
+    void deliverSelection(const std::shared_ptr<SelectionJob> &job);
 };
 
 } // namespace views

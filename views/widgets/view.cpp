@@ -33,6 +33,7 @@ View::View(ScenarioDocument *document, QWidget *parent)
     , m_document(document)
 {
     connect(document, &ScenarioDocument::changed, this, &View::onDocumentChanged);
+    connect(document, &ScenarioDocument::selectionReady, this, &View::catchUp);
 }
 
 void View::onDocumentChanged(ScenarioDocument::Changes changes)
@@ -54,12 +55,22 @@ void View::doRefresh()
 void View::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    ensureCurrent();
+    if (m_dirty) // live: a result still on a worker shows when it arrives
+        doRefresh();
 }
 
 void View::ensureCurrent()
 {
-    if (m_dirty)
+    if (!m_dirty)
+        return;
+    m_mustComplete = true;
+    doRefresh();
+    m_mustComplete = false;
+}
+
+void View::catchUp()
+{
+    if (m_dirty && isVisible())
         doRefresh();
 }
 

@@ -77,6 +77,14 @@ protected:
     }
     void showEvent(QShowEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
+    /** True while a refresh must show the current state before it returns (ensureCurrent:
+     *  snapshots, exports, tests); false after an edit, when a refresh may wait for a result
+     *  computed on a worker (markStale, then catchUp when it arrives). */
+    bool mustCompleteRefresh() const { return m_mustComplete; }
+    /** From refresh(): the current state could not be shown yet. */
+    void markStale() { m_dirty = true; }
+    /** Refreshes now if the view is stale and visible (a worker's result has arrived). */
+    void catchUp();
 
 private:
     void onDocumentChanged(ScenarioDocument::Changes changes);
@@ -85,6 +93,7 @@ private:
 
     ScenarioDocument *m_document;
     bool m_dirty = true;
+    bool m_mustComplete = false;
     int m_refreshCount = 0;
 };
 

@@ -238,8 +238,16 @@ QString ChecksView::figureHtml()
 
 void ChecksView::refresh()
 {
+    const core::Selection *ready =
+        mustCompleteRefresh() ? &document()->selection() : document()->selectionForLiveView();
+    if (!ready) { // being checked on a worker: the table greys until the new answer is in
+        markStale();
+        m_table->setEnabled(false);
+        return;
+    }
+    m_table->setEnabled(true);
     const core::Scenario &s = document()->scenario();
-    const core::Selection &sel = document()->selection();
+    const core::Selection &sel = *ready;
     const auto n = [](double v) { return style::number(v, 9); };
     const QString regime = sel.regime == core::Regime::Online     ? tr("online inference")
                            : sel.regime == core::Regime::Training ? tr("training")

@@ -137,7 +137,16 @@ QString DecisionView::decisionHtml(const core::Selection &selection, int otherOp
 
 void DecisionView::refresh()
 {
-    const core::Selection &selection = document()->selection();
+    const core::Selection *ready =
+        mustCompleteRefresh() ? &document()->selection() : document()->selectionForLiveView();
+    if (!ready) { // being checked on a worker: nothing to apply until the new answer is in
+        markStale();
+        m_apply->setEnabled(false);
+        m_browser->setEnabled(false);
+        return;
+    }
+    m_browser->setEnabled(true);
+    const core::Selection &selection = *ready;
     const QString text = style::themed(decisionHtml(selection, kOtherOptionsShown));
     if (text == m_shownHtml) { // laying out the text is most of a refresh's cost
         m_pendingHtml.clear();

@@ -22,6 +22,7 @@
 #include "views/widgets/scenariopanel.h"
 #include "views/widgets/style.h"
 #include "views/widgets/view.h"
+#include "views/widgets/viewlist.h"
 #include "views/wizard/selectionwizard.h"
 
 #include "core/calibrate/calibration.h"
@@ -171,6 +172,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_tour, &views::TourPanel::showView, this, [this](const QString &name, int figure) {
         m_callout->hide();
         showView(name);
+        QTimer::singleShot(0, this, &MainWindow::fitTourDock); // after the step's text is set
         // the lesson's training memory is 16 bytes a parameter: activations one toggle away
         if (auto *memory = qobject_cast<views::MemoryView *>(view(name)))
             memory->setActivationsShown(false);
@@ -362,6 +364,8 @@ void MainWindow::setPresenterMode(bool on)
         else
             showNormal();
     }
+    for (views::ViewList *list : findChildren<views::ViewList *>())
+        list->setCompact(on); // the view has the screen's width, its names one line above
     applyAppearance();
     // the explanation panel large enough to read from the back of the room: a third of the
     // centre, and a third of any room the full screen adds
@@ -440,7 +444,16 @@ void MainWindow::buildTab(int index)
     }
     // Views that would not fit a 1280x800 window stacked become tabs of their own in the page;
     // in presenter mode every view has the page to itself, large enough for the back row.
-    if (created.size() > 3 || tallest > 440 || (m_presenter && created.size() > 1)) {
+    if (created.size() > 4) {
+        // more views than tab names fit: a list of every name beside the one on show
+        auto *list = new views::ViewList(page);
+        list->setObjectName(page->objectName() + QStringLiteral("Views"));
+        for (views::View *view : std::as_const(created))
+            list->addView(view, views::listLabel(view->snapshotName(), view->title()),
+                          view->title());
+        list->setCompact(m_presenter);
+        page->addWidget(list);
+    } else if (created.size() > 3 || tallest > 440 || (m_presenter && created.size() > 1)) {
         auto *inner = new QTabWidget(page);
         inner->setObjectName(page->objectName() + QStringLiteral("Views"));
         inner->setDocumentMode(true);
@@ -801,9 +814,20 @@ void MainWindow::layOutPresenter()
         const int share = touring ? 20 : 36;
         m_centreSplitter->setSizes({height * (100 - share) / 100, height * share / 100});
         if (touring)
-            // a fifth of the screen: the step's text, its buttons; the view keeps the rest
-            resizeDocks({m_tourDock}, {this->height() * 20 / 100}, Qt::Vertical);
+            fitTourDock();
     });
+}
+
+void MainWindow::fitTourDock()
+{
+    if (!m_presenter || !m_tourDock->isVisible())
+        return;
+    // the step's whole text and question, never under a scroll bar (step 21's question was cut
+    // at 1366x768, issue #42): at least a fifth of the screen, at most two fifths; the view
+    // keeps the rest
+    const int wanted = m_tour->heightFor(m_tourDock->width());
+    const int height = std::clamp(wanted, this->height() * 20 / 100, this->height() * 40 / 100);
+    resizeDocks({m_tourDock}, {height}, Qt::Vertical);
 }
 
 void MainWindow::setBlanked(bool blanked)
@@ -1011,12 +1035,14 @@ void MainWindow::showView(const QString &snapshotName)
         if (m_tabs->widget(i)->isAncestorOf(target))
             m_tabs->setCurrentIndex(i);
     }
-    // a view on an inner tab: bring that tab forward too
+    // a view on an inner tab or in a page's list: bring it forward too
     for (QWidget *w = target->parentWidget(); w; w = w->parentWidget()) {
         if (auto *stack = qobject_cast<QStackedWidget *>(w)) {
             if (auto *inner = qobject_cast<QTabWidget *>(stack->parentWidget());
                 inner && inner != m_tabs)
                 inner->setCurrentWidget(target);
+            if (auto *list = qobject_cast<views::ViewList *>(stack->parentWidget()))
+                list->setCurrentView(target);
             break;
         }
     }

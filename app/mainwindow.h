@@ -157,6 +157,8 @@ private:
     /** The tour closes: nothing stays hidden, the explanation panel comes back. */
     void endTour();
     void layOutPresenter();
+    /** Presenter mode: the tour's dock as tall as the step's text needs (within limits). */
+    void fitTourDock();
     void showAbout();
     /** The user's presets changed: the pickers list them again. */
     void presetsChanged();

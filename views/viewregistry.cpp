@@ -24,6 +24,9 @@
 #include "views/wizard/checksview.h"
 #include "views/wizard/decisionview.h"
 
+#include <QCoreApplication>
+#include <QHash>
+
 namespace views {
 
 const QList<ViewEntry> &viewRegistry()
@@ -77,6 +80,22 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new CompareView(d, p); }},
     };
     return entries;
+}
+
+QString listLabel(const QString &name, const QString &title)
+{
+    static const QHash<QString, QString> labels = {
+        {QStringLiteral("anatomy"), QCoreApplication::translate("views", "Anatomy")},
+        {QStringLiteral("hierarchy"), QCoreApplication::translate("views", "Memory hierarchy")},
+        {QStringLiteral("matmul"), QCoreApplication::translate("views", "Matrix multiply")},
+        {QStringLiteral("cpu-vs-accelerator"),
+         QCoreApplication::translate("views", "CPU vs accelerator")},
+        {QStringLiteral("family"), QCoreApplication::translate("views", "Family of chips")},
+        {QStringLiteral("stack"), QCoreApplication::translate("views", "Software stack")},
+        {QStringLiteral("operators"), QCoreApplication::translate("views", "Operators")},
+        {QStringLiteral("engine"), QCoreApplication::translate("views", "Engine techniques")},
+    };
+    return labels.value(name, title);
 }
 
 const ViewEntry *findView(const QString &name)

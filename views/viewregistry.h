@@ -24,6 +24,9 @@ struct ViewEntry
 };
 
 const QList<ViewEntry> &viewRegistry();
+/** A view's short name where many share a page and list their names ("Memory hierarchy" for
+ *  "The memory hierarchy, cold start and spill"); its title where it has none. */
+QString listLabel(const QString &name, const QString &title);
 const ViewEntry *findView(const QString &name);
 QStringList viewNames();
 

@@ -221,6 +221,15 @@ std::string mainRisk(const Candidate &c)
     return "none found by the six checks";
 }
 
+std::string mainRiskInBrief(const Candidate &c)
+{
+    for (const CheckStatus wanted : {CheckStatus::Fail, CheckStatus::Warn})
+        for (const CheckResult &check : c.checks)
+            if (check.status == wanted)
+                return std::string(checkTitle(check.kind)) + ": " + check.headline;
+    return "none found by the six checks";
+}
+
 Margin marginOf(const Candidate &c, MarginKind kind)
 {
     Margin m;

@@ -44,6 +44,9 @@ std::vector<const Candidate *> alternatives(const Selection &selection, std::siz
 /** The one risk a reader must know about an option, in words: its first failing check's reason,
  *  else its first warning's, else "none found by the six checks". */
 std::string mainRisk(const Candidate &candidate);
+/** The same risk in a few words, the check's own headline ("Throughput and latency: a burst
+ *  waits 39.46 s"): a summary page's table, whose reader finds the reasoning further on. */
+std::string mainRiskInBrief(const Candidate &candidate);
 /** Why a check warns or fails, in one line from its figures ("if all 40 prompts arrive at once
  *  the last waits 7.1 s against the 1.5 s first-token target"); empty when it passes. */
 std::string checkReason(const CheckResult &check, const Candidate &candidate);

@@ -38,8 +38,10 @@
 #include "views/tour/tour.h"
 #include "views/tour/tourpanel.h"
 #include "views/viewregistry.h"
+#include "views/widgets/figurelabel.h"
 #include "views/widgets/steadylabel.h"
 #include "views/widgets/style.h"
+#include "views/widgets/viewlist.h"
 #include "views/wizard/checksview.h"
 #include "views/wizard/decisionview.h"
 #include "views/wizard/selectionwizard.h"
@@ -52,12 +54,16 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFontInfo>
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QLabel>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
@@ -87,6 +93,9 @@ private slots:
     void editorsRefuseWithAReason();
     void hoverExplainsAFigure();
     void hiddenTabsAreBuiltWhenFirstShown();
+    void insideListsEveryViewByName_data();
+    void insideListsEveryViewByName();
+    void lessonNotesAreReadableOnTheProjector();
     void aSaveRefreshesNoView();
     void steadyLabelAsksForRoomOnlyWhenItGrows();
     void aFileOpensWithItsOverrides();
@@ -98,6 +107,7 @@ private slots:
 void ViewsTest::initTestCase()
 {
     viewtestsupport::initViewTests(QStringLiteral("tst_views"));
+    QSettings().clear(); // a run cut short (presenter mode on) must not set up the next one
 }
 
 void ViewsTest::hiddenViewIsCurrentWhenShown()
@@ -235,6 +245,115 @@ void ViewsTest::hiddenTabsAreBuiltWhenFirstShown()
     QVERIFY(memory);
     QCOMPARE(memory->capacityDrawn(), 24e9);
     QVERIFY(window.view(QStringLiteral("kv")));
+}
+
+void ViewsTest::insideListsEveryViewByName_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1280x800") << QSize(1280, 800);
+    QTest::newRow("1366x768") << QSize(1366, 768);
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+}
+
+// Issue #42, item 3: the Inside tab's eight views were tabs behind scroll arrows at every size,
+// four hidden at 1280x800. Every name is now whole and on screen in a list beside the view, a
+// click brings its view forward, and in presenter mode a picker above the view does the same.
+void ViewsTest::insideListsEveryViewByName()
+{
+    QFETCH(QSize, size);
+    const auto deskAgain = qScopeGuard([] { QSettings().remove(QStringLiteral("presenter")); });
+    MainWindow window;
+    showOffscreen(window, size);
+    window.showView(QStringLiteral("engine"));
+    for (int pass = 0; pass < 10; ++pass) // the tab is built when shown, laid out after
+        QCoreApplication::processEvents();
+    auto *list = window.findChild<views::ViewList *>();
+    QVERIFY(list && list->isVisible());
+    QStringList inside;
+    for (const views::ViewEntry &entry : views::viewRegistry())
+        if (entry.tab == QStringLiteral("Inside"))
+            inside << entry.name;
+    QCOMPARE(list->count(), int(inside.size()));
+    QCOMPARE(list->list()->count(), int(inside.size()));
+    QCOMPARE(list->currentView(), window.view(QStringLiteral("engine"))); // showView picks it
+    const QRect viewport = list->list()->viewport()->rect();
+    for (int row = 0; row < list->list()->count(); ++row) {
+        const QListWidgetItem *item = list->list()->item(row);
+        const QRect at = list->list()->visualItemRect(item);
+        QVERIFY2(viewport.contains(at),
+                 qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 in %6x%7")
+                                .arg(item->text())
+                                .arg(at.x())
+                                .arg(at.y())
+                                .arg(at.width())
+                                .arg(at.height())
+                                .arg(viewport.width())
+                                .arg(viewport.height()))); // on screen, no scrolling
+        QVERIFY2(list->list()->fontMetrics().horizontalAdvance(item->text()) <= at.width(),
+                 qPrintable(item->text()));  // whole
+        QVERIFY(!item->toolTip().isEmpty()); // the full title
+    }
+    for (int row = 0; row < inside.size(); ++row) {
+        list->list()->setCurrentRow(row);
+        QCoreApplication::processEvents();
+        QVERIFY2(window.view(inside[row])->isVisible(), qPrintable(inside[row]));
+    }
+    window.setPresenterMode(true);
+    for (int pass = 0; pass < 10; ++pass)
+        QCoreApplication::processEvents();
+    list = window.findChild<views::ViewList *>(); // presenter mode may lay the tab out anew
+    QVERIFY(list && list->isVisible());
+    QVERIFY(!list->list()->isVisible());
+    QVERIFY(list->picker()->isVisible());
+    QCOMPARE(list->picker()->count(), int(inside.size()));
+    list->picker()->setCurrentIndex(1);
+    QCoreApplication::processEvents();
+    QVERIFY(window.view(inside[1])->isVisible());
+    QCOMPARE(list->list()->currentRow(), 1); // one choice, shown the same way after F5
+    window.setPresenterMode(false);
+    for (int pass = 0; pass < 10; ++pass)
+        QCoreApplication::processEvents();
+    list = window.findChild<views::ViewList *>();
+    QVERIFY(list && list->list()->isVisible() && !list->picker()->isVisible());
+}
+
+// Issue #42, item 4: the grey "lesson:" notes beside the numbers kept their desk size in
+// presenter mode (about 14 px on a 1080-line projector while the numbers grew): on the projector
+// they are as large as the numbers, at a desk a little smaller.
+void ViewsTest::lessonNotesAreReadableOnTheProjector()
+{
+    const auto deskAgain = qScopeGuard([] { QSettings().remove(QStringLiteral("presenter")); });
+    MainWindow window;
+    showOffscreen(window, {1920, 1080});
+    window.showView(QStringLiteral("roofline"));
+    QCoreApplication::processEvents();
+    auto sizes = [&] {
+        QList<std::pair<int, int>> found; // number, note (pixels)
+        for (views::FigureLabel *label : window.findChildren<views::FigureLabel *>()) {
+            if (!label->isVisible() || label->badgeText().isEmpty())
+                continue;
+            const QList<QLabel *> parts = label->findChildren<QLabel *>(); // number, note
+            if (parts.size() < 2)
+                continue;
+            found.append(
+                {QFontInfo(parts[0]->font()).pixelSize(), QFontInfo(parts[1]->font()).pixelSize()});
+        }
+        return found;
+    };
+    const auto desk = sizes();
+    QVERIFY(!desk.isEmpty());
+    for (const auto &[number, note] : desk)
+        QVERIFY2(note < number, qPrintable(QStringLiteral("%1 / %2").arg(note).arg(number)));
+    window.setPresenterMode(true);
+    QCoreApplication::processEvents();
+    const auto projector = sizes();
+    QVERIFY(!projector.isEmpty());
+    for (const auto &[number, note] : projector) {
+        QVERIFY2(note >= number && number > desk.front().first,
+                 qPrintable(QStringLiteral("%1 / %2").arg(note).arg(number)));
+    }
+    window.setPresenterMode(false);
 }
 
 // A save changes the file name and the clean state, nothing a view draws: no view refreshes.

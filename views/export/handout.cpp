@@ -46,11 +46,10 @@ QString stepHtml(const TourStep &step, int index, int count, const core::Scenari
                  bool answers)
 {
     const core::Evaluation e = core::evaluate(scenario);
-    const core::FigureInfo &info = core::figureInfo(step.figure);
     QString html = QObject::tr("<h3>%1. %2</h3><p>%3</p>")
                        .arg(index + 1)
                        .arg(step.title.toHtmlEscaped(), step.text.toHtmlEscaped());
-    const QString label = QString::fromUtf8(info.label.data(), qsizetype(info.label.size()));
+    const QString label = tourFigureLabel(step);
     // the student's copy leaves a line to fill in where the class predicts
     const bool blank = step.predict && !answers;
     html +=
@@ -138,7 +137,7 @@ double paintStep(QPainter &painter, const QRectF &page, double top, double heigh
     ScenarioDocument document;
     document.reset(scenario);
     if (!answers) // the figure shows no answer the class is to predict
-        document.setConcealed(concealedFigures(step));
+        document.setConcealed(concealedFigures(index, false));
     document.flush();
     // the text first: the figure gets what room it leaves in the half page
     QTextDocument text;

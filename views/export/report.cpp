@@ -210,7 +210,7 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
                        .arg(option == best ? QStringLiteral("\u2605 ") : QString(),
                             optionLabel(*option), usd(option->monthlyCostUsd), fit, speed,
                             option->passes ? QString() : QStringLiteral("fail"),
-                            esc(core::mainRisk(*option)));
+                            esc(core::mainRiskInBrief(*option)));
         }
         out += QStringLiteral("</table>");
     }
@@ -648,6 +648,24 @@ QRectF paintArea(const QPdfWriter &pdf)
     return QRectF(QPointF(), QSizeF(pdf.pageLayout().paintRectPixels(pdf.resolution()).size()));
 }
 
+/** `html` laid out on the PDF's pages as drawFlow lays it out. */
+void layOutFlow(QTextDocument &doc, QPdfWriter &pdf, const QString &html)
+{
+    doc.documentLayout()->setPaintDevice(&pdf); // points at the PDF's resolution
+    doc.setDefaultStyleSheet(QLatin1String(kStyle));
+    doc.setHtml(html);
+    doc.setPageSize(paintArea(pdf).size());
+    doc.setDocumentMargin(0);
+}
+
+/** An A4 writer with the report's margins and resolution. */
+void setUpPages(QPdfWriter &pdf)
+{
+    pdf.setPageSize(QPageSize(QPageSize::A4));
+    pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+    pdf.setResolution(200); // a page about as wide as the charts: drawn near 1:1, vector
+}
+
 /** Lays `html` out at the page width and draws it page by page. */
 void drawFlow(QPainter &painter, QPdfWriter &pdf, const QString &html, bool newPageFirst,
               QPageLayout::Orientation orientation = QPageLayout::Portrait)
@@ -658,11 +676,7 @@ void drawFlow(QPainter &painter, QPdfWriter &pdf, const QString &html, bool newP
     }
     const QRectF area = paintArea(pdf);
     QTextDocument doc;
-    doc.documentLayout()->setPaintDevice(&pdf); // points at the PDF's resolution
-    doc.setDefaultStyleSheet(QLatin1String(kStyle));
-    doc.setHtml(html);
-    doc.setPageSize(area.size());
-    doc.setDocumentMargin(0);
+    layOutFlow(doc, pdf, html);
     const int pages = doc.pageCount();
     for (int i = 0; i < pages; ++i) {
         if (i > 0)
@@ -726,9 +740,7 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
             pdf.setTitle(QObject::tr("Capacity decision: %1").arg(titleOf(d)));
             pdf.setCreator(QStringLiteral("Accelerator Explorer ") +
                            QApplication::applicationVersion());
-            pdf.setPageSize(QPageSize(QPageSize::A4));
-            pdf.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-            pdf.setResolution(200); // a page about as wide as the charts: drawn near 1:1, vector
+            setUpPages(pdf);
             QPainter painter;
             if (!painter.begin(&pdf))
                 return false;
@@ -776,6 +788,20 @@ QString reportHtml(const core::Scenario &scenario, core::MemoryUnits units)
     const core::Selection selection = core::selectDevice(scenario);
     const Parts p = parts(scenario, units, selection);
     return p.summary + p.money + p.growth + p.checks + p.charts + p.tail;
+}
+
+int reportSummaryPages(const core::Scenario &scenario, core::MemoryUnits units)
+{
+    const PrintAppearance printable;
+    const core::Selection selection = core::selectDevice(scenario);
+    const Parts p = parts(scenario, units, selection);
+    QBuffer buffer; // laid out, never written
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter pdf(&buffer);
+    setUpPages(pdf);
+    QTextDocument doc;
+    layOutFlow(doc, pdf, p.summary);
+    return doc.pageCount();
 }
 
 bool writeReport(const core::Scenario &scenario, core::MemoryUnits units, const QString &path,

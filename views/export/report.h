@@ -22,5 +22,8 @@ bool writeReport(const core::Scenario &scenario, core::MemoryUnits units, const 
 
 /** The report's text as HTML with the charts left out (for tests and previews). */
 QString reportHtml(const core::Scenario &scenario, core::MemoryUnits units);
+/** How many A4 pages the PDF's first part (the question, the answer, its cost, the options and
+ *  the glossary) takes: one, so its last lines never stand alone on page 2 (issue #42). */
+int reportSummaryPages(const core::Scenario &scenario, core::MemoryUnits units);
 
 } // namespace views

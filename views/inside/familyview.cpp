@@ -101,7 +101,7 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     // ridge iso-lines first, under the points: peak / bandwidth = 10, 100, 1,000 FLOP/B
     for (const double ridge : {10.0, 100.0, 1000.0}) {
         auto *line = new QLineSeries;
-        line->setName(ridge == 10.0 ? tr("ridge 10 / 100 / 1,000 FLOP/B") : QString());
+        line->setName(ridge == 10.0 ? tr("ridges (FLOP/B)") : QString());
         line->setPen(QPen(style::grey(200), 1.2 * style::scale(), Qt::DashLine));
         m_chart->addSeries(line);
         line->attachAxis(m_x);
@@ -134,7 +134,7 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
                 choose(nearest->id);
         });
     }
-    m_current->setName(tr("the scenario's device"));
+    m_current->setName(tr("this scenario"));
     m_current->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_current->setColor(Qt::transparent);
     m_current->setBorderColor(style::ink());

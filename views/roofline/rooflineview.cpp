@@ -80,6 +80,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     , m_chart(new QChart)
     , m_x(new QLogValueAxis)
     , m_y(new QLogValueAxis)
+    , m_roofTail(new QLineSeries)
     , m_trailLine(new QLineSeries)
     , m_trail(new QScatterSeries)
     , m_point(new QScatterSeries)
@@ -121,6 +122,8 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     attach(m_limit);
     m_compareRoof->setPen(pen(style::comparisonDevice(), 2.0, Qt::DashDotLine));
     attach(m_compareRoof);
+    m_roofTail->setPen(pen(style::currentDevice(), 3.0));
+    attach(m_roofTail);
     m_trailLine->setPen(pen(style::trail(), 1.0));
     attach(m_trailLine);
     m_trail->setMarkerSize(7 * style::scale());
@@ -338,11 +341,30 @@ void RooflineView::refresh()
         m_roofs << series;
     }
     m_labels->clear();
+    // while a class predicts the ridge, nothing on the chart shows it (issue #23): no marker, no
+    // number, no kink where the slope meets the roof (a decade each side is left out) and no
+    // other format's roof beside it (its kink and peak would give the ratio away, issue #42)
+    const bool ridgeConcealed = doc.isConcealed(FigureId::Ridge);
+    constexpr double kConcealedDecade = 10.0;
     int roofIndex = 0;
     auto addRoof = [&](const Roof &roof, bool main) {
         const double formatPeak = roof.peak * kTera;
         QLineSeries *series = m_roofs[roofIndex++];
-        replaceIfChanged(series, roofPoints(bandwidth, formatPeak, xLow, xHigh));
+        if (ridgeConcealed && !main) {
+            replaceIfChanged(series, {});
+            return;
+        }
+        if (ridgeConcealed) {
+            const double kink = formatPeak / bandwidth;
+            const double slopeEnd = std::max(xLow, kink / kConcealedDecade);
+            const double roofStart = std::min(xHigh, kink * kConcealedDecade);
+            replaceIfChanged(series, roofPoints(bandwidth, formatPeak, xLow, slopeEnd));
+            replaceIfChanged(m_roofTail, roofPoints(bandwidth, formatPeak, roofStart, xHigh));
+        } else {
+            replaceIfChanged(series, roofPoints(bandwidth, formatPeak, xLow, xHigh));
+            if (main)
+                replaceIfChanged(m_roofTail, {});
+        }
         const QPen roofPen =
             pen(style::currentDevice(), main ? 3.0 : 1.2, main ? Qt::SolidLine : Qt::DotLine);
         if (series->pen() != roofPen)
@@ -362,8 +384,6 @@ void RooflineView::refresh()
                   QPointF(xLow * 3, core::rooflineAttainable(peak, bandwidth, xLow * 3) / kTera),
                   m_roofs.front(), style::currentDevice(), QPointF(14, 6));
 
-    // while a class predicts the ridge, its marker and number stay off the chart (issue #23)
-    const bool ridgeConcealed = doc.isConcealed(FigureId::Ridge);
     // Reveal: the marker climbs the bandwidth slope from the left edge to the ridge, where the
     // slope meets the roof, as the class watches its prediction met (in a window on screen; a
     // snapshot shows the end state)

@@ -64,6 +64,9 @@ private:
     QLogValueAxis *m_x;
     QLogValueAxis *m_y;
     QList<QLineSeries *> m_roofs; ///< [0] is the compute format's roof
+    /** While a class predicts the ridge: the compute roof from well right of the ridge, apart
+     *  from the bandwidth slope in m_roofs[0], so no kink shows where the two meet. */
+    QLineSeries *m_roofTail;
     QLineSeries *m_trailLine;
     QScatterSeries *m_trail;
     QScatterSeries *m_point;

@@ -145,8 +145,9 @@ void ThroughputView::refresh()
     batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
     const auto points = core::sweepBatch(scenario, batches);
 
-    // While the class predicts the throughput at this batch the curves stop short of it: the
-    // trend is there to extrapolate, the answer is not (issue #23).
+    // While the class predicts the throughput at this batch the curves stop at half of it, and
+    // the axes end where they stop: the trend is there to extrapolate, the answer is not (issue
+    // #23; a curve to batch 27 showed 950 of the 1,026 asked for at 32, issue #42).
     const bool concealed = doc.isConcealed(FigureId::DecodeTokensPerSecond) ||
                            doc.isConcealed(FigureId::DecodeTokensPerSecondPerSequence);
     // Reveal: the curves run on from the batch under discussion to the end, as the class
@@ -166,20 +167,24 @@ void ThroughputView::refresh()
                 refresh();
             });
         }
-        m_reveal->setStartValue(std::log2(std::max(1.0, scenario.serving.batch)));
+        const double from = std::max(1.0, std::floor(scenario.serving.batch / 2.0));
+        m_reveal->setStartValue(std::log2(from));
         m_reveal->setEndValue(std::log2(kMaxBatch));
-        m_revealedUpTo = std::max(1.0, scenario.serving.batch);
+        m_revealedUpTo = from;
         m_reveal->start();
     }
     m_wasConcealed = concealed;
+    const double concealedUpTo = std::max(1.0, std::floor(scenario.serving.batch / 2.0));
     QList<QPointF> total, totalBeyond, perSequence, perSequenceBeyond;
     double yMin = 1e300, yMax = 0, pMin = 1e300, pMax = 0;
     for (const core::BatchPoint &p : points) {
-        const bool drawn = concealed ? p.batch < scenario.serving.batch : p.batch <= m_revealedUpTo;
+        const bool drawn = concealed ? p.batch <= concealedUpTo : p.batch <= m_revealedUpTo;
         if (drawn) {
             (p.fits ? total : totalBeyond) << QPointF(p.batch, p.tokensPerSecond);
             (p.fits ? perSequence : perSequenceBeyond)
                 << QPointF(p.batch, p.tokensPerSecondPerSequence);
+        } else if (concealed) {
+            continue; // not even in the axes' range
         }
         yMin = std::min(yMin, p.tokensPerSecond);
         yMax = std::max(yMax, p.tokensPerSecond);
@@ -198,7 +203,7 @@ void ThroughputView::refresh()
         core::Scenario light = scenario;
         light.calibration.mode = core::EstimateMode::SpeedOfLight;
         for (const core::BatchPoint &p : core::sweepBatch(light, batches)) {
-            if (concealed ? p.batch >= scenario.serving.batch : p.batch > m_revealedUpTo)
+            if (concealed ? p.batch > concealedUpTo : p.batch > m_revealedUpTo)
                 continue;
             totalLight << QPointF(p.batch, p.tokensPerSecond);
             perSequenceLight << QPointF(p.batch, p.tokensPerSecondPerSequence);
@@ -225,7 +230,7 @@ void ThroughputView::refresh()
     if (scenario.engine.speculativeTokens >= 1.0) {
         if (auto sweep = core::sweepSpeculative(scenario, batches)) {
             for (const core::SpeculativePoint &p : sweep.value()) {
-                if (concealed ? p.batch >= scenario.serving.batch : p.batch > m_revealedUpTo)
+                if (concealed ? p.batch > concealedUpTo : p.batch > m_revealedUpTo)
                     continue;
                 speculative << QPointF(p.batch, p.tokensPerSecond);
                 yMax = std::max(yMax, p.tokensPerSecond);
@@ -322,10 +327,11 @@ void ThroughputView::refresh()
     }
 
     // The lesson's rows (batch 1, 8 and 32, l.121-123) where the scenario is the lesson's: what
-    // the class compares the curve with; never past a batch the class is predicting.
+    // the class compares the curve with, up to the batch under discussion and never ahead of it
+    // (step 1 at batch 1 showed "lesson, batch 32: 1,026", the number step 9 asks for, #42).
     QList<QPointF> rows;
     for (const double batch : {1.0, 8.0, 32.0}) {
-        if (batch == scenario.serving.batch || (concealed && batch > scenario.serving.batch))
+        if (batch >= scenario.serving.batch)
             continue;
         core::Scenario row = scenario;
         row.serving.batch = batch;

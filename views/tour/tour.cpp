@@ -6,6 +6,9 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+#include <cmath>
+
 namespace views {
 
 namespace {
@@ -193,11 +196,10 @@ QList<TourStep> makeSteps()
            "the KV formula and a latency estimate anyone can check.")));
     s.append(makeStep(tr("Diagnosing an out-of-memory failure"), QStringLiteral("oom-14th-request"),
                       {}, QStringLiteral("oom"), F::MaxConcurrentSequences, 13, 1e-9, 255,
-                      tr("Long requests start failing under load. After the weights and "
-                         "the runtime, 7.5 GB is left for the KV cache, and each 4,096-token "
-                         "sequence needs 0.537 GB: how many fit before the next one fails? "
-                         "The cures: lower the admission limit, shorten the context, or store "
-                         "the weights in 1 byte."),
+                      tr("Long requests start failing under load. The diagnosis above "
+                         "accounts for every gigabyte: how many sequences fit before the next "
+                         "one fails? The cures: a lower admission limit, a shorter context, "
+                         "1-byte weights."),
                       true,
                       tr("How many 4,096-token sequences fit on the 24 GB device "
                          "with 1-byte weights?"),
@@ -232,6 +234,16 @@ QList<TourStep> makeSteps()
            "to train. The KV cache belongs to traffic. Batching buys throughput with p95; "
            "prefill is compute-bound. Low precision pays only with a kernel. Choose by the KV "
            "formula and a latency estimate anyone can check.")));
+    // the estimate the software stack, failure and engine steps compare with: named for what
+    // it is to them, not "Tokens/s total" beside a diagram that shows none (issue #42)
+    for (TourStep &step : s) {
+        if (step.title == tr("The software stack"))
+            step.figureLabel = tr("The estimate a missing kernel falls far below");
+        else if (step.title == tr("Other failure modes"))
+            step.figureLabel = tr("The estimate a slow model is compared with");
+        else if (step.title == tr("What engines do"))
+            step.figureLabel = tr("Plain decode, before any technique");
+    }
     // what would give a hidden number away: its reciprocal, its other form, the figure it is
     // read from (issue #23)
     for (TourStep &step : s) {
@@ -296,11 +308,51 @@ bool tourScenario(const TourStep &step, core::Scenario &scenario, QString *error
     return true;
 }
 
+QString tourFigureLabel(const TourStep &step)
+{
+    if (!step.figureLabel.isEmpty())
+        return step.figureLabel;
+    const auto &label = core::figureInfo(step.figure).label;
+    return QString::fromUtf8(label.data(), qsizetype(label.size()));
+}
+
 QList<core::FigureId> concealedFigures(const TourStep &step)
 {
     if (!step.predict)
         return {};
     return QList<core::FigureId>{step.figure} + step.giveaways;
+}
+
+QList<core::FigureId> concealedFigures(int index, bool revealed)
+{
+    const QList<TourStep> &steps = tourSteps();
+    if (index < 0 || index >= steps.size())
+        return {};
+    QList<core::FigureId> hidden =
+        revealed ? QList<core::FigureId>{} : concealedFigures(steps[index]);
+    core::Scenario here;
+    if (!tourScenario(steps[index], here))
+        return hidden;
+    const core::Evaluation shown = core::evaluate(here);
+    for (int later = index + 1; later < steps.size(); ++later) {
+        const TourStep &step = steps[later];
+        if (!step.predict)
+            continue;
+        core::Scenario asked;
+        if (!tourScenario(step, asked))
+            continue;
+        const double answer = core::evaluate(asked)[step.figure];
+        const double value = shown[step.figure];
+        // the same number as printed: within its tolerance, or 2 % (three figures)
+        if (!std::isfinite(answer) || !std::isfinite(value) ||
+            std::fabs(value - answer) > std::max(step.tolerance, 0.02 * std::fabs(answer)))
+            continue;
+        for (const core::FigureId id : concealedFigures(step)) {
+            if (!hidden.contains(id))
+                hidden << id;
+        }
+    }
+    return hidden;
 }
 
 double tourAnswer(const TourStep &step)

@@ -36,11 +36,23 @@ struct TourStep
     /** Figures that would give the hidden number away (a tokens/s from its step time), hidden
      *  with it until Reveal. */
     QList<core::FigureId> giveaways;
+    /** What the number is to this step, where the figure's own name says nothing about its view
+     *  ("Plain decode, before any technique" for the engines' step); empty: the figure's name. */
+    QString figureLabel;
 };
+
+/** The name the step's number goes by: its figureLabel, or the figure's own label. */
+QString tourFigureLabel(const TourStep &step);
 
 /** What a step hides until Reveal: its figure and the giveaways; nothing when it does not ask
  *  the class to predict. */
 QList<core::FigureId> concealedFigures(const TourStep &step);
+
+/** What step `index` hides: before Reveal its own number and giveaways, and at any time the
+ *  number of every later step that asks the class to predict, with its giveaways, where this
+ *  step's scenario would show that same number (the lesson device's ridge, 200 FLOP/B, was on
+ *  the chart and in the side panel from step 1 and asked for at step 8, issue #42). */
+QList<core::FigureId> concealedFigures(int index, bool revealed);
 
 /** Every step, in the lesson's order. */
 const QList<TourStep> &tourSteps();

@@ -10,11 +10,14 @@
 #include "core/physics/explain.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -82,7 +85,7 @@ void TourPanel::goTo(int step)
     m_step = std::clamp(step, 0, int(steps.size()) - 1);
     m_revealed = !steps[m_step].predict;
     // hidden before the step's scenario arrives: not one frame shows the answer (issue #23)
-    m_document->setConcealed(concealedFigures(steps[m_step]));
+    m_document->setConcealed(concealedFigures(m_step, m_revealed));
     m_answer->clear();
     m_verdict->clear();
     m_steps->setCurrentIndex(m_step);
@@ -105,7 +108,7 @@ void TourPanel::reveal()
     if (m_revealed)
         return;
     m_revealed = true;
-    m_document->setConcealed({});
+    m_document->setConcealed(concealedFigures(m_step, true)); // a later step's number stays
     m_document->flush();
     refresh();
     const TourStep &step = tourSteps()[m_step];
@@ -159,6 +162,32 @@ bool TourPanel::answer(const QString &text)
     return right;
 }
 
+int TourPanel::heightFor(int width) const
+{
+    const QMargins margins = contentsMargins() + layout()->contentsMargins();
+    const int spacing = layout()->spacing();
+    const int frame = 2 * m_text->frameWidth();
+    // the text laid out at the browser's width there (its document margin is inside)
+    QTextDocument *document = m_text->document()->clone();
+    document->setTextWidth(width - margins.left() - margins.right() - frame -
+                           m_text->verticalScrollBar()->sizeHint().width());
+    const int textHeight = int(std::ceil(document->size().height()));
+    delete document;
+    constexpr int kSlack = 6; // rounding in the layouts between here and the text's viewport
+    int height = margins.top() + margins.bottom() + m_steps->sizeHint().height() + spacing +
+                 textHeight + frame + kSlack;
+    if (m_question->isVisibleTo(this))
+        height += spacing + m_question->heightForWidth(width - margins.left() - margins.right());
+    return height;
+}
+
+void TourPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        refresh();
+}
+
 QString TourPanel::text() const
 {
     return m_text->toPlainText();
@@ -172,15 +201,16 @@ void TourPanel::refresh()
     m_next->setEnabled(m_step + 1 < steps.size());
     m_reveal->setEnabled(!m_revealed);
     const core::Evaluation &e = m_document->evaluation();
-    const QString label = QString::fromUtf8(core::figureInfo(step.figure).label.data(),
-                                            qsizetype(core::figureInfo(step.figure).label.size()));
+    const QString label = tourFigureLabel(step);
     const QString value =
         m_revealed ? QString::fromStdString(core::formatFigure(e, step.figure, m_document->units()))
                    : tr("? (predict it, then Reveal)");
-    QString html = tr("<h3>Step %1 of %2: %3</h3><p>%4</p><p><b>%5: %6</b>")
-                       .arg(m_step + 1)
-                       .arg(steps.size())
-                       .arg(step.title, step.text, label, value);
+    // on the projector the step's title is the picker's line above: the text keeps the room
+    const QString heading =
+        currentAppearance().presenter
+            ? QString()
+            : tr("<h3>Step %1 of %2: %3</h3>").arg(m_step + 1).arg(steps.size()).arg(step.title);
+    QString html = heading + tr("<p>%1</p><p><b>%2: %3</b>").arg(step.text, label, value);
     // the lesson's line is the teacher's note, not the class's (issue #23)
     if (!currentAppearance().presenter)
         html += tr(" <span style=\"color:#666\">(the lesson, l.%1)</span>").arg(step.line);

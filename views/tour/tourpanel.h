@@ -39,12 +39,19 @@ public:
     /** Checks an answer to the step's question; true when right. */
     bool answer(const QString &text);
     QString text() const;
+    /** The height that shows the step's whole text and its question at `width` without a
+     *  scroll bar (presenter mode sizes the tour's dock by it). */
+    int heightFor(int width) const;
 
 signals:
     /** The view (a --snapshot name) to bring forward, and the figure to explain. */
     void showView(const QString &name, int figure);
     /** Reveal: the hidden figure's name and value, for a large callout. */
     void answerRevealed(const QString &label, const QString &value);
+
+protected:
+    /** Presenter mode on or off (its font changes): the text follows (no heading there). */
+    void changeEvent(QEvent *event) override;
 
 private:
     void refresh();

@@ -165,6 +165,8 @@ void applyAppearance(const Appearance &appearance)
     style::setScale(scale);
     style::setMinimumChartPixels(
         appearance.presenter ? presenterChartPixelsFor(appearance.presenterScreenHeight) : 0);
+    // current before the font's change events: widgets that size text by the mode read it
+    g_current = appearance;
     const QFont font = style::scaledFont(base.font, scale);
     if (font != QApplication::font())
         QApplication::setFont(font);

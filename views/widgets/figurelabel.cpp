@@ -7,6 +7,7 @@
 #include "core/physics/explain.h"
 #include "core/physics/lessonfigures.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 
@@ -20,12 +21,10 @@ FigureLabel::FigureLabel(core::FigureId id, QWidget *parent)
 {
     m_value->setTextFormat(Qt::PlainText);
     m_badge->setTextFormat(Qt::PlainText);
-    QFont bold = m_value->font();
+    QFont bold; // the weight alone: the size follows the window's (presenter mode's) font
     bold.setBold(true);
     m_value->setFont(bold);
-    QFont small = m_badge->font();
-    small.setPointSizeF(small.pointSizeF() > 0 ? small.pointSizeF() * 0.85 : small.pointSizeF());
-    m_badge->setFont(small);
+    fitBadgeFont();
     m_badge->setForegroundRole(QPalette::PlaceholderText);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -78,6 +77,24 @@ void FigureLabel::update(const ScenarioDocument &document)
 void FigureLabel::setCustomText(const QString &text, const ScenarioDocument &document)
 {
     show(text, document);
+}
+
+void FigureLabel::fitBadgeFont()
+{
+    // a little smaller than the number at a desk; on the projector as large as the number, for
+    // the back row (it was fixed at 0.85 of the desk size: 14 px on a 1080 screen, issue #42)
+    QFont badge = font();
+    if (badge.pointSizeF() > 0 && !currentAppearance().presenter)
+        badge.setPointSizeF(badge.pointSizeF() * 0.85);
+    if (m_badge->font() != badge)
+        m_badge->setFont(badge);
+}
+
+void FigureLabel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitBadgeFont();
 }
 
 void FigureLabel::enterEvent(QEnterEvent *event)

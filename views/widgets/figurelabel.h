@@ -36,10 +36,12 @@ signals:
 
 protected:
     void enterEvent(QEnterEvent *event) override;
+    void changeEvent(QEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
 
 private:
     void show(const QString &value, const ScenarioDocument &document);
+    void fitBadgeFont();
 
     core::FigureId m_id;
     QLabel *m_value;

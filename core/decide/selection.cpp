@@ -1607,11 +1607,14 @@ SequencesInFlight sequencesInFlight(const Scenario &scenario)
     }
     out.available = true;
     out.sequences = sequences;
+    const std::string answer = output > 0
+                                   ? ", then " + num(output, 6) + " tokens at " + num(perSequence) +
+                                         " tokens/s per sequence in a batch of " + num(sequences, 9)
+                                   : "; no tokens generated after it";
     out.reasoning = "Little's law: " + num(out.ratePerSecond) + " requests a second x " +
                     formatSeconds(out.secondsInSystem) + " each (first token " +
-                    formatSeconds(firstToken) + ", then " + num(output, 6) + " tokens at " +
-                    num(perSequence) + " tokens/s per sequence in a batch of " + num(sequences, 9) +
-                    ") = " + num(sequences, 9) + (sequences == 1 ? " sequence" : " sequences") +
+                    formatSeconds(firstToken) + answer + ") = " + num(sequences, 9) +
+                    (sequences == 1 ? " sequence" : " sequences") +
                     " in flight at the peak, across the fleet.";
     return out;
 }

@@ -478,6 +478,14 @@ void Selection::sequencesInFlightByLittlesLaw()
         QStringLiteral("llama-70b-fleet"), {QStringLiteral("traffic.peak_requests_per_second=4")}));
     QVERIFY(doubled.sequences >= 2 * inFlight.sequences - 1);
 
+    // a prompt that fills the context generates nothing: said so, not "then 0 tokens at ..."
+    const core::SequencesInFlight promptOnly = core::sequencesInFlight(testsupport::loadScenario(
+        QStringLiteral("lesson-default"), {QStringLiteral("traffic.peak_requests_per_second=2")}));
+    QVERIFY(promptOnly.available);
+    QVERIFY2(promptOnly.reasoning.find("no tokens generated") != std::string::npos &&
+                 promptOnly.reasoning.find("then 0 tokens") == std::string::npos,
+             promptOnly.reasoning.c_str());
+
     // a rate no batch keeps up with says so instead of a number
     const core::SequencesInFlight flood = core::sequencesInFlight(
         testsupport::loadScenario(QStringLiteral("llama-70b-fleet"),

@@ -301,12 +301,10 @@ QWizardPage *SelectionWizard::createCandidatesPage()
 {
     auto *page = new QWizardPage(this);
     page->setTitle(tr("Candidate devices"));
-    page->setSubTitle(tr("Tick the devices to compare and type a negotiated price over a list "
-                         "price. Until you tick, the model chooses: the lesson's three "
-                         "accelerators for the lesson's model, six widely rented data-centre GPUs "
-                         "and the scenario's own for any other. A device without a price says "
-                         "\u201cprice needed\u201d and cannot win on cost: no other device's "
-                         "price is borrowed."));
+    page->setSubTitle(tr("Tick the devices to compare; type your price over a list price. Until "
+                         "you tick, the model chooses: the lesson's accelerators for its model, "
+                         "else six widely rented data-centre GPUs and the scenario's own. A "
+                         "device without a price cannot win on cost (none is borrowed)."));
     auto *layout = new QVBoxLayout(page);
     m_filter = new QLineEdit(page);
     m_filter->setPlaceholderText(tr("Filter by name or id"));

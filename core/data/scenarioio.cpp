@@ -272,20 +272,22 @@ void readLoad(const json &doc, Scenario &s, Diagnostics &warnings)
     r.warnUnknownBesideNumbers(
         {"arrivals", "trace_file", "prompt_distribution", "output_distribution", "router"});
     r.numbers(s);
-    const auto oneOf = [&r](std::string_view key, std::string &value,
-                            std::initializer_list<std::string_view> allowed) {
+    // the words each accepts: the one list the editors use too (core::choiceTable)
+    const auto oneOf = [&r](std::string_view key, std::string &value) {
         r.string(key, value);
-        if (std::find(allowed.begin(), allowed.end(), value) != allowed.end())
+        const ChoiceInfo *choice = findChoice("load." + std::string(key));
+        if (std::find(choice->options.begin(), choice->options.end(), value) !=
+            choice->options.end())
             return;
         std::string list;
-        for (std::string_view option : allowed)
+        for (std::string_view option : choice->options)
             list += (list.empty() ? "" : ", ") + std::string(option);
         fail(r.pointerOf(key), "is \"" + value.substr(0, 40) + "\", expected one of " + list);
     };
-    oneOf("arrivals", l.arrivals, {"poisson", "gamma", "trace"});
-    oneOf("prompt_distribution", l.promptDistribution, {"fixed", "uniform", "lognormal"});
-    oneOf("output_distribution", l.outputDistribution, {"fixed", "uniform", "lognormal"});
-    oneOf("router", l.router, {"round_robin", "least_outstanding"});
+    oneOf("arrivals", l.arrivals);
+    oneOf("prompt_distribution", l.promptDistribution);
+    oneOf("output_distribution", l.outputDistribution);
+    oneOf("router", l.router);
     r.string("trace_file", l.traceFile);
     if (l.arrivals == "trace" && l.traceFile.empty())
         fail("/load/trace_file", "is needed for arrivals \"trace\" (a CSV of timestamp, "

@@ -6,6 +6,7 @@
 #include "core/model/scenario.h"
 #include "core/model/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -86,6 +87,97 @@ Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value
         scenario.serving.overheadParts.clear(); // the breakdown described the old total
     if (path == "serving.context_tokens" && scenario.serving.promptTokens > value)
         scenario.serving.promptTokens = value;
+    return true;
+}
+
+const std::vector<ChoiceInfo> &choiceTable()
+{
+    static const std::vector<ChoiceInfo> table = {
+        {"load.arrivals",
+         "Arrivals",
+         "How requests arrive: poisson (independent), gamma (burstier with load.burstiness > 1) "
+         "or trace (the timestamps of load.trace_file).",
+         {"poisson", "gamma", "trace"}},
+        {"load.prompt_distribution",
+         "Prompt lengths",
+         "fixed (every prompt load.prompt_mean), uniform (+- load.prompt_spread) or lognormal "
+         "(coefficient of variation load.prompt_spread).",
+         {"fixed", "uniform", "lognormal"}},
+        {"load.output_distribution",
+         "Output lengths",
+         "fixed, uniform or lognormal, as the prompt lengths, around load.output_mean.",
+         {"fixed", "uniform", "lognormal"}},
+        {"load.router",
+         "Router",
+         "How requests reach replicas: round_robin, or least_outstanding (the replica with the "
+         "fewest requests in flight).",
+         {"round_robin", "least_outstanding"}},
+        {"engine.draft_kind",
+         "Draft",
+         "What proposes the speculative tokens: a separate draft model, or heads on the model "
+         "itself (Medusa, EAGLE).",
+         {"model", "heads"}},
+    };
+    return table;
+}
+
+const ChoiceInfo *findChoice(std::string_view path)
+{
+    for (const ChoiceInfo &choice : choiceTable())
+        if (choice.path == path)
+            return &choice;
+    return nullptr;
+}
+
+namespace {
+
+std::string *choiceField(Scenario &s, std::string_view path)
+{
+    if (path == "load.arrivals")
+        return &s.load.arrivals;
+    if (path == "load.prompt_distribution")
+        return &s.load.promptDistribution;
+    if (path == "load.output_distribution")
+        return &s.load.outputDistribution;
+    if (path == "load.router")
+        return &s.load.router;
+    if (path == "engine.draft_kind")
+        return &s.engine.draftKind;
+    return nullptr;
+}
+
+} // namespace
+
+std::optional<std::string> choiceAt(const Scenario &scenario, std::string_view path)
+{
+    if (const std::string *field = choiceField(const_cast<Scenario &>(scenario), path))
+        return *field;
+    return std::nullopt;
+}
+
+Result<bool> setChoiceAt(Scenario &scenario, std::string_view path, std::string_view value)
+{
+    const ChoiceInfo *info = findChoice(path);
+    std::string *field = choiceField(scenario, path);
+    if (!info || !field)
+        return Result<bool>::failure(std::string(path), "not a choice input");
+    if (std::find(info->options.begin(), info->options.end(), value) == info->options.end()) {
+        std::string list;
+        for (std::string_view option : info->options)
+            list += (list.empty() ? "" : ", ") + std::string(option);
+        return Result<bool>::failure(std::string(path), "is \"" + std::string(value.substr(0, 40)) +
+                                                            "\", expected one of " + list);
+    }
+    if (path == "load.arrivals" && value == "trace" && scenario.load.traceFile.empty())
+        return Result<bool>::failure(std::string(path),
+                                     "trace arrivals need load.trace_file, a CSV of timestamp, "
+                                     "prompt_tokens, output_tokens named in the scenario file");
+    if (path.starts_with("load."))
+        scenario.load.present = true;
+    if (path.starts_with("engine."))
+        scenario.engine.present = true;
+    *field = std::string(value);
+    scenario.givenInputs[std::string(path)] = InputOrigin::App;
     return true;
 }
 

@@ -8,7 +8,9 @@
 #include "core/model/result.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace core {
 
@@ -24,6 +26,24 @@ std::optional<double> numberAt(const Scenario &scenario, std::string_view path);
  * shortens the prompt.
  */
 [[nodiscard]] Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value);
+
+/** An input that takes one of a few words ("load.arrivals": poisson, gamma or trace): the
+ *  scenario reader, the All Inputs panel and edits share its list of words. */
+struct ChoiceInfo
+{
+    std::string_view path;
+    std::string_view name;
+    std::string_view help;
+    std::vector<std::string_view> options;
+};
+const std::vector<ChoiceInfo> &choiceTable();
+const ChoiceInfo *findChoice(std::string_view path);
+/** The word at a choice path, or nullopt for an unknown path. */
+std::optional<std::string> choiceAt(const Scenario &scenario, std::string_view path);
+/** Sets a choice, refusing a word not in its list, and arrivals "trace" without a trace file
+ *  (the checks read no files: the file is named in the scenario file). */
+[[nodiscard]] Result<bool> setChoiceAt(Scenario &scenario, std::string_view path,
+                                       std::string_view value);
 
 /**
  * Why the scenario's tensor-parallel degree or pipeline stages cannot run its model on its device

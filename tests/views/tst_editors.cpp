@@ -17,6 +17,7 @@
 #include "core/model/scenarioaccess.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -206,6 +207,54 @@ void EditorsTest::everyInputHasAnEditorInTheWindow()
     panel->setFilter(QStringLiteral("burst"));
     QVERIFY(panel->editor(QStringLiteral("load.burstiness"))->isVisible());
     QVERIFY(!panel->editor(QStringLiteral("serving.batch"))->isVisible());
+    panel->setFilter(QString());
+
+    // issue #42 item 9: the word inputs (arrivals, router, length distributions, draft) had no
+    // editor at all: each has a picker with exactly the words the scenario file accepts, a
+    // choice is one undo step and reads back from a saved file, a refused one says why
+    QVERIFY(core::choiceTable().size() >= 5);
+    for (const core::ChoiceInfo &info : core::choiceTable()) {
+        const QString path = QString::fromLatin1(info.path.data(), qsizetype(info.path.size()));
+        QComboBox *picker = panel->choice(path);
+        QVERIFY2(picker, qPrintable(path));
+        QCOMPARE(picker->count(), int(info.options.size()));
+        document->reset(core::lessonDefaultScenario());
+        document->flush();
+        QCOMPARE(picker->currentText().toStdString(),
+                 *core::choiceAt(document->scenario(), info.path));
+        for (int index = 0; index < picker->count(); ++index) {
+            const QString word = picker->itemText(index);
+            if (word == QStringLiteral("trace"))
+                continue;                                   // needs a trace file: refused below
+            document->reset(core::lessonDefaultScenario()); // each word its own first edit
+            document->flush();
+            if (word.toStdString() == *core::choiceAt(document->scenario(), info.path))
+                continue;
+            const int steps = document->undoStack()->count();
+            picker->setCurrentIndex(index);
+            emit picker->activated(index);
+            document->flush();
+            QVERIFY2(panel->lastRefusal().isEmpty(), qPrintable(panel->lastRefusal()));
+            QCOMPARE(document->undoStack()->count(), steps + 1);
+            QCOMPARE(QString::fromStdString(*core::choiceAt(document->scenario(), info.path)),
+                     word);
+            const auto back = core::readScenario(core::writeScenario(document->scenario()));
+            QVERIFY2(back, qPrintable(path));
+            QCOMPARE(QString::fromStdString(*core::choiceAt(back.value().scenario, info.path)),
+                     word);
+        }
+    }
+    document->reset(core::lessonDefaultScenario());
+    document->flush();
+    QComboBox *arrivals = panel->choice(QStringLiteral("load.arrivals"));
+    const int trace = arrivals->findText(QStringLiteral("trace"));
+    arrivals->setCurrentIndex(trace);
+    emit arrivals->activated(trace);
+    document->flush();
+    QVERIFY2(panel->lastRefusal().contains(QStringLiteral("load.trace_file")),
+             qPrintable(panel->lastRefusal()));
+    QCOMPARE(document->scenario().load.arrivals, std::string("poisson"));
+    QCOMPARE(arrivals->currentText(), QStringLiteral("poisson")); // the word still in force
 }
 
 QTEST_MAIN(EditorsTest)

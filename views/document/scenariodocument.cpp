@@ -321,6 +321,26 @@ bool ScenarioDocument::setNumber(const QString &path, double value, QString *err
     return true;
 }
 
+bool ScenarioDocument::setChoice(const QString &path, const QString &value, QString *error)
+{
+    const std::string key = path.toStdString();
+    if (core::choiceAt(m_scenario, key) == value.toStdString())
+        return true; // nothing changes, nothing to undo
+    core::Scenario after = m_scenario;
+    auto result = core::setChoiceAt(after, key, value.toStdString());
+    if (!result) {
+        if (error)
+            *error = QString::fromStdString(result.error().message);
+        return false;
+    }
+    const core::ChoiceInfo *info = core::findChoice(key);
+    pushEdit(
+        after,
+        tr("Change %1").arg(QString::fromUtf8(info->name.data(), qsizetype(info->name.size()))),
+        int(qHash(path) % 50000) + 60000);
+    return true;
+}
+
 void ScenarioDocument::setWeightFormat(core::NumericFormat format)
 {
     if (format == m_scenario.serving.weightFormat || !core::isStorageFormat(format))

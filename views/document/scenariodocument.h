@@ -96,6 +96,9 @@ public:
 
     /** Edits one numeric input ("serving.batch"). Refused with the reason when out of range. */
     bool setNumber(const QString &path, double value, QString *error = nullptr);
+    /** Sets a word input ("load.arrivals" = "gamma", core::choiceTable) as one undo step;
+     *  false with the reason when the word is refused. */
+    bool setChoice(const QString &path, const QString &value, QString *error = nullptr);
     void setWeightFormat(core::NumericFormat format);
     void setKvFormat(core::NumericFormat format);
     bool setModelPreset(const QString &id, QString *error = nullptr);

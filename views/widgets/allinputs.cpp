@@ -6,7 +6,9 @@
 #include "views/widgets/style.h"
 
 #include "core/model/parameters.h"
+#include "core/model/scenarioaccess.h"
 
+#include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -61,12 +63,42 @@ AllInputsPanel::AllInputsPanel(ScenarioDocument *document, QWidget *parent)
     auto *form = new QFormLayout(body);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     QString current;
+    // the word inputs (arrivals, router, length distributions, draft) after their section's
+    // numbers: a picker each, its words from the same list the scenario reader accepts
+    const auto addChoices = [&](const QString &section) {
+        for (const core::ChoiceInfo &info : core::choiceTable()) {
+            const QString path = fromView(info.path);
+            if (path.section(QLatin1Char('.'), 0, 0) != section)
+                continue;
+            auto *picker = new QComboBox(body);
+            picker->setObjectName(path);
+            for (const std::string_view option : info.options)
+                picker->addItem(fromView(option));
+            picker->setToolTip(QStringLiteral("%1\n%2").arg(path, fromView(info.help)));
+            connect(picker, &QComboBox::activated, this, [this, path, picker] {
+                QString error;
+                const bool ok = m_document->setChoice(path, picker->currentText(), &error);
+                m_refusal->setText(error);
+                m_refusal->setVisible(!ok);
+                if (!ok) // the word still in force
+                    refresh();
+            });
+            auto *label = new QLabel(fromView(info.name), body);
+            label->setToolTip(picker->toolTip());
+            label->setBuddy(picker);
+            form->addRow(label, picker);
+            m_choices.insert(path, picker);
+            m_rows.insert(path, label);
+        }
+    };
     for (const core::ParameterInfo &info : core::parameterTable()) {
         if (!info.field)
             continue; // one value per format (the peaks): the Device picker and presets set them
         const QString path = fromView(info.path);
         const QString section = fromView(info.section());
         if (section != current) {
+            if (!current.isEmpty())
+                addChoices(current);
             current = section;
             auto *heading = new QLabel(QStringLiteral("<b>%1</b>").arg(sectionTitle(section)));
             heading->setContentsMargins(0, 8, 0, 0);
@@ -86,6 +118,7 @@ AllInputsPanel::AllInputsPanel(ScenarioDocument *document, QWidget *parent)
         m_editors.insert(path, editor);
         m_rows.insert(path, label);
     }
+    addChoices(current);
     // label and editor side by side, readable: "Maximum context" beside "131,072 tokens"
     setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 52);
     auto *scroll = new QScrollArea(this);
@@ -109,6 +142,11 @@ NumberEditor *AllInputsPanel::editor(const QString &path) const
     return m_editors.value(path);
 }
 
+QComboBox *AllInputsPanel::choice(const QString &path) const
+{
+    return m_choices.value(path);
+}
+
 void AllInputsPanel::setFilter(const QString &text)
 {
     if (m_filter->text() != text)
@@ -125,6 +163,18 @@ void AllInputsPanel::setFilter(const QString &text)
         editor->setVisible(shown);
         m_rows.value(path)->setVisible(shown);
         sectionShown[fromView(info.section())] |= shown;
+    }
+    for (const core::ChoiceInfo &info : core::choiceTable()) {
+        const QString path = fromView(info.path);
+        QComboBox *picker = m_choices.value(path);
+        if (!picker)
+            continue;
+        const bool shown = text.isEmpty() || path.contains(text, Qt::CaseInsensitive) ||
+                           fromView(info.name).contains(text, Qt::CaseInsensitive) ||
+                           fromView(info.help).contains(text, Qt::CaseInsensitive);
+        picker->setVisible(shown);
+        m_rows.value(path)->setVisible(shown);
+        sectionShown[path.section(QLatin1Char('.'), 0, 0)] |= shown;
     }
     for (auto it = m_sections.begin(); it != m_sections.end(); ++it)
         it.value()->setVisible(sectionShown.value(it.key()));
@@ -160,6 +210,12 @@ void AllInputsPanel::refresh()
 {
     for (NumberEditor *editor : std::as_const(m_editors))
         editor->sync(m_document->scenario());
+    for (auto it = m_choices.begin(); it != m_choices.end(); ++it) {
+        const auto word = core::choiceAt(m_document->scenario(), it.key().toStdString());
+        const int index = word ? it.value()->findText(QString::fromStdString(*word)) : -1;
+        if (index >= 0 && it.value()->currentIndex() != index)
+            it.value()->setCurrentIndex(index);
+    }
 }
 
 } // namespace views

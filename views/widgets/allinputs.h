@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Every number the scenario holds, one editor each, grouped by section and found by typing
+// Every number and word the scenario holds, one editor each, grouped by section and found by typing
 // (issue #42 item 9: the load, engine and sensitivity inputs could only be set in JSON). The
 // editors come from the core's parameter table, so a new input gets its editor here by itself.
 
 #include <QHash>
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 
@@ -25,6 +26,8 @@ public:
 
     /** The editor of a dotted input path ("load.burstiness"), or nullptr. */
     NumberEditor *editor(const QString &path) const;
+    /** The picker of a word input ("load.arrivals", core::choiceTable), or nullptr. */
+    QComboBox *choice(const QString &path) const;
     /** Shows only the inputs whose name, path or help holds `text` (empty: all). */
     void setFilter(const QString &text);
     /** Brings an input into view and gives it the focus (the views' "Set ..." links); with no
@@ -43,6 +46,7 @@ private:
     QLineEdit *m_filter;
     QLabel *m_refusal;
     QHash<QString, NumberEditor *> m_editors;
+    QHash<QString, QComboBox *> m_choices;
     QHash<QString, QWidget *> m_rows;     ///< the label beside each editor
     QHash<QString, QWidget *> m_sections; ///< each section's heading
 };

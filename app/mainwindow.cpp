@@ -356,13 +356,31 @@ void MainWindow::setPresenterMode(bool on)
     }
     if (on) {
         m_wasMaximized = isMaximized();
+        m_normalGeometry = geometry();
         m_normalCentreSplitter = m_centreSplitter->saveState();
         showFullScreen();
     } else {
-        if (m_wasMaximized)
+        if (m_wasMaximized) {
             showMaximized();
-        else
+        } else {
             showNormal();
+            // back where it was, once presenter mode's larger type has gone from the layouts:
+            // it came back wider (1,499 px for 1,280) and past the screen's right edge
+            QTimer::singleShot(0, this, [this] {
+                if (m_presenter || isMaximized() || !m_normalGeometry.isValid())
+                    return;
+                QRect place = m_normalGeometry;
+                if (screen()) {
+                    const QRect room = screen()->availableGeometry();
+                    place.setSize(place.size().boundedTo(room.size()));
+                    place.moveLeft(
+                        std::clamp(place.left(), room.left(), room.right() - place.width() + 1));
+                    place.moveTop(
+                        std::clamp(place.top(), room.top(), room.bottom() - place.height() + 1));
+                }
+                setGeometry(place);
+            });
+        }
     }
     for (views::ViewList *list : findChildren<views::ViewList *>())
         list->setCompact(on); // the view has the screen's width, its names one line above

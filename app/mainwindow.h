@@ -216,6 +216,7 @@ private:
     bool m_screenFollowed = false;
     QByteArray m_normalCentreSplitter; ///< the explanation panel's size before presenter mode
     bool m_wasMaximized = false;
+    QRect m_normalGeometry; ///< the window's place before presenter mode, to come back to
     int m_presenterScreenHeight = 0;
     bool m_explanationBeforeTour = false; ///< the tour hid the explanation panel
     QAction *m_scenarioPanelAction = nullptr;

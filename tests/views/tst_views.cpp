@@ -64,6 +64,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScopeGuard>
+#include <QScreen>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
@@ -96,6 +97,7 @@ private slots:
     void insideListsEveryViewByName_data();
     void insideListsEveryViewByName();
     void lessonNotesAreReadableOnTheProjector();
+    void presenterModeGivesTheWindowBackWhereItWas();
     void aSaveRefreshesNoView();
     void steadyLabelAsksForRoomOnlyWhenItGrows();
     void aFileOpensWithItsOverrides();
@@ -354,6 +356,42 @@ void ViewsTest::lessonNotesAreReadableOnTheProjector()
                  qPrintable(QStringLiteral("%1 / %2").arg(note).arg(number)));
     }
     window.setPresenterMode(false);
+}
+
+// Issue #42 item 10: after presenter mode on a 1920x1080 screen the window came back wider than
+// it was (1,499 px for 1,280, seen under Xvfb with openbox) and past the screen's right edge: it
+// comes back where it was, inside the screen.
+void ViewsTest::presenterModeGivesTheWindowBackWhereItWas()
+{
+    const auto deskAgain = qScopeGuard([] { QSettings().remove(QStringLiteral("presenter")); });
+    MainWindow window;
+    showOffscreen(window);
+    const QRect room = window.screen()->availableGeometry();
+    if (!QRect(room.topLeft(), room.size() * 0.75)
+             .contains(QRect(room.topLeft(), window.minimumSizeHint())))
+        QSKIP("the screen cannot hold the window: ctest runs this on a 1920x1080 screen "
+              "(tst_views_on_a_projector)");
+    const QRect before(room.topLeft() + QPoint(room.width() / 10, room.height() / 10),
+                       room.size() * 0.75);
+    window.setGeometry(before);
+    QCoreApplication::processEvents();
+    QCOMPARE(window.geometry(), before);
+    window.setPresenterMode(true);
+    for (int pass = 0; pass < 5; ++pass)
+        QCoreApplication::processEvents();
+    window.setPresenterMode(false);
+    for (int pass = 0; pass < 5; ++pass)
+        QCoreApplication::processEvents();
+    const QRect after = window.geometry();
+    QVERIFY2(std::abs(after.width() - before.width()) <= 2 &&
+                 std::abs(after.height() - before.height()) <= 2 &&
+                 (after.topLeft() - before.topLeft()).manhattanLength() <= 2,
+             qPrintable(QStringLiteral("%1,%2 %3x%4")
+                            .arg(after.x())
+                            .arg(after.y())
+                            .arg(after.width())
+                            .arg(after.height())));
+    QVERIFY(room.contains(after));
 }
 
 // A save changes the file name and the clean state, nothing a view draws: no view refreshes.

@@ -90,6 +90,8 @@ MainWindow::MainWindow(QWidget *parent)
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
     m_panel = new views::ScenarioPanel(m_document, this);
+    connect(m_panel, &views::ScenarioPanel::moreInputsRequested, this,
+            [this](const QString &filter) { showAllInputs()->setFilter(filter); });
     m_explanation = new views::ExplanationPanel(m_document, this);
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);

@@ -9,6 +9,7 @@
 #include "views/viewregistry.h"
 #include "views/widgets/allinputs.h"
 #include "views/widgets/numbereditor.h"
+#include "views/widgets/scenariopanel.h"
 #include "views/widgets/view.h"
 #include "views/wizard/selectionwizard.h"
 
@@ -19,6 +20,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
@@ -255,6 +257,29 @@ void EditorsTest::everyInputHasAnEditorInTheWindow()
              qPrintable(panel->lastRefusal()));
     QCOMPARE(document->scenario().load.arrivals, std::string("poisson"));
     QCOMPARE(arrivals->currentText(), QStringLiteral("poisson")); // the word still in force
+
+    // issue #42 item 9: the scenario panel groups its inputs, and the rest is one click away
+    panel->parentWidget()->hide(); // the All Inputs dock
+    QVERIFY(!panel->isVisible());
+    QLabel *more = window.scenarioPanel()->moreInputsLinks();
+    QVERIFY(more && more->isVisible());
+    for (const QString &section :
+         {QStringLiteral("traffic."), QStringLiteral("load."), QStringLiteral("engine.")}) {
+        QVERIFY2(more->text().contains(QStringLiteral("href=\"%1\"").arg(section)),
+                 qPrintable(more->text()));
+        emit more->linkActivated(section);
+        QCoreApplication::processEvents();
+        QVERIFY(panel->isVisible());
+        for (const core::ParameterInfo &info : core::parameterTable()) {
+            const QString path = QString::fromLatin1(info.path.data(), qsizetype(info.path.size()));
+            if (views::NumberEditor *editor = panel->editor(path))
+                QCOMPARE(editor->isVisible(), path.startsWith(section));
+        }
+    }
+    QVERIFY(more->text().contains(QStringLiteral("href=\"all\"")));
+    emit more->linkActivated(QStringLiteral("all")); // all of them
+    QCoreApplication::processEvents();
+    QVERIFY(panel->editor(QStringLiteral("serving.batch"))->isVisible());
 }
 
 QTEST_MAIN(EditorsTest)

@@ -96,6 +96,7 @@ private slots:
     void hiddenTabsAreBuiltWhenFirstShown();
     void insideListsEveryViewByName_data();
     void insideListsEveryViewByName();
+    void operatorsTableShowsItsKeyColumns();
     void lessonNotesAreReadableOnTheProjector();
     void presenterModeGivesTheWindowBackWhereItWas();
     void aSaveRefreshesNoView();
@@ -318,6 +319,34 @@ void ViewsTest::insideListsEveryViewByName()
         QCoreApplication::processEvents();
     list = window.findChild<views::ViewList *>();
     QVERIFY(list && list->list()->isVisible() && !list->picker()->isVisible());
+}
+
+// Issue #42 items 2 and 10: the Operators table was cut after "Bound" at 1280x800 ("Sh(are)" on a
+// projector): the columns a reader compares (operator, FLOP/B, bound, time, all layers, share)
+// come first and are whole in the window; the counts behind them follow.
+void ViewsTest::operatorsTableShowsItsKeyColumns()
+{
+    MainWindow window;
+    showOffscreen(window, {1280, 800});
+    window.showView(QStringLiteral("operators"));
+    for (int pass = 0; pass < 10; ++pass)
+        QCoreApplication::processEvents();
+    QWidget *view = window.view(QStringLiteral("operators"));
+    QVERIFY(view && view->isVisible());
+    auto *table = view->findChild<QTableWidget *>();
+    QVERIFY(table);
+    const QStringList key = {QStringLiteral("Operator"),   QStringLiteral("FLOP/B"),
+                             QStringLiteral("Bound"),      QStringLiteral("Time"),
+                             QStringLiteral("All layers"), QStringLiteral("Share")};
+    for (int column = 0; column < key.size(); ++column) {
+        QCOMPARE(table->horizontalHeaderItem(column)->text(), key[column]);
+        const int right = table->columnViewportPosition(column) + table->columnWidth(column);
+        QVERIFY2(right <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 ends at %2 of %3")
+                                .arg(key[column])
+                                .arg(right)
+                                .arg(table->viewport()->width())));
+    }
 }
 
 // Issue #42, item 4: the grey "lesson:" notes beside the numbers kept their desk size in

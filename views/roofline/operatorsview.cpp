@@ -119,9 +119,11 @@ OperatorsView::OperatorsView(ScenarioDocument *document, QWidget *parent)
     m_batch = new LogSliderControl(document, QStringLiteral("serving.batch"), this);
     m_context = new LogSliderControl(document, QStringLiteral("serving.context_tokens"), this);
 
-    const QStringList headers = {tr("Operator"), tr("Layers"),     tr("FLOP"),
-                                 tr("Bytes"),    tr("FLOP/B"),     tr("Bound"),
-                                 tr("Time"),     tr("All layers"), tr("Share")};
+    // what a reader compares first, then the counts behind it: at 1280x800 and on a projector
+    // the table was cut after "Bound" / "Sh(are)" (issue #42)
+    const QStringList headers = {tr("Operator"), tr("FLOP/B"),     tr("Bound"),
+                                 tr("Time"),     tr("All layers"), tr("Share"),
+                                 tr("Layers"),   tr("FLOP"),       tr("Bytes")};
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     m_table->verticalHeader()->hide();
@@ -161,8 +163,8 @@ OperatorsView::OperatorsView(ScenarioDocument *document, QWidget *parent)
     right->addWidget(m_table, 3);
     right->addWidget(m_summary, 2);
     auto *top = new QHBoxLayout;
-    top->addLayout(left, 1);
-    top->addLayout(right, 1);
+    top->addLayout(left, 4);
+    top->addLayout(right, 5); // the table's key columns whole at 1280x800
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_error);
@@ -346,14 +348,14 @@ void OperatorsView::refresh()
         const double all = op.seconds * op.layers;
         const QStringList cells = {
             text(op.name),
-            number(op.layers, 4),
-            text(core::formatFlops(op.flops)),
-            text(core::formatMessageBytes(op.bytes())),
             number(op.intensity()),
             op.bound == core::Bound::Compute ? tr("compute") : tr("memory"),
             text(core::formatSeconds(op.seconds)),
             text(core::formatSeconds(all)),
-            QStringLiteral("%1 %").arg(number(b.seconds > 0 ? 100.0 * all / b.seconds : 0.0))};
+            QStringLiteral("%1 %").arg(number(b.seconds > 0 ? 100.0 * all / b.seconds : 0.0)),
+            number(op.layers, 4),
+            text(core::formatFlops(op.flops)),
+            text(core::formatMessageBytes(op.bytes()))};
         for (int c = 0; c < cells.size(); ++c) {
             auto *item = m_table->item(row, c);
             if (!item) {

@@ -152,14 +152,22 @@ void AllInputsPanel::setFilter(const QString &text)
     if (m_filter->text() != text)
         m_filter->setText(text);
     QHash<QString, bool> sectionShown;
+    // "load." is a section: its inputs alone, not every help text that mentions one of them
+    const bool wholeSection =
+        text.endsWith(QLatin1Char('.')) && m_sections.contains(text.chopped(1));
+    const auto matches = [&](const QString &path, std::string_view name, std::string_view help) {
+        if (wholeSection)
+            return path.startsWith(text);
+        return text.isEmpty() || path.contains(text, Qt::CaseInsensitive) ||
+               fromView(name).contains(text, Qt::CaseInsensitive) ||
+               fromView(help).contains(text, Qt::CaseInsensitive);
+    };
     for (const core::ParameterInfo &info : core::parameterTable()) {
         const QString path = fromView(info.path);
         NumberEditor *editor = m_editors.value(path);
         if (!editor)
             continue;
-        const bool shown = text.isEmpty() || path.contains(text, Qt::CaseInsensitive) ||
-                           fromView(info.name).contains(text, Qt::CaseInsensitive) ||
-                           fromView(info.help).contains(text, Qt::CaseInsensitive);
+        const bool shown = matches(path, info.name, info.help);
         editor->setVisible(shown);
         m_rows.value(path)->setVisible(shown);
         sectionShown[fromView(info.section())] |= shown;
@@ -169,9 +177,7 @@ void AllInputsPanel::setFilter(const QString &text)
         QComboBox *picker = m_choices.value(path);
         if (!picker)
             continue;
-        const bool shown = text.isEmpty() || path.contains(text, Qt::CaseInsensitive) ||
-                           fromView(info.name).contains(text, Qt::CaseInsensitive) ||
-                           fromView(info.help).contains(text, Qt::CaseInsensitive);
+        const bool shown = matches(path, info.name, info.help);
         picker->setVisible(shown);
         m_rows.value(path)->setVisible(shown);
         sectionShown[path.section(QLatin1Char('.'), 0, 0)] |= shown;

@@ -77,6 +77,14 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     fillPresets(m_device, "device");
     m_model->setToolTip(tr("The model: every preset, filtered as you type."));
     m_device->setToolTip(tr("The device: every preset, filtered as you type."));
+    // grouped as the questions come: what runs on what, how it is served, what it costs, and
+    // the rest one click away (issue #42 item 9)
+    const auto heading = [&](const QString &text) {
+        auto *label = new QLabel(QStringLiteral("<b>%1</b>").arg(text), this);
+        label->setContentsMargins(0, 6, 0, 0);
+        form->addRow(label);
+    };
+    heading(tr("Model and device"));
     form->addRow(tr("Model"), m_model);
     form->addRow(tr("Device"), m_device);
 
@@ -103,6 +111,7 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     }
     m_weightFormat->setToolTip(tr("Weight format: bytes per parameter of the stored weights."));
     m_kvFormat->setToolTip(tr("KV-cache format: bytes per cached key or value element."));
+    heading(tr("Serving"));
     form->addRow(tr("Weights"), m_weightFormat);
     form->addRow(tr("KV cache"), m_kvFormat);
 
@@ -115,8 +124,22 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     addNumber(form, QStringLiteral("serving.overhead_gb"));
     addNumber(form, QStringLiteral("serving.tensor_parallel"));
     addNumber(form, QStringLiteral("serving.pipeline_parallel"));
+    heading(tr("Cost"));
     addNumber(form, QStringLiteral("cost.price_per_hour_usd"));
     addNumber(form, QStringLiteral("cost.utilisation"), 100.0);
+    heading(tr("More inputs"));
+    m_more = new QLabel(this);
+    m_more->setObjectName(QStringLiteral("moreInputs"));
+    m_more->setWordWrap(true);
+    m_more->setTextFormat(Qt::RichText);
+    m_more->setText(tr("<a href=\"traffic.\">Traffic</a> \u00b7 <a href=\"load.\">Load "
+                       "simulation</a> \u00b7 <a href=\"engine.\">Engine techniques</a> "
+                       "\u00b7 <a href=\"all\">All inputs (F8)</a>"));
+    m_more->setToolTip(tr("Opens View > All Inputs at that section"));
+    connect(m_more, &QLabel::linkActivated, this, [this](const QString &link) {
+        emit moreInputsRequested(link == QStringLiteral("all") ? QString() : link);
+    });
+    form->addRow(m_more);
 
     m_refusal->setWordWrap(true);
     m_refusal->setObjectName(QStringLiteral("refusal"));

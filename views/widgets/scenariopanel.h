@@ -38,6 +38,13 @@ public:
     void reloadPresets();
     /** The message shown for the last refused entry (empty when none). */
     QString lastRefusal() const;
+    /** The links to the inputs this panel has no room for ("traffic", "load", "engine"): one
+     *  click opens View > All Inputs at that section. */
+    QLabel *moreInputsLinks() const { return m_more; }
+
+signals:
+    /** A "more inputs" link: the All Inputs panel, found by `filter` ("traffic."). */
+    void moreInputsRequested(const QString &filter);
 
 private:
     void refresh();
@@ -57,6 +64,7 @@ private:
     QHash<QString, QAbstractSpinBox *> m_editors;
     QHash<QString, double> m_displayScale;
     QLabel *m_refusal;
+    QLabel *m_more = nullptr;
     bool m_updating = false;
 };
 

@@ -163,6 +163,12 @@ void Deliverables::slideTablesFitTheirBox()
     }
     const QString oneDevice = views::ChecksView::tableHtml(selection, true);
     QVERIFY(oneDevice.contains(QStringLiteral("18 more options")));
+    // issue #42 item 7: the checks slide drew its eleven columns at 16 px in the top half of
+    // the slide; one cell for the option and no verdict column (the marks say it) print at 18
+    const double pixels = views::slideTextPixels(oneDevice);
+    QVERIFY2(pixels >= 18, qPrintable(QString::number(pixels)));
+    QVERIFY(!oneDevice.contains(QStringLiteral("<th>Verdict</th>")));
+    QVERIFY(views::ChecksView::tableHtml(selection).contains(QStringLiteral("<th>Verdict</th>")));
 }
 
 // The decision slide's footer describes the recommended option, not the scenario's own device

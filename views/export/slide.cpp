@@ -234,6 +234,12 @@ FittedHtml fitHtml(const QString &html, const QRectF &box)
 
 } // namespace
 
+double slideTextPixels(const QString &html)
+{
+    const FittedHtml fitted = fitHtml(html, figureArea());
+    return fitted.doc->defaultFont().pixelSize() * fitted.scale;
+}
+
 double drawFittedHtml(QPainter &p, const QString &html, const QRectF &box)
 {
     const FittedHtml fitted = fitHtml(html, box);

@@ -25,6 +25,9 @@ inline constexpr int kSlideHeight = 1080;
  *  12 px until it fits, then the whole is scaled into the box, never cut. Returns the height it
  *  took (at most the box's). */
 double drawFittedHtml(QPainter &painter, const QString &html, const QRectF &box);
+/** The type size (pixels on a 1920x1080 slide) a view's text figure prints at beside the key
+ *  numbers. */
+double slideTextPixels(const QString &html);
 /** The words drawFittedHtml would break across lines for `box` (none: it never does). */
 QStringList wordsBrokenInFittedHtml(const QString &html, const QRectF &box);
 

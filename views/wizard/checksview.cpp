@@ -197,12 +197,18 @@ QString ChecksView::tableHtml(const core::Selection &selection, bool bestPerDevi
         return QStringLiteral("\u2013");
     };
     auto esc = [](const std::string &text) { return fromStd(text).toHtmlEscaped(); };
+    // one row a device (a slide, a figure): the option in one cell and no verdict column (the
+    // marks and colours say it), so eight columns print large (eleven printed at 17 px)
+    const bool compact = bestPerDevice;
     QString out = tr("<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\" "
-                     "style=\"border-collapse:collapse\"><thead><tr><th>Device</th>"
-                     "<th>Weights</th><th>Fleet</th><th>Per month</th>");
+                     "style=\"border-collapse:collapse\"><thead><tr>");
+    out += compact ? tr("<th>Option</th><th>Per month</th>")
+                   : tr("<th>Device</th><th>Weights</th><th>Fleet</th><th>Per month</th>");
     for (std::size_t i = 0; i < core::kCheckCount; ++i)
         out += QStringLiteral("<th>%1</th>").arg(fromView(core::checkTitle(core::CheckKind(i))));
-    out += tr("<th>Verdict</th></tr></thead>"); // repeated on every page the table runs to
+    if (!compact)
+        out += tr("<th>Verdict</th>");
+    out += QStringLiteral("</tr></thead>"); // repeated on every page the table runs to
     const core::Candidate *best = core::recommendedCandidate(selection);
     std::vector<const core::Candidate *> rows;
     if (bestPerDevice)
@@ -212,15 +218,25 @@ QString ChecksView::tableHtml(const core::Selection &selection, bool bestPerDevi
             rows.push_back(&c);
     for (const core::Candidate *row : rows) {
         const core::Candidate &c = *row;
-        out += QStringLiteral("<tr><td>%1%2</td><td>%3</td><td>%4</td><td align=\"right\">%5</td>")
-                   .arg(&c == best ? QStringLiteral("\u2605 ") : QString(), esc(c.device.name),
-                        fromView(core::formatLabel(c.weightFormat)), esc(core::fleetLabel(c)),
-                        std::isfinite(c.monthlyCostUsd) ? esc(core::formatUsd(c.monthlyCostUsd))
-                                                        : tr("price needed"));
+        const QString month = std::isfinite(c.monthlyCostUsd)
+                                  ? esc(core::formatUsd(c.monthlyCostUsd))
+                                  : tr("price needed");
+        const QString star = &c == best ? QStringLiteral("\u2605 ") : QString();
+        if (compact)
+            out += QStringLiteral("<tr><td>%1<b>%2</b>, %3<br>%4</td><td align=\"right\">%5</td>")
+                       .arg(star, esc(c.device.name), fromView(core::formatLabel(c.weightFormat)),
+                            esc(core::fleetLabel(c)), month);
+        else
+            out +=
+                QStringLiteral("<tr><td>%1%2</td><td>%3</td><td>%4</td><td align=\"right\">%5</td>")
+                    .arg(star, esc(c.device.name), fromView(core::formatLabel(c.weightFormat)),
+                         esc(core::fleetLabel(c)), month);
         for (const core::CheckResult &check : c.checks)
             out += QStringLiteral("<td bgcolor=\"%1\">%2 %3</td>")
                        .arg(colour(check.status), symbol(check.status), esc(check.headline));
-        out += QStringLiteral("<td>%1</td></tr>").arg(esc(c.verdict));
+        if (!compact)
+            out += QStringLiteral("<td>%1</td>").arg(esc(c.verdict));
+        out += QStringLiteral("</tr>");
     }
     out += tr("</table><p>\u2714 pass, ! warning, \u2718 fail, \u2013 not applicable.");
     if (rows.size() < selection.candidates.size())

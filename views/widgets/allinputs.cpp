@@ -155,33 +155,25 @@ void AllInputsPanel::setFilter(const QString &text)
     // "load." is a section: its inputs alone, not every help text that mentions one of them
     const bool wholeSection =
         text.endsWith(QLatin1Char('.')) && m_sections.contains(text.chopped(1));
-    const auto matches = [&](const QString &path, std::string_view name, std::string_view help) {
-        if (wholeSection)
-            return path.startsWith(text);
-        return text.isEmpty() || path.contains(text, Qt::CaseInsensitive) ||
-               fromView(name).contains(text, Qt::CaseInsensitive) ||
-               fromView(help).contains(text, Qt::CaseInsensitive);
-    };
-    for (const core::ParameterInfo &info : core::parameterTable()) {
-        const QString path = fromView(info.path);
-        NumberEditor *editor = m_editors.value(path);
+    // one input's row (its label and editor) shown or hidden, its section kept if it is shown
+    const auto filterRow = [&](std::string_view pathView, std::string_view name,
+                               std::string_view help, QWidget *editor) {
+        const QString path = fromView(pathView);
         if (!editor)
-            continue;
-        const bool shown = matches(path, info.name, info.help);
+            return;
+        const bool shown = wholeSection
+                               ? path.startsWith(text)
+                               : text.isEmpty() || path.contains(text, Qt::CaseInsensitive) ||
+                                     fromView(name).contains(text, Qt::CaseInsensitive) ||
+                                     fromView(help).contains(text, Qt::CaseInsensitive);
         editor->setVisible(shown);
         m_rows.value(path)->setVisible(shown);
-        sectionShown[fromView(info.section())] |= shown;
-    }
-    for (const core::ChoiceInfo &info : core::choiceTable()) {
-        const QString path = fromView(info.path);
-        QComboBox *picker = m_choices.value(path);
-        if (!picker)
-            continue;
-        const bool shown = matches(path, info.name, info.help);
-        picker->setVisible(shown);
-        m_rows.value(path)->setVisible(shown);
         sectionShown[path.section(QLatin1Char('.'), 0, 0)] |= shown;
-    }
+    };
+    for (const core::ParameterInfo &info : core::parameterTable())
+        filterRow(info.path, info.name, info.help, m_editors.value(fromView(info.path)));
+    for (const core::ChoiceInfo &info : core::choiceTable())
+        filterRow(info.path, info.name, info.help, m_choices.value(fromView(info.path)));
     for (auto it = m_sections.begin(); it != m_sections.end(); ++it)
         it.value()->setVisible(sectionShown.value(it.key()));
 }

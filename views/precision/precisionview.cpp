@@ -3,6 +3,7 @@
 
 #include "views/document/scenariodocument.h"
 #include "views/widgets/style.h"
+#include "views/widgets/tablefit.h"
 
 #include "core/model/formats.h"
 #include "core/model/scenario.h"
@@ -72,8 +73,9 @@ PrecisionView::PrecisionView(ScenarioDocument *document, QWidget *parent)
     for (QTableWidget *t : {m_values, m_weights}) {
         t->verticalHeader()->setVisible(false);
         t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-        t->horizontalHeader()->setStretchLastSection(true);
     }
+    m_valuesFit = new TableFitter(m_values, TableFitter::Rows::AllShown);
+    m_weightsFit = new TableFitter(m_weights, TableFitter::Rows::AllShown);
     auto *layout = new QGridLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_canvas, 0, 0, 1, 2);
@@ -141,7 +143,7 @@ void PrecisionView::fillValues()
             flagItem->setForeground(style::warning());
         m_values->setItem(row, 3, flagItem);
     }
-    m_values->resizeColumnsToContents();
+    m_valuesFit->refit();
 }
 
 void PrecisionView::refresh()
@@ -172,7 +174,7 @@ void PrecisionView::refresh()
     m_weights->setItem(row, 1, cell(style::number(groupedBytes, 4)));
     m_weights->setItem(row, 2,
                        cell(fromStd(core::formatBytes(s.model.parameters * groupedBytes, units))));
-    m_weights->resizeColumnsToContents();
+    m_weightsFit->refit();
 }
 
 QString PrecisionView::csv() const

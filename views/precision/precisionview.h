@@ -14,6 +14,7 @@ class QTableWidget;
 namespace views {
 
 class BitLayoutCanvas;
+class TableFitter;
 
 class PrecisionView : public View
 {
@@ -43,6 +44,8 @@ private:
     QLineEdit *m_input;
     QTableWidget *m_values;
     QTableWidget *m_weights;
+    TableFitter *m_valuesFit = nullptr;
+    TableFitter *m_weightsFit = nullptr;
     double m_value = 0.1;
 };
 

@@ -6,6 +6,7 @@
 #include "views/widgets/chartguard.h"
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
+#include "views/widgets/tablefit.h"
 
 #include "core/model/calc.h"
 #include "core/model/scenario.h"
@@ -129,8 +130,10 @@ OperatorsView::OperatorsView(ScenarioDocument *document, QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // the counts behind the times give way first where the table has no room (every row says
+    // them on hover); on a projector the rows scroll so the summary below stays whole
+    m_tableFit = new TableFitter(m_table, TableFitter::Rows::Scroll);
+    m_tableFit->setOptionalColumns({6, 7, 8});
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setObjectName(QStringLiteral("operatorsSummary"));
@@ -356,6 +359,8 @@ void OperatorsView::refresh()
             number(op.layers, 4),
             text(core::formatFlops(op.flops)),
             text(core::formatMessageBytes(op.bytes()))};
+        const QString counts =
+            tr("%1: %2 layers, %3 and %4 per layer").arg(cells[0], cells[6], cells[7], cells[8]);
         for (int c = 0; c < cells.size(); ++c) {
             auto *item = m_table->item(row, c);
             if (!item) {
@@ -363,6 +368,7 @@ void OperatorsView::refresh()
                 m_table->setItem(row, c, item);
             }
             item->setText(cells[c]);
+            item->setToolTip(counts);
             item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter
                                           : Qt::AlignRight | Qt::AlignVCenter);
             item->setForeground(c == 0 ? QBrush(kindStyles()[int(op.kind)].colour.darker(130))
@@ -383,6 +389,7 @@ void OperatorsView::refresh()
                      .arg(all, 0, 'g', 8);
         ++row;
     }
+    m_tableFit->refit();
 
     QString summary =
         tr("<b>%1</b>: %2 tokens computed; operators %3, %4 moved, %5 one after another. "

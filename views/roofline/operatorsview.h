@@ -25,6 +25,8 @@ class QTableWidget;
 
 namespace views {
 
+class TableFitter;
+
 class ChartLabels;
 class LogSliderControl;
 
@@ -65,6 +67,7 @@ private:
     LogSliderControl *m_batch;
     LogSliderControl *m_context;
     QTableWidget *m_table;
+    TableFitter *m_tableFit = nullptr;
     QLabel *m_summary;
     QLabel *m_error;
     QString m_csv;

@@ -5,6 +5,7 @@
 #include "views/io/dataexport.h"
 #include "views/widgets/steadylabel.h"
 #include "views/widgets/style.h"
+#include "views/widgets/tablefit.h"
 
 #include "core/decide/outlook.h"
 #include "core/decide/selection.h"
@@ -120,11 +121,8 @@ ChecksView::ChecksView(ScenarioDocument *document, QWidget *parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setSelectionBehavior(QAbstractItemView::SelectItems);
     m_table->verticalHeader()->setVisible(false);
-    m_table->setWordWrap(true);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    QStringList headers{tr("Device"), tr("Weights"), tr("Verdict"),
-                        tr("Shape"),  tr("Devices"), tr("Per month")};
+    m_fit = new TableFitter(m_table, TableFitter::Rows::Scroll);
+    QStringList headers{tr("Option"), tr("Verdict"), tr("Devices"), tr("Monthly")};
     for (std::size_t i = 0; i < core::kCheckCount; ++i) {
         QString key = fromView(core::checkKey(core::CheckKind(i)));
         key[0] = key[0].toUpper();
@@ -334,7 +332,7 @@ void ChecksView::refresh()
                 m_items[std::size_t(row)].push_back(item);
             }
             m_items[std::size_t(row)][0]->setData(kCandidateRole, row);
-            for (int column : {kDevicesColumn, kCostColumn})
+            for (int column : {kFleetColumn, kCostColumn})
                 m_items[std::size_t(row)][std::size_t(column)]->setTextAlignment(Qt::AlignRight |
                                                                                  Qt::AlignVCenter);
         }
@@ -345,34 +343,49 @@ void ChecksView::refresh()
     // table is neither re-sorted nor laid out again on every step.
     const core::Recommendation &rec = sel.recommendation;
     std::vector<int> grownCandidates; // cells longer than their row was measured for
+    // where each candidate stands before the update: a row height belongs to the place, not to
+    // the candidate, so one that sorting moves is measured again where it lands
+    std::vector<int> placeBefore(std::size_t(rows), -1);
+    if (!reshaped)
+        for (int row = 0; row < rows; ++row)
+            placeBefore[std::size_t(row)] = m_table->row(m_items[std::size_t(row)][0]);
     for (int row = 0; row < rows; ++row) {
         const core::Candidate &c = sel.candidates[std::size_t(row)];
         const bool chosen =
             rec.found && c.deviceId == rec.deviceId && c.weightFormat == rec.weightFormat;
         QList<Cell> cells(m_table->columnCount());
-        cells[0] = {fromStd(c.device.name.empty() ? c.deviceId : c.device.name),
-                    c.capacityBytes,
+        // the option: a device and its weights' format (one column: the table fits 1280 pixels)
+        cells[0] = {tr("%1\n%2 weights")
+                        .arg(fromStd(c.device.name.empty() ? c.deviceId : c.device.name),
+                             fromView(core::formatLabel(c.weightFormat))),
+                    c.capacityBytes + core::nominalBytes(c.weightFormat),
                     fromStd(c.deviceId),
                     {}};
-        cells[1] = {fromView(core::formatLabel(c.weightFormat)),
-                    core::nominalBytes(c.weightFormat),
-                    {},
-                    {}};
-        cells[2] = {chosen ? tr("\u2605 recommended; %1").arg(fromStd(c.verdict))
-                           : fromStd(c.verdict),
-                    chosen ? -1.0 : (c.passes ? 0.0 : 1.0),
-                    {},
-                    {}};
-        cells[kShapeColumn] = {
+        // the verdict in a word or two; which checks warn or fail is in their own columns
+        // and the whole sentence on hover
+        const auto warnings = std::count_if(c.checks.begin(), c.checks.end(), [](const auto &k) {
+            return k.status == core::CheckStatus::Warn;
+        });
+        const QString verdict = !c.passes       ? tr("fails")
+                                : warnings == 0 ? tr("passes")
+                                : warnings == 1 ? tr("passes, 1 warning")
+                                                : tr("passes, %1 warnings").arg(warnings);
+        cells[kVerdictColumn] = {chosen ? tr("\u2605 recommended; %1").arg(verdict) : verdict,
+                                 chosen ? -1.0 : (c.passes ? 0.0 : 1.0),
+                                 fromStd(c.verdict),
+                                 {}};
+        // the device count first (what it sorts by), then how the fleet is split
+        const QString devices = style::number(c.devices, 9);
+        cells[kFleetColumn] = {
             c.devicesPerReplica() > 1
-                ? tr("%1 x %2").arg(style::number(c.replicas, 9),
-                                    fromStd(core::shapeLabel(c.tensorParallel, c.pipelineParallel)))
+                ? tr("%1 = %2 x %3")
+                      .arg(devices, style::number(c.replicas, 9),
+                           fromStd(core::shapeLabel(c.tensorParallel, c.pipelineParallel)))
                 : (c.replicas == 1 ? tr("1 replica")
                                    : tr("%1 replicas").arg(style::number(c.replicas, 9))),
-            c.devicesPerReplica(),
+            c.devices,
             fromStd(core::fleetLabel(c)),
             {}};
-        cells[kDevicesColumn] = {style::number(c.devices, 9), c.devices, {}, {}};
         // no price: sorted last, never borrowed from another device
         cells[kCostColumn] = {core::isSet(c.monthlyCostUsd)
                                   ? fromStd(core::formatUsd(c.monthlyCostUsd))
@@ -404,18 +417,19 @@ void ChecksView::refresh()
             measured = shape;
         }
     }
-    // Columns as wide as their contents up to a limit, the text wrapping beyond it, so the whole
-    // table fits a 1280-pixel window. They are measured when the candidates change, not on each
-    // step: columns that jump while a slider moves are hard to read, and measuring every cell
-    // was most of a step's cost with every device preset as a candidate.
+    // Columns as wide as their contents where the table has room, the longest texts wrapping
+    // where it has not, so the whole table fits the window's width. They are measured when the
+    // candidates change, not on each step: columns that jump while a slider moves are hard to
+    // read, and measuring every cell was most of a step's cost with every device preset as a
+    // candidate.
     if (reshaped) {
         m_table->setSortingEnabled(true);
-        m_table->resizeColumnsToContents();
-        const int widest = int(150 * style::scale());
-        for (int column = 0; column < m_table->columnCount() - 1; ++column)
-            m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), widest));
-        m_table->resizeRowsToContents();
+        m_fit->refit();
     } else {
+        for (int candidate = 0; candidate < rows; ++candidate)
+            if (m_table->row(m_items[std::size_t(candidate)][0]) !=
+                placeBefore[std::size_t(candidate)])
+                grownCandidates.push_back(candidate);
         for (const int candidate : grownCandidates)
             m_table->resizeRowToContents(m_table->row(m_items[std::size_t(candidate)][0]));
     }

@@ -24,6 +24,7 @@ struct Selection;
 namespace views {
 
 class SteadyLabel;
+class TableFitter;
 
 class ChecksView : public View
 {
@@ -51,10 +52,11 @@ public:
     /** Shows the reasoning of one candidate's check (row in the selection's order). */
     void showReasoning(int candidate, int check);
 
-    static constexpr int kShapeColumn = 3;      ///< "2 x TP 8": replicas x the split of one
-    static constexpr int kDevicesColumn = 4;    ///< replicas x TP x PP
-    static constexpr int kCostColumn = 5;       ///< the fleet's month
-    static constexpr int kFirstCheckColumn = 6; ///< after device, weights, verdict, shape, cost
+    static constexpr int kOptionColumn = 0;     ///< the device and its weights' format
+    static constexpr int kVerdictColumn = 1;    ///< "passes", "2 warnings", "fails"
+    static constexpr int kFleetColumn = 2;      ///< "16 = 2 x TP 8", sorted by the device count
+    static constexpr int kCostColumn = 3;       ///< the fleet's month
+    static constexpr int kFirstCheckColumn = 4; ///< after option, verdict, fleet, cost
 
 protected:
     void refresh() override;
@@ -62,6 +64,7 @@ protected:
 private:
     SteadyLabel *m_heading;
     QTableWidget *m_table;
+    TableFitter *m_fit = nullptr;
     QTextBrowser *m_reasoning;
     QString m_shownReasoning;
     /** Where a row's first item keeps its candidate (its index in the selection). */

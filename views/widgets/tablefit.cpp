@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/widgets/tablefit.h"
+
+#include <QEvent>
+#include <QFontMetrics>
+#include <QHeaderView>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QStyle>
+#include <QTableWidget>
+
+#include <algorithm>
+#include <numeric>
+
+namespace views {
+
+std::vector<int> fittedColumnWidths(const std::vector<int> &natural,
+                                    const std::vector<int> &minimum, int available)
+{
+    const long long naturalSum = std::accumulate(natural.begin(), natural.end(), 0LL);
+    if (naturalSum <= available)
+        return natural;
+    const long long minimumSum = std::accumulate(minimum.begin(), minimum.end(), 0LL);
+    if (minimumSum >= available)
+        return minimum;
+    // The widest columns wrap first: every column is capped at one width (never under its
+    // minimum), the largest cap that fits, so a long note wraps before a short number does.
+    auto total = [&](int cap) {
+        long long sum = 0;
+        for (std::size_t c = 0; c < natural.size(); ++c)
+            sum += std::max(minimum[c], std::min(natural[c], cap));
+        return sum;
+    };
+    int low = 0;
+    int high = *std::max_element(natural.begin(), natural.end());
+    while (low < high) { // the largest cap whose total fits
+        const int cap = (low + high + 1) / 2;
+        if (total(cap) <= available)
+            low = cap;
+        else
+            high = cap - 1;
+    }
+    std::vector<int> widths(natural.size());
+    for (std::size_t c = 0; c < natural.size(); ++c)
+        widths[c] = std::max(minimum[c], std::min(natural[c], low));
+    return widths;
+}
+
+TableFitter::TableFitter(QTableWidget *table, Rows rows)
+    : QObject(table)
+    , m_table(table)
+    , m_rows(rows)
+{
+    table->setWordWrap(true);
+    table->setTextElideMode(Qt::ElideNone);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    // a list's scroll bar comes and goes with its rows: a stretched last column would narrow
+    // under it and wrap text its row was not measured for
+    table->horizontalHeader()->setStretchLastSection(rows == Rows::AllShown);
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    // a list of options may scroll its rows (the fit test reads this); a short table may not
+    table->setProperty("accelRowsScroll", rows == Rows::Scroll);
+    table->installEventFilter(this);
+}
+
+void TableFitter::refit()
+{
+    const int columns = m_table->columnCount();
+    m_natural.assign(std::size_t(columns), 0);
+    m_minimum.assign(std::size_t(columns), 0);
+    // the delegate's text margins, and a pixel for the grid line
+    const int pad =
+        2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 1;
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    QHeaderView *header = m_table->horizontalHeader();
+    for (int c = 0; c < columns; ++c) {
+        const int headerWidth = header->isHidden() ? 0 : header->sectionSizeHint(c);
+        int natural = headerWidth;
+        int minimum = headerWidth;
+        for (int r = 0; r < m_table->rowCount(); ++r) {
+            const QTableWidgetItem *item = m_table->item(r, c);
+            if (!item || item->text().isEmpty())
+                continue;
+            const QVariant font = item->data(Qt::FontRole);
+            const QFontMetrics metrics(font.isValid() ? font.value<QFont>() : m_table->font());
+            for (const QString &line : item->text().split(QLatin1Char('\n'))) {
+                natural = std::max(natural, metrics.horizontalAdvance(line) + pad);
+                for (const QString &word : line.split(space, Qt::SkipEmptyParts))
+                    minimum = std::max(minimum, metrics.horizontalAdvance(word) + pad);
+            }
+        }
+        m_natural[std::size_t(c)] = natural;
+        m_minimum[std::size_t(c)] = minimum;
+    }
+    m_fittedWidth = -1;
+    fitColumns();
+}
+
+void TableFitter::fitColumns()
+{
+    if (m_fitting || m_natural.size() != std::size_t(m_table->columnCount()))
+        return;
+    // a list's rows scroll: room for its vertical scroll bar, shown or not, so the columns do
+    // not jump when it comes and goes
+    const int available =
+        m_table->maximumViewportSize().width() - 2 -
+        (m_rows == Rows::Scroll ? m_table->verticalScrollBar()->sizeHint().width() : 0);
+    if (available == m_fittedWidth)
+        return;
+    m_fitting = true;
+    m_fittedWidth = available;
+    // the optional columns give way, last first, before any other column has to wrap
+    std::vector<bool> shown(m_natural.size(), true);
+    auto naturalSum = [&] {
+        int sum = 0;
+        for (std::size_t c = 0; c < shown.size(); ++c)
+            sum += shown[c] ? m_natural[c] : 0;
+        return sum;
+    };
+    for (auto it = m_optional.crbegin(); it != m_optional.crend() && naturalSum() > available; ++it)
+        if (*it >= 0 && std::size_t(*it) < shown.size())
+            shown[std::size_t(*it)] = false;
+    std::vector<int> natural;
+    std::vector<int> minimum;
+    for (std::size_t c = 0; c < shown.size(); ++c)
+        if (shown[c]) {
+            natural.push_back(m_natural[c]);
+            minimum.push_back(m_minimum[c]);
+        }
+    const std::vector<int> widths = fittedColumnWidths(natural, minimum, available);
+    std::size_t next = 0;
+    for (int c = 0; c < int(shown.size()); ++c) {
+        m_table->setColumnHidden(c, !shown[std::size_t(c)]);
+        if (shown[std::size_t(c)])
+            m_table->setColumnWidth(c, widths[next++]);
+    }
+    m_table->resizeRowsToContents();
+    if (m_rows == Rows::AllShown) {
+        int height =
+            2 * m_table->frameWidth() + (m_table->horizontalHeader()->isHidden()
+                                             ? 0
+                                             : m_table->horizontalHeader()->sizeHint().height());
+        for (int r = 0; r < m_table->rowCount(); ++r)
+            height += m_table->rowHeight(r);
+        m_table->setMinimumHeight(height);
+    }
+    m_fitting = false;
+}
+
+bool TableFitter::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_table)
+        return false;
+    switch (event->type()) {
+    case QEvent::Resize:
+    case QEvent::Show:
+        fitColumns();
+        break;
+    case QEvent::FontChange: // presenter size: every width measured again
+    case QEvent::StyleChange:
+        if (!m_natural.empty())
+            refit();
+        break;
+    default:
+        break;
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace views

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Tables that show their cells whole: columns as wide as their text where the table has room,
+// the widest wrapping at word boundaries where it has not, rows as tall as their wrapped text,
+// and (for a short table) a minimum height that shows every row. Qt's own column sizing either
+// cuts a cell ("Compatibil...") or scrolls sideways, and a table's default 30-pixel rows hid the
+// last format row of a five-row table at 1280x800 (issue #42, item 10).
+
+#include <QList>
+#include <QObject>
+
+#include <vector>
+
+class QTableWidget;
+
+namespace views {
+
+/** The column widths that fit `available` pixels: each column's natural width (its widest line,
+ *  or its header) where they all fit, else the widest columns capped at one width, never under
+ *  a column's minimum (its longest word, or its header), so long text wraps and short numbers
+ *  stay on one line. The minimums when even they do not fit. Pure arithmetic. */
+std::vector<int> fittedColumnWidths(const std::vector<int> &natural,
+                                    const std::vector<int> &minimum, int available);
+
+class TableFitter : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class Rows {
+        AllShown, // a short table: its minimum height shows every row
+        Scroll    // a list of options: as many rows as the layout gives it, the rest scroll
+    };
+
+    /** Keeps `table` fitted: columns refit when it is resized. Owned by the table. */
+    TableFitter(QTableWidget *table, Rows rows);
+
+    /** Measures the cells again (after a refill) and fits columns and rows. */
+    void refit();
+    /** Columns that give way, last first, before any other column has to wrap (the view says
+     *  their values elsewhere, e.g. in the row's tooltip). */
+    void setOptionalColumns(const QList<int> &columns) { m_optional = columns; }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void fitColumns();
+
+    QTableWidget *m_table;
+    Rows m_rows;
+    std::vector<int> m_natural;
+    std::vector<int> m_minimum;
+    QList<int> m_optional;
+    int m_fittedWidth = -1;
+    bool m_fitting = false;
+};
+
+} // namespace views

@@ -4,6 +4,7 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
+#include "views/widgets/tablefit.h"
 
 #include "core/data/presets.h"
 #include "core/model/calc.h"
@@ -119,6 +120,7 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
     , m_costA(new QBarSet(tr("A")))
     , m_costB(new QBarSet(tr("B")))
     , m_table(new QTableWidget(this))
+    , m_barsKey(new QLabel(this))
 {
     setObjectName(QStringLiteral("compareView"));
     m_variant.weightFormat = core::NumericFormat::Int8; // the lesson's BF16 against 1 byte
@@ -127,6 +129,10 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
         connect(box, &QComboBox::activated, this, [this] { readChoices(); });
     m_differences->setWordWrap(true);
     m_differences->setTextFormat(Qt::RichText);
+    m_barsKey->setObjectName(QStringLiteral("compareMemoryKey"));
+    m_barsKey->setWordWrap(true);
+    m_barsKey->setTextFormat(Qt::RichText);
+    m_barsKey->setFont(style::annotationFont(0.9));
 
     const double sc = style::scale();
     m_roofChart->setAnimationOptions(QChart::NoAnimation);
@@ -160,8 +166,9 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
 
     m_barsChart->setAnimationOptions(QChart::NoAnimation);
     style::styleChart(m_barsChart);
-    m_barsChart->legend()->setAlignment(Qt::AlignBottom);
-    m_barsChart->legend()->setFont(style::annotationFont(0.9));
+    // the key is a wrapping label under the chart: Qt's legend cut "Runtime overhead" and
+    // "Fragmentation" to "Runtim..." in a third of a 1280-pixel window (issue #42, item 10)
+    m_barsChart->legend()->hide();
     m_barsChart->setMargins(QMargins(4, 4, 4, 4));
     m_weightsSet->setColor(style::weights());
     m_kvSet->setColor(style::kvCache());
@@ -194,7 +201,6 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
         m_barsChart->addSeries(line);
         line->attachAxis(m_barsX);
         line->attachAxis(markY);
-        m_barsChart->legend()->markers(line).first()->setVisible(false); // the axis says so
     }
 
     // cost per million tokens, A against B
@@ -219,7 +225,7 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
     m_costY->append(tr("A, B"));
     style::styleAxis(m_costX);
     style::styleAxis(m_costY);
-    m_costX->setTitleText(tr("USD per million tokens"));
+    m_costX->setTitleText(tr("USD / M tokens"));
     m_costChart->addAxis(m_costX, Qt::AlignBottom);
     m_costChart->addAxis(m_costY, Qt::AlignLeft);
     cost->attachAxis(m_costX);
@@ -231,9 +237,7 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_tableFit = new TableFitter(m_table, TableFitter::Rows::AllShown);
     connect(m_table, &QTableWidget::cellClicked, this, [this](int row, int) {
         if (row >= 0 && row < int(m_rows.size()))
             emit explainRequested(m_rows[std::size_t(row)].id);
@@ -255,8 +259,12 @@ CompareView::CompareView(ScenarioDocument *document, QWidget *parent)
     auto *costView = new QChartView(m_costChart, this);
     costView->setRenderHint(QPainter::Antialiasing);
     charts->addWidget(roofView, 5);
-    charts->addWidget(barsView, 5);
-    charts->addWidget(costView, 3);
+    auto *bars = new QVBoxLayout;
+    bars->setSpacing(0);
+    bars->addWidget(barsView, 1);
+    bars->addWidget(m_barsKey);
+    charts->addLayout(bars, 5);
+    charts->addWidget(costView, 4);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(controls);
@@ -396,7 +404,8 @@ void CompareView::refresh()
                         : tr("short by %1")
                               .arg(fromStd(core::formatBytes(-e[FigureId::HeadroomBytes], units)));
     };
-    const QStringList categories{tr("B: %1").arg(fitText(eb)), tr("A: %1").arg(fitText(ea))};
+    // A and B on the axis, what they mean in the key below: long category labels were cut
+    const QStringList categories{tr("B"), tr("A")};
     if (m_barsY->categories() != categories) {
         m_barsY->clear();
         m_barsY->append(categories);
@@ -410,8 +419,14 @@ void CompareView::refresh()
     m_barsX->setRange(0, most * 1.08);
     m_barsX->applyNiceNumbers();
     m_barsX->setTitleText(
-        tr("Device memory (%1); dashes: capacity")
+        tr("Device memory (%1)")
             .arg(units == core::MemoryUnits::GiB ? QStringLiteral("GiB") : QStringLiteral("GB")));
+    QList<std::pair<QColor, QString>> key;
+    for (QBarSet *set : {m_weightsSet, m_kvSet, m_overheadSet, m_fragmentationSet})
+        key.append({set->color(), set->label()});
+    m_barsKey->setText(
+        tr("%1; dashes: each device's capacity.<br><b>A</b> %2; <b>B</b> %3")
+            .arg(style::keyHtml(key), fitText(ea).toHtmlEscaped(), fitText(eb).toHtmlEscaped()));
 
     // cost
     const double costA = ea[FigureId::CostUsdPerMillionTokens];
@@ -453,6 +468,7 @@ void CompareView::refresh()
                                           : Qt::AlignRight | Qt::AlignVCenter);
         }
     }
+    m_tableFit->refit();
 }
 
 QString CompareView::csv() const

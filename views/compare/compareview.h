@@ -30,6 +30,8 @@ class QHorizontalStackedBarSeries;
 
 namespace views {
 
+class TableFitter;
+
 class ChartLabels;
 
 class CompareView : public View
@@ -99,6 +101,8 @@ private:
     QBarSet *m_costB;
 
     QTableWidget *m_table;
+    QLabel *m_barsKey;
+    TableFitter *m_tableFit = nullptr;
 };
 
 } // namespace views

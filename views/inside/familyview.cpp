@@ -4,6 +4,7 @@
 #include "views/document/scenariodocument.h"
 #include "views/widgets/chartlabels.h"
 #include "views/widgets/style.h"
+#include "views/widgets/tablefit.h"
 
 #include "core/data/presets.h"
 #include "core/model/scenario.h"
@@ -12,13 +13,16 @@
 #include <QChartView>
 #include <QGraphicsEllipseItem>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QRegularExpression>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QSet>
 #include <QTextBrowser>
+#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -89,8 +93,9 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     style::styleChart(m_chart);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->legend()->setFont(style::annotationFont(0.9));
+    // the key is a wrapping label under the chart (Qt's legend cut "Custom ASIC" and
+    // "this scenario" short at 1280x800)
+    m_chart->legend()->hide();
     // short enough never to be elided; the fine print is in the notes beside the chart
     m_x->setTitleText(tr("Dense 16-bit peak (TFLOP/s)"));
     m_y->setTitleText(tr("Memory bandwidth (GB/s)"));
@@ -107,8 +112,6 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
         line->attachAxis(m_x);
         line->attachAxis(m_y);
         m_ridges << line;
-        if (ridge != 10.0)
-            m_chart->legend()->markers(line).first()->setVisible(false);
     }
     for (const Family &family : kFamilies) {
         auto *series = new QScatterSeries;
@@ -153,8 +156,22 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     m_notes->setMinimumWidth(250);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(chartView, 3);
+    QList<std::pair<QColor, QString>> entries{{QColor(), tr("- - ridges (FLOP/B)")}};
+    for (const Family &family : kFamilies)
+        entries.append({family.colour, tr(family.name)});
+    entries.append({QColor(), tr("\u25a1 this scenario")});
+    auto *key = new QLabel(style::keyHtml(entries), this);
+    key->setObjectName(QStringLiteral("familyKey"));
+    key->setWordWrap(true);
+    key->setFont(style::annotationFont(0.9));
+    auto *chartColumn = new QVBoxLayout;
+    chartColumn->addWidget(chartView, 1);
+    chartColumn->addWidget(key);
+    layout->addLayout(chartColumn, 3);
     layout->addWidget(m_notes, 1);
+    // the notes read like a page: where the screen is short they scroll rather than squeeze
+    // the chart (the fit test reads this)
+    m_notes->setProperty("accelRowsScroll", true);
     m_notes->setHtml(style::themed(
         tr("<h3>Two design axes</h3>"
            "<p><b>Fixed-function versus programmable.</b> Matrix units and compiled execution "
@@ -182,6 +199,29 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
 }
 
 FamilyView::~FamilyView() = default;
+
+// The notes as wide as they must be to show whole (up to two fifths of the view): at 1280x800 a
+// fixed quarter of the view left the families' last paragraphs under a scroll bar (issue #42, item
+// 2).
+void FamilyView::resizeEvent(QResizeEvent *event)
+{
+    View::resizeEvent(event);
+    // the document is laid out at the viewport's width and must fit its height
+    const int frame = 2 * m_notes->frameWidth();
+    const int room = event->size().height() - layout()->contentsMargins().top() -
+                     layout()->contentsMargins().bottom() - frame - 2;
+    const int width = widthShowingWhole(*m_notes->document(), room, 250 - frame,
+                                        event->size().width() * 2 / 5 - frame) +
+                      frame + 2;
+    // by stretch, not a fixed width: a fixed width would hold the window at its widest
+    auto *row = static_cast<QBoxLayout *>(layout());
+    const int chartIndex = 0;
+    const int notesIndex = 1;
+    if (row->stretch(notesIndex) != width) {
+        row->setStretch(chartIndex, std::max(1, event->size().width() - width));
+        row->setStretch(notesIndex, width);
+    }
+}
 
 bool FamilyView::choose(const QString &id)
 {

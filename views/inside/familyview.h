@@ -52,6 +52,7 @@ public:
 
 protected:
     void refresh() override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     const Point *nearestPoint(QPointF at) const;

@@ -47,6 +47,8 @@ MatmulView::MatmulView(ScenarioDocument *document, QWidget *parent)
     setObjectName(QStringLiteral("matmulView"));
     m_counters->setOpenLinks(false);
     m_counters->setMinimumWidth(250);
+    // its text wraps; a table a pixel wider than the panel showed a scroll bar for nothing
+    m_counters->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *stepButton = new QPushButton(tr("Step"), this);
     auto *restart = new QPushButton(tr("Restart"), this);
     m_speed->addItem(tr("Slow"), 2400);

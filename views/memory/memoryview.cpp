@@ -17,7 +17,6 @@
 #include "core/physics/lessonfigures.h"
 
 #include <QBarCategoryAxis>
-#include <QBarLegendMarker>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -28,7 +27,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QSpinBox>
 #include <QStackedBarSeries>
@@ -96,8 +94,9 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     setObjectName(QStringLiteral("memoryView"));
     m_chart->setAnimationOptions(QChart::NoAnimation);
     style::styleChart(m_chart);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->legend()->setFont(style::annotationFont(0.9));
+    // the key is a wrapping label under the chart: Qt's legend beside the chart took a sixth of
+    // its width and cut the bars' names ("Serving BF...") at 1280x800 (issue #42)
+    m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     for (const Segment &kind : segmentKinds()) {
         auto *set = new QBarSet(tr(kind.name));
@@ -121,7 +120,6 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     m_capacity->attachAxis(m_hiddenX);
     m_capacity->attachAxis(m_y);
     m_capacity->setPen(QPen(style::currentDevice(), 2.5 * style::scale(), Qt::DashLine));
-    m_chart->legend()->markers(m_capacity).first()->setVisible(false);
     m_labels = std::make_unique<ChartLabels>(m_chart);
     connect(m_series, &QStackedBarSeries::hovered, this, [this](bool state, int, QBarSet *set) {
         if (!state)
@@ -173,7 +171,10 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     // the recipe's whole name on a row of its own ("Mixed precision BF16 + Ada" was cut off)
     form->addRow(new QLabel(tr("Recipe"), editor));
     form->addRow(m_recipe);
-    m_recipe->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // as wide as the panel, not as its longest recipe: a combo wider than the panel cut the
+    // form at its right edge and laid the recipe's note over the next row
+    m_recipe->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_recipe->setMinimumContentsLength(16);
     form->addRow(m_recipeNote);
     form->addRow(tr("ZeRO stage"), m_zeroStage);
     form->addRow(tr("Data-parallel devices"), m_dpDegree);
@@ -240,8 +241,14 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     m_groups = new QLabel(this);
     m_groups->setObjectName(QStringLiteral("layerGroups"));
     m_groups->setWordWrap(true);
+    m_key = new QLabel(this);
+    m_key->setObjectName(QStringLiteral("memoryKey"));
+    m_key->setWordWrap(true);
+    m_key->setTextFormat(Qt::RichText);
+    m_key->setFont(style::annotationFont(0.9));
     auto *chartColumn = new QVBoxLayout;
     chartColumn->addWidget(view, 1);
+    chartColumn->addWidget(m_key);
     chartColumn->addWidget(m_groups);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -350,26 +357,19 @@ void MemoryView::refresh()
             }
         }
     }
-    // The legend names only what is drawn, and stands beside the chart when one row of it would
-    // be elided ("Gradie...", "FP32 ..." at presenter size, issue #23).
+    // The key names only what is drawn.
     {
-        QLegend *legend = m_chart->legend();
-        const QFontMetrics metrics(legend->font());
-        int rowWidth = 0;
+        QList<std::pair<QColor, QString>> key;
         for (QBarSet *set : std::as_const(m_sets)) {
             bool drawn = false;
             for (int i = 0; i < set->count(); ++i)
                 drawn = drawn || set->at(i) > 0;
-            for (QLegendMarker *marker : legend->markers(m_series))
-                if (static_cast<QBarLegendMarker *>(marker)->barset() == set)
-                    marker->setVisible(drawn);
             if (drawn)
-                rowWidth += metrics.horizontalAdvance(set->label()) + metrics.height() * 3;
+                key.append({set->color(), set->label()});
         }
-        const Qt::Alignment side =
-            rowWidth > m_chart->size().width() * 0.95 ? Qt::AlignRight : Qt::AlignBottom;
-        if (legend->alignment() != side)
-            legend->setAlignment(side);
+        const QString text = style::keyHtml(key);
+        if (m_key->text() != text)
+            m_key->setText(text);
     }
     // The serving bars carry the argument; a training bar ten times taller (gpt-oss-120b: 15x; a
     // 671 B model's 11 TB of training state against 141 GB devices) would flatten them, so it runs

@@ -83,7 +83,8 @@ private:
     std::unique_ptr<ChartLabels> m_labels;
     QComboBox *m_recipe;
     QLabel *m_recipeNote;
-    QLabel *m_groups; ///< the KV of each layer group, for models whose layers differ
+    QLabel *m_key = nullptr; ///< what each colour is, only what is drawn
+    QLabel *m_groups;        ///< the KV of each layer group, for models whose layers differ
     bool m_trainingOffScale = false;
     bool m_servingOnly = false;
     QSpinBox *m_zeroStage;

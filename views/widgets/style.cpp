@@ -66,6 +66,17 @@ QColor note()
     return darkPaper() ? QColor(240, 180, 90) : QColor(0x8a, 0x4b, 0x00);
 }
 
+QString keyHtml(const QList<std::pair<QColor, QString>> &entries)
+{
+    QStringList key;
+    for (const auto &[colour, name] : entries)
+        key << (colour.isValid()
+                    ? QStringLiteral("<span style=\"color: %1\">&#9632;</span>&nbsp;%2")
+                          .arg(colour.name(), name.toHtmlEscaped())
+                    : name.toHtmlEscaped());
+    return key.join(QStringLiteral(" &nbsp; "));
+}
+
 QString themed(const QString &html)
 {
     QString out = html;

@@ -62,6 +62,10 @@ QColor note();
 /** `html` with the light-theme colours it names (#666, #555, #8a4b00) swapped for this
  *  theme's muted() and note(). */
 QString themed(const QString &html);
+/** A chart's key as rich text for a wrapping label under it: a square in each colour and its
+ *  name (escaped); an entry with no colour is its name alone. Qt's legend cuts names short
+ * ("Runtim...") where a chart is narrow. */
+QString keyHtml(const QList<std::pair<QColor, QString>> &entries);
 /** WCAG contrast ratio of two colours (1 to 21). */
 double contrastRatio(const QColor &a, const QColor &b);
 /** `colour` darkened (on light paper) or lightened (on dark) until text in it reads on paper():

@@ -8,8 +8,10 @@
 #include <QScrollBar>
 #include <QStyle>
 #include <QTableWidget>
+#include <QTextDocument>
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 
 namespace views {
@@ -46,6 +48,26 @@ std::vector<int> fittedColumnWidths(const std::vector<int> &natural,
     return widths;
 }
 
+int widthShowingWhole(const QTextDocument &document, int height, int minimum, int maximum)
+{
+    std::unique_ptr<QTextDocument> trial(document.clone());
+    auto fits = [&](int width) {
+        trial->setTextWidth(width);
+        return trial->size().height() <= height;
+    };
+    if (maximum <= minimum || !fits(maximum))
+        return std::max(minimum, maximum);
+    int low = minimum; // the narrowest that fits lies in (low, high]
+    int high = maximum;
+    if (fits(low))
+        return low;
+    while (high - low > 4) {
+        const int middle = (low + high) / 2;
+        (fits(middle) ? high : low) = middle;
+    }
+    return high;
+}
+
 TableFitter::TableFitter(QTableWidget *table, Rows rows)
     : QObject(table)
     , m_table(table)
@@ -61,6 +83,7 @@ TableFitter::TableFitter(QTableWidget *table, Rows rows)
     // a list of options may scroll its rows (the fit test reads this); a short table may not
     table->setProperty("accelRowsScroll", rows == Rows::Scroll);
     table->installEventFilter(this);
+    table->viewport()->installEventFilter(this);
 }
 
 void TableFitter::refit()
@@ -149,6 +172,11 @@ void TableFitter::fitColumns()
 
 bool TableFitter::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_table->viewport()) {
+        if (event->type() == QEvent::Resize)
+            fitColumns();
+        return false;
+    }
     if (watched != m_table)
         return false;
     switch (event->type()) {

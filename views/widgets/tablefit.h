@@ -13,6 +13,7 @@
 #include <vector>
 
 class QTableWidget;
+class QTextDocument;
 
 namespace views {
 
@@ -22,6 +23,10 @@ namespace views {
  *  stay on one line. The minimums when even they do not fit. Pure arithmetic. */
 std::vector<int> fittedColumnWidths(const std::vector<int> &natural,
                                     const std::vector<int> &minimum, int available);
+
+/** The narrowest width from `minimum` to `maximum` at which `document` is at most `height`
+ *  pixels tall (`maximum` when no width is): a side note as wide as it must be to show whole. */
+int widthShowingWhole(const QTextDocument &document, int height, int minimum, int maximum);
 
 class TableFitter : public QObject
 {

@@ -36,6 +36,9 @@ DecisionView::DecisionView(ScenarioDocument *document, QWidget *parent)
 {
     setObjectName(QStringLiteral("decisionView"));
     m_browser->setOpenLinks(false);
+    // a document: the recommendation first, then every other option, as long as the options
+    // are many; its lines scroll (the fit test reads this)
+    m_browser->setProperty("accelRowsScroll", true);
     m_apply->setToolTip(tr("Make the recommended device and weight format the scenario's "
                            "(one step on the undo stack)"));
     connect(m_apply, &QPushButton::clicked, this, &DecisionView::applyRecommendation);

@@ -252,6 +252,10 @@ void ViewsFit::everyViewFitsItsScreen()
         QCoreApplication::processEvents();
         views::View *shown = window.view(name);
         QVERIFY2(shown && shown->isVisible(), qPrintable(name));
+        // the load views draw when their simulation is in: look at the drawing, not the wait
+        for (const views::LoadRunner *runner : shown->findChildren<views::LoadRunner *>())
+            QTRY_VERIFY_WITH_TIMEOUT(!runner->busy(), 30000);
+        QCoreApplication::processEvents();
         const QStringList found = fitProblems(*shown);
         for (const QString &problem : found)
             problems << name + QStringLiteral(": ") + problem;

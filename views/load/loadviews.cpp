@@ -343,7 +343,7 @@ LoadTimelineView::LoadTimelineView(ScenarioDocument *document, QWidget *parent)
     setObjectName(QStringLiteral("loadTimelineView"));
     m_x->setTitleText(tr("Seconds since the first request"));
     m_ySequences->setTitleText(tr("Requests"));
-    m_yPercent->setTitleText(tr("% KV used, % arrived"));
+    m_yPercent->setTitleText(tr("Percent")); // the legend says of what
     m_x->setLabelFormat(QStringLiteral("%.4g"));
     m_ySequences->setLabelFormat(QStringLiteral("%.4g"));
     m_yPercent->setLabelFormat(QStringLiteral("%d"));
@@ -370,8 +370,25 @@ LoadTimelineView::LoadTimelineView(ScenarioDocument *document, QWidget *parent)
         series->attachAxis(m_x);
         series->attachAxis(m_yPercent);
     }
-    m_labels = std::make_unique<ChartLabels>(m_chart);
     auto *view = makeChartView(m_chart, this);
+    // the four lines named in a legend under the plot: labels on the lines sat on the running
+    // batch's spikes and on each other at 1280x800 (issue #42, item 10)
+    m_waiting->setName(tr("waiting in the queue"));
+    m_running->setName(tr("running batch"));
+    m_kv->setName(tr("KV blocks in use (%)"));
+    m_arrived->setName(tr("requests arrived (%)"));
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setFont(style::annotationFont(0.9));
+    m_chart->legend()->show();
+    // the four lines named in a legend under the plot: labels on the lines sat on the running
+    // batch's spikes and on each other at 1280x800 (issue #42, item 10)
+    m_waiting->setName(tr("waiting in the queue"));
+    m_running->setName(tr("running batch"));
+    m_kv->setName(tr("KV blocks in use (%)"));
+    m_arrived->setName(tr("requests arrived (%)"));
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setFont(style::annotationFont(0.9));
+    m_chart->legend()->show();
     m_chartView = view;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -407,12 +424,10 @@ QWidget *LoadTimelineView::figureWidget()
 
 void LoadTimelineView::showResults()
 {
-    m_labels->clear();
     if (!m_runner->run()) {
         for (QLineSeries *series : {m_waiting, m_running, m_kv, m_arrived})
             series->clear();
         m_summary->setText(tr("<b>No run:</b> %1").arg(m_runner->error().toHtmlEscaped()));
-        m_labels->reposition();
         return;
     }
     const core::LoadResult &r = *m_runner->run();
@@ -439,27 +454,6 @@ void LoadTimelineView::showResults()
     replaceIfChanged(m_running, running);
     replaceIfChanged(m_kv, kv);
     replaceIfChanged(m_arrived, arrived);
-    // a few dozen points of each line keep the labels off it (thousands made placing them slow)
-    for (QLineSeries *line : {m_waiting, m_running, m_kv, m_arrived}) {
-        const QList<QPointF> &all = line->points();
-        QList<QPointF> sparse;
-        const qsizetype stride = std::max<qsizetype>(1, all.size() / 48);
-        for (qsizetype i = 0; i < all.size(); i += stride)
-            sparse << all[i];
-        m_labels->addLineObstacle(sparse, line, 2);
-    }
-    if (!running.isEmpty()) {
-        const auto at = [](const QList<QPointF> &points) { return points[points.size() / 3]; };
-        m_labels->add(tr("running batch"), at(running), m_running, style::kBlue, QPointF(6, -22),
-                      true);
-        m_labels->add(tr("waiting in the queue"), at(waiting), m_waiting, style::kVermillion,
-                      QPointF(6, -22), true);
-        m_labels->add(tr("KV blocks in use"), kv[kv.size() * 2 / 3], m_kv, style::kGreen,
-                      QPointF(6, -22), true);
-        m_labels->add(tr("requests arrived"), arrived[arrived.size() / 2], m_arrived,
-                      style::muted(), QPointF(6, 6));
-    }
-    m_labels->reposition();
 
     QString text =
         tr("<b>%1 requests at %2/s:</b> first token p50 %3, p95 %4, p99 %5 (alone: %6); per "

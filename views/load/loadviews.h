@@ -107,7 +107,6 @@ private:
     QLineSeries *m_running;
     QLineSeries *m_kv;
     QLineSeries *m_arrived;
-    std::unique_ptr<ChartLabels> m_labels;
 };
 
 } // namespace views

@@ -8,6 +8,8 @@
 #include "app/mainwindow.h"
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
+#include "tools/testpaths.h"
+#include "views/calibration/measurementsdialog.h"
 #include "views/document/scenariodocument.h"
 #include "views/viewregistry.h"
 #include "views/widgets/tablefit.h"
@@ -24,6 +26,7 @@
 #include <QScrollBar>
 #include <QTabBar>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 #include <QToolButton>
 
@@ -180,6 +183,7 @@ class ViewsFit : public QObject
 private slots:
     void initTestCase();
     void widestColumnsWrapFirst();
+    void importMeasurementsShowsWholeRunNames();
     void everyViewFitsItsScreen_data();
     void everyViewFitsItsScreen();
 };
@@ -202,6 +206,25 @@ void ViewsFit::widestColumnsWrapFirst()
     QCOMPARE(fittedColumnWidths(natural, minimum, 230), (std::vector<int>{50, 100, 80}));
     QCOMPARE(fittedColumnWidths(natural, minimum, 220), (std::vector<int>{50, 100, 70}));
     QCOMPARE(fittedColumnWidths(natural, minimum, 100), minimum); // no room: the minimums
+}
+
+// Issue #42 item 10: Import Measurements cut run names mid-name ("Llama-3.1-8B, H1...batch 1")
+// in a dialog the size it opens at on a 1280x800 screen.
+void ViewsFit::importMeasurementsShowsWholeRunNames()
+{
+    views::ScenarioDocument document;
+    views::MeasurementsDialog dialog(&document);
+    QString error;
+    QVERIFY2(dialog.load(
+                 {testpaths::sourceDir() + QStringLiteral("/presets/measurements/published.csv")},
+                 &error),
+             qPrintable(error));
+    viewtestsupport::showOffscreen(dialog, {1100, 760});
+    QVERIFY(dialog.table()->rowCount() > 10);
+    const QStringList problems = fitProblems(dialog);
+    if (const QString folder = qEnvironmentVariable("ACCEL_FIT_SHOTS"); !folder.isEmpty())
+        dialog.grab().save(folder + QStringLiteral("/import-measurements.png"));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
 void ViewsFit::everyViewFitsItsScreen_data()

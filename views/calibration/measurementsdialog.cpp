@@ -4,6 +4,7 @@
 #include "views/document/scenariodocument.h"
 #include "views/io/filereader.h"
 #include "views/widgets/style.h"
+#include "views/widgets/tablefit.h"
 
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
@@ -101,10 +102,10 @@ MeasurementsDialog::MeasurementsDialog(ScenarioDocument *document, QWidget *pare
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_table->setTextElideMode(Qt::ElideMiddle);
-    m_table->setWordWrap(false);
+    // run names wrap rather than lose their middle ("Llama-3.1-8B, H1...batch 1") at 1280x800
+    // (issue #42, item 10); the runs are a list, so its rows scroll
+    m_tableFit = new TableFitter(m_table, TableFitter::Rows::Scroll);
+    m_report->setProperty("accelRowsScroll", true); // a report: its lines scroll
     split->addWidget(m_table);
 
     // predicted / measured per run: the speed of light hollow, the fit filled, 0.85-1.15 shaded
@@ -269,6 +270,7 @@ void MeasurementsDialog::fill()
             ++row;
         }
     }
+    m_tableFit->refit();
     m_light->replace(light);
     m_fitted->replace(fitted);
     const double runs = std::max<double>(1.0, double(light.size()));

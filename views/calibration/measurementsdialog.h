@@ -22,6 +22,8 @@ class QTextBrowser;
 
 namespace views {
 
+class TableFitter;
+
 class ScenarioDocument;
 
 class MeasurementsDialog : public QDialog
@@ -56,6 +58,7 @@ private:
     bool m_usedDefaults = false; ///< a file named no preset: the scenario's model and device
     QLabel *m_summary;
     QTableWidget *m_table;
+    TableFitter *m_tableFit = nullptr;
     QChart *m_chart;
     QScatterSeries *m_light;
     QScatterSeries *m_fitted;

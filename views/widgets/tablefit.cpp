@@ -91,15 +91,21 @@ void TableFitter::refit()
     const int columns = m_table->columnCount();
     m_natural.assign(std::size_t(columns), 0);
     m_minimum.assign(std::size_t(columns), 0);
-    // the delegate's text margins, and a pixel for the grid line
+    m_unitsKept.assign(std::size_t(columns), 0);
+    // the delegate's text margins, the grid line, and a few pixels because its text layout
+    // measures a line a little wider than QFontMetrics does (a bold "Time to first token
+    // (floor)" wrapped in a column measured for it)
     const int pad =
-        2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 1;
+        2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 6;
     static const QRegularExpression space(QStringLiteral("\\s+"));
+    // where there is room a number keeps its unit: "104.9 tok/s" does not wrap between the two
+    static const QRegularExpression spaceNotAfterNumber(QStringLiteral("(?<![0-9%])\\s+"));
     QHeaderView *header = m_table->horizontalHeader();
     for (int c = 0; c < columns; ++c) {
         const int headerWidth = header->isHidden() ? 0 : header->sectionSizeHint(c);
         int natural = headerWidth;
         int minimum = headerWidth;
+        int unitsKept = headerWidth;
         for (int r = 0; r < m_table->rowCount(); ++r) {
             const QTableWidgetItem *item = m_table->item(r, c);
             if (!item || item->text().isEmpty())
@@ -110,10 +116,13 @@ void TableFitter::refit()
                 natural = std::max(natural, metrics.horizontalAdvance(line) + pad);
                 for (const QString &word : line.split(space, Qt::SkipEmptyParts))
                     minimum = std::max(minimum, metrics.horizontalAdvance(word) + pad);
+                for (const QString &word : line.split(spaceNotAfterNumber, Qt::SkipEmptyParts))
+                    unitsKept = std::max(unitsKept, metrics.horizontalAdvance(word) + pad);
             }
         }
         m_natural[std::size_t(c)] = natural;
         m_minimum[std::size_t(c)] = minimum;
+        m_unitsKept[std::size_t(c)] = unitsKept;
     }
     m_fittedWidth = -1;
     fitColumns();
@@ -145,11 +154,15 @@ void TableFitter::fitColumns()
             shown[std::size_t(*it)] = false;
     std::vector<int> natural;
     std::vector<int> minimum;
+    std::vector<int> unitsKept;
     for (std::size_t c = 0; c < shown.size(); ++c)
         if (shown[c]) {
             natural.push_back(m_natural[c]);
             minimum.push_back(m_minimum[c]);
+            unitsKept.push_back(m_unitsKept[c]);
         }
+    if (std::accumulate(unitsKept.begin(), unitsKept.end(), 0) <= available)
+        minimum = unitsKept;
     const std::vector<int> widths = fittedColumnWidths(natural, minimum, available);
     std::size_t next = 0;
     for (int c = 0; c < int(shown.size()); ++c) {

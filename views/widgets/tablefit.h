@@ -57,6 +57,7 @@ private:
     Rows m_rows;
     std::vector<int> m_natural;
     std::vector<int> m_minimum;
+    std::vector<int> m_unitsKept; ///< the minimum with each number kept beside its unit
     QList<int> m_optional;
     int m_fittedWidth = -1;
     bool m_fitting = false;

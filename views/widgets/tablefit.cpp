@@ -83,7 +83,8 @@ TableFitter::TableFitter(QTableWidget *table, Rows rows)
     // a list of options may scroll its rows (the fit test reads this); a short table may not
     table->setProperty("accelRowsScroll", rows == Rows::Scroll);
     table->installEventFilter(this);
-    table->viewport()->installEventFilter(this);
+    m_viewport = table->viewport();
+    m_viewport->installEventFilter(this);
 }
 
 void TableFitter::refit()
@@ -185,7 +186,8 @@ void TableFitter::fitColumns()
 
 bool TableFitter::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_table->viewport()) {
+    // pointers compared, nothing called: events still arrive while the table is torn down
+    if (watched == m_viewport) {
         if (event->type() == QEvent::Resize)
             fitColumns();
         return false;

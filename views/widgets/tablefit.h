@@ -13,6 +13,7 @@
 #include <vector>
 
 class QTableWidget;
+class QWidget;
 class QTextDocument;
 
 namespace views {
@@ -54,6 +55,7 @@ private:
     void fitColumns();
 
     QTableWidget *m_table;
+    QWidget *m_viewport = nullptr; ///< the table's, kept: asking for it during teardown is UB
     Rows m_rows;
     std::vector<int> m_natural;
     std::vector<int> m_minimum;

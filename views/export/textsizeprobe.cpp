@@ -55,8 +55,10 @@ public:
                 overlaps.append(text + QStringLiteral(" / ") + item.text());
         }
         boxes.append({box, item.text()});
-        // Qt elides with an ellipsis: an axis title or label cut short ("Attainable arithme...")
-        if (item.text().contains(QChar(0x2026)) && elided.size() < 20)
+        // Qt elides with an ellipsis, Qt Charts with three dots: an axis title or label cut
+        // short ("Attainable arith..." in the handout's first roofline, issue #42 item 4)
+        if ((item.text().contains(QChar(0x2026)) || item.text().endsWith(QStringLiteral("..."))) &&
+            elided.size() < 20)
             elided.append(item.text());
         if (points < smallest) {
             smallest = points;

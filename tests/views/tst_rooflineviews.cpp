@@ -82,6 +82,8 @@ private slots:
     void sliderMovesTheOperatingPoint();
     void deviceChangeMovesTheRoof();
     void rooflineDrawsTheLimitAndPrefill();
+    void labelsKeepOffTheSlopeAndOtherMarkers_data();
+    void labelsKeepOffTheSlopeAndOtherMarkers();
     void wallSitsAtMaxConcurrentSequences();
     void speculationDrawsItsVerifyStepAndCurve();
     void operatorsAreTheCoresBreakdown();
@@ -157,6 +159,57 @@ void RooflineViews::rooflineDrawsTheLimitAndPrefill()
     QVERIFY(view.prefillPoint().x() > doc.evaluation()[FigureId::Ridge]); // compute side
     view.setComparisonDevice(QStringLiteral("lesson-accelerator-24gb"));
     QVERIFY(view.csv().startsWith(QStringLiteral("batch,intensity")));
+}
+
+void RooflineViews::labelsKeepOffTheSlopeAndOtherMarkers_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QSize>("size");
+    for (const QString &scenario :
+         {QStringLiteral("lesson-default"), QStringLiteral("llama-70b-fleet")})
+        for (const QSize size : {QSize(900, 600), QSize(620, 300)}) // a window, a handout half
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 %2x%3").arg(scenario).arg(size.width()).arg(size.height())))
+                << scenario << size;
+}
+
+// Issue #42 item 4: in the handout "batch 1" sat across the bandwidth slope and the device's name
+// ran through it; on a 70B the ridge's label covered the prefill marker. No label's text box
+// holds a point of the drawn slope, or the prefill marker.
+void RooflineViews::labelsKeepOffTheSlopeAndOtherMarkers()
+{
+    QFETCH(QString, scenario);
+    QFETCH(QSize, size);
+    views::ScenarioDocument doc;
+    doc.reset(
+        core::readScenario(*core::scenarioPresetText(scenario.toStdString())).value().scenario);
+    views::RooflineView view(&doc);
+    showOffscreen(view, size);
+    QChart *chart = view.findChild<QChartView *>()->chart();
+    const core::Evaluation &e = doc.evaluation();
+    const double peak = e[FigureId::PeakFlops];
+    const double bandwidth = e[FigureId::Bandwidth];
+    QAbstractSeries *anySeries = chart->series().first();
+    QList<QPointF> slope; // on screen, every few pixels of the slope up to the ridge
+    const double ridge = peak / bandwidth;
+    for (int i = 0; i <= 400; ++i) {
+        const double x = 0.1 * std::pow(ridge / 0.1, i / 400.0);
+        slope << chart->mapToPosition(QPointF(x, x * bandwidth / 1e12), anySeries);
+    }
+    const QPointF prefill = chart->mapToPosition(view.prefillPoint(), anySeries);
+    for (QGraphicsItem *item : chart->scene()->items()) {
+        auto *label = dynamic_cast<QGraphicsSimpleTextItem *>(item);
+        if (!label || !label->isVisible() || label->text().isEmpty())
+            continue;
+        const QRectF box = label->sceneBoundingRect().adjusted(2, 2, -2, -2);
+        if (!chart->plotArea().contains(box.center()))
+            continue; // an axis' numbers
+        for (const QPointF &p : slope)
+            QVERIFY2(!box.contains(p), qPrintable(label->text() + QStringLiteral(" on the slope")));
+        if (!label->text().startsWith(QStringLiteral("prefill")))
+            QVERIFY2(!box.intersects(QRectF(prefill - QPointF(5, 5), QSizeF(10, 10))),
+                     qPrintable(label->text() + QStringLiteral(" on the prefill marker")));
+    }
 }
 
 void RooflineViews::wallSitsAtMaxConcurrentSequences()

@@ -378,6 +378,19 @@ void RooflineView::refresh()
     };
     for (std::size_t i = 0; i < roofs.size(); ++i)
         addRoof(roofs[i], i == 0);
+    // labels keep off the bandwidth slope: "batch 1" sat across it and the device's name ran
+    // through it in the handout (issue #42, item 4). Sampled
+    // evenly on the log axes: a straight piece in value space is a curve on screen.
+    {
+        const double slopeEnd = std::min(xHigh, peak / bandwidth);
+        QList<QPointF> slope;
+        constexpr int kPieces = 40;
+        for (int i = 0; i <= kPieces; ++i) {
+            const double x = xLow * std::pow(slopeEnd / xLow, double(i) / kPieces);
+            slope << QPointF(x, core::rooflineAttainable(peak, bandwidth, x) / kTera);
+        }
+        m_labels->addLineObstacle(slope, m_roofs.front(), 1);
+    }
     m_labels->add(tr("%1: memory bandwidth %2")
                       .arg(QString::fromStdString(s.device.name),
                            QString::fromStdString(core::formatBandwidth(bandwidth))),
@@ -415,6 +428,7 @@ void RooflineView::refresh()
         replaceIfChanged(m_ridge, {QPointF(m_ridgeSlideAt, m_ridgeSlideAt * bandwidth / kTera)});
     } else {
         replaceIfChanged(m_ridge, {QPointF(ridge, peak / kTera)});
+        m_labels->addMarkerObstacle(QPointF(ridge, peak / kTera), 7, m_ridge);
         m_labels->add(tr("ridge %1 FLOP/B").arg(number(ridge)), QPointF(ridge, peak / kTera),
                       m_ridge, style::currentDevice(), QPointF(8, 6));
     }
@@ -430,6 +444,7 @@ void RooflineView::refresh()
 
     const QPointF current(e[FigureId::DecodeIntensity], e[FigureId::DecodeAttainableFlops] / kTera);
     replaceIfChanged(m_point, {current});
+    m_labels->addMarkerObstacle(current, 9, m_point);
     const QColor boundColour =
         e.decodeBound == core::Bound::Compute ? style::computeBound() : style::memoryBound();
     m_point->setColor(boundColour);
@@ -441,6 +456,9 @@ void RooflineView::refresh()
                                                                            : tr(", calibrated"))
                           : QString()),
         current, m_point, boundColour, QPointF(14, 6), true);
+    // on a small chart (a handout's half page) the numbers go, over two lines; the side panel
+    // and the text say them
+    m_labels->setCrowdedText(tr("decode,\nbatch %1").arg(number(s.serving.batch, 7)));
     QList<QPointF> measured;
     std::map<std::string, QPointF> firstByEngine;
     for (const core::Measurement &m : doc.measurements()) {
@@ -474,10 +492,12 @@ void RooflineView::refresh()
     replaceIfChanged(m_limit, {QPointF(limit, yLowT), QPointF(limit, yHighT)});
     m_labels->add(tr("limit %1 FLOP/B: every sequence adds its own KV read").arg(number(limit)),
                   QPointF(limit, yLowT * 3), m_limit, style::kvCache(), QPointF(6, -18));
+    m_labels->setCrowdedText(tr("limit %1 FLOP/B").arg(number(limit)));
 
     const QPointF prefill(e[FigureId::PrefillIntensity],
                           e[FigureId::PrefillAttainableFlops] / kTera);
     replaceIfChanged(m_prefill, {prefill});
+    m_labels->addMarkerObstacle(prefill, 8, m_prefill); // other labels keep off the marker
     m_labels->add(tr("prefill, %1-token prompt").arg(number(s.serving.promptTokens, 7)), prefill,
                   m_prefill, style::prefill(), QPointF(-60, 16));
 

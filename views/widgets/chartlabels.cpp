@@ -49,6 +49,11 @@ void ChartLabels::addObstacle(QPointF corner, QPointF oppositeCorner, QAbstractS
     m_obstacles.append({corner, oppositeCorner, series});
 }
 
+void ChartLabels::addMarkerObstacle(QPointF value, double radius, QAbstractSeries *series)
+{
+    m_obstacles.append({value, value, series, radius});
+}
+
 void ChartLabels::add(const QString &text, QPointF value, QAbstractSeries *series,
                       const QColor &color, QPointF offset, bool bold, Align align)
 {
@@ -106,15 +111,23 @@ void ChartLabels::reposition()
 {
     const QRectF area = m_chart->plotArea();
     QList<QRectF> placed;
+    // whose marker each rectangle is: a label may sit beside its own point's marker
+    QList<const QAbstractSeries *> markerOf;
     placed.reserve(m_labels.size() + m_obstacles.size());
     // a line obstacle along an axis is a rectangle of no width (or height), which intersects
     // nothing: each keeps a pixel and a half of room on every side
     const double room = 1.5 * style::scale();
-    for (const Obstacle &obstacle : m_obstacles)
-        placed.append(QRectF(m_chart->mapToPosition(obstacle.corner, obstacle.series),
-                             m_chart->mapToPosition(obstacle.oppositeCorner, obstacle.series))
-                          .normalized()
-                          .adjusted(-room, -room, room, room));
+    for (const Obstacle &obstacle : m_obstacles) {
+        const QPointF at = m_chart->mapToPosition(obstacle.corner, obstacle.series);
+        const double r = obstacle.radius * style::scale();
+        placed.append(
+            obstacle.radius > 0
+                ? QRectF(at - QPointF(r, r), at + QPointF(r, r))
+                : QRectF(at, m_chart->mapToPosition(obstacle.oppositeCorner, obstacle.series))
+                      .normalized()
+                      .adjusted(-room, -room, room, room));
+        markerOf.append(obstacle.radius > 0 ? obstacle.series : nullptr);
+    }
     for (const Label &label : m_labels) {
         QPointF position = m_chart->mapToPosition(label.value, label.series) + label.offset;
         if (!label.narrowText.isEmpty()) {
@@ -152,18 +165,23 @@ void ChartLabels::reposition()
             // presenter size and with both units shown, labels are wide enough to meet).
             const QRectF wanted(at, bounds.size());
             wantedTop = wanted.top();
+            auto inTheWay = [&](qsizetype i) {
+                return i >= markerOf.size() || markerOf[i] != label.series;
+            };
             auto collides = [&](const QRectF &rect) {
-                return std::any_of(placed.cbegin(), placed.cend(), [&](const QRectF &other) {
-                    return other.intersects(rect.adjusted(0, 1, 0, -1));
-                });
+                for (qsizetype i = 0; i < placed.size(); ++i)
+                    if (inTheWay(i) && placed[i].intersects(rect.adjusted(0, 1, 0, -1)))
+                        return true;
+                return false;
             };
             if (!collides(wanted))
                 return true;
             // the nearest free height: just above or just below something in the way
             double bestY = wanted.top();
             double bestDistance = std::numeric_limits<double>::infinity();
-            for (const QRectF &other : placed) {
-                if (other.right() < wanted.left() || other.left() > wanted.right())
+            for (qsizetype i = 0; i < placed.size(); ++i) {
+                const QRectF &other = placed[i];
+                if (!inTheWay(i) || other.right() < wanted.left() || other.left() > wanted.right())
                     continue;
                 for (const double y : {other.top() - bounds.height() - 1, other.bottom() + 1}) {
                     const double distance = std::abs(y - wanted.top());

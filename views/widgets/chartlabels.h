@@ -50,6 +50,10 @@ public:
     /** A drawn line that labels keep off: its segments, cut in `pieces` each, become thin
      *  obstacles (a label used to sit across a rising line). */
     void addLineObstacle(const QList<QPointF> &points, QAbstractSeries *series, int pieces = 24);
+    /** A marker drawn at `value`, `radius` pixels each way, that other series' labels keep off
+     *  (the roofline's ridge label sat on the prefill marker); its own series' labels, which
+     *  name it, may sit beside it. */
+    void addMarkerObstacle(QPointF value, double radius, QAbstractSeries *series);
     /** Re-places every label; call after the plot area or the axes change. */
     void reposition();
 
@@ -72,6 +76,7 @@ private:
         QPointF corner;
         QPointF oppositeCorner;
         QAbstractSeries *series;
+        double radius = 0; ///< a marker's, in pixels around `corner`; 0: the rectangle
     };
     QChart *m_chart;
     QList<Label> m_labels;

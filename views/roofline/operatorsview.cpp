@@ -284,6 +284,21 @@ void OperatorsView::refresh()
     replaceIfChanged(m_roof, roof);
     for (int k = 0; k < m_kinds.size(); ++k)
         replaceIfChanged(m_kinds[k], points[k]);
+    // labels keep off the slope and off other kinds' markers (the handout's operator labels sat
+    // under markers and across the slope, issue #42 item 4); sampled evenly on the log axes
+    {
+        QList<QPointF> slope;
+        const double slopeEnd = std::min(xHigh, ridge);
+        constexpr int kPieces = 40;
+        for (int i = 0; i <= kPieces && slopeEnd > xLow; ++i) {
+            const double x = xLow * std::pow(slopeEnd / xLow, double(i) / kPieces);
+            slope << QPointF(x, core::rooflineAttainable(b.peakFlops, b.bandwidth, x) / kTera);
+        }
+        m_labels->addLineObstacle(slope, m_roof, 1);
+        for (int k = 0; k < m_kinds.size(); ++k)
+            for (const QPointF &at : std::as_const(points[k]))
+                m_labels->addMarkerObstacle(at, 7, m_kinds[k]);
+    }
 
     // label the operators that take the most time (a layer's dozen points would crowd)
     std::vector<const core::OperatorCost *> byTime;

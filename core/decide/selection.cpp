@@ -1234,7 +1234,8 @@ void recommend(Selection &selection)
             num(e[F::MaxConcurrentSequences], 9) + " that fit; vLLM's max_num_seqs, for example).",
         "Maximum context length: " + num(s.serving.contextTokens, 9) +
             " tokens (vLLM's max_model_len, for example).",
-        "KV-cache budget: " + gb(kvBudget) + " per replica (capacity less weights and overhead).",
+        "KV-cache budget: " + gb(kvBudget) +
+            " per device (its capacity less its share of the weights and the overhead).",
         "Replicas: " + num(best.replicas, 9) + ", behind a router with health checks." +
             (best.devicesPerReplica() > 1
                  ? " Each replica is " + shapeLabel(best.tensorParallel, best.pipelineParallel) +

@@ -192,9 +192,11 @@ void Deliverables::slideFooterNamesTheScenarioShown()
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QString svg = QString::fromUtf8(file.readAll());
         const bool decision = QLatin1String(view) != QLatin1String("roofline");
-        const QString shown =
-            QString::fromStdString(decision ? best->device.name : s.device.name).toHtmlEscaped();
+        // issue #42 (a CFO's deck): every slide shows the recommended fleet, not the scenario's
+        const QString shown = QString::fromStdString(best->device.name).toHtmlEscaped();
         QVERIFY2(svg.contains(shown), view);
+        if (!decision) // (the decision lists the scenario's device among the other options)
+            QVERIFY2(!svg.contains(QString::fromStdString(s.device.name).toHtmlEscaped()), view);
         QVERIFY2(svg.contains(QStringLiteral("Recommended device")) == decision, view);
         if (decision) // the three key numbers lead with the fleet's month
             QVERIFY2(svg.contains(QString::fromStdString(core::formatUsd(best->monthlyCostUsd))),
@@ -202,11 +204,20 @@ void Deliverables::slideFooterNamesTheScenarioShown()
     }
     // issue #42 item 7: a slide never cuts a number ("$3.41 per m..."), and a share is a
     // percentage, not "0.486"
-    const core::Evaluation e = core::evaluate(s);
+    const core::Evaluation e = core::evaluate(core::decidedScenario(s, selection));
     const QString path = dir.filePath(QStringLiteral("cost.svg"));
     QString error;
     QVERIFY2(views::writeSlide(s, core::MemoryUnits::GB, QStringLiteral("cost"), path, &error),
              qPrintable(error));
+    {
+        // the cost slide's month is the decision's ($49,756.80 for the scenario's H100s stood
+        // beside the decision slide's $9,782.00)
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(file.readAll());
+        QVERIFY2(svg.contains(QString::fromStdString(core::formatUsd(best->monthlyCostUsd))),
+                 qPrintable(QString::fromStdString(core::formatUsd(best->monthlyCostUsd))));
+    }
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QString svg = QString::fromUtf8(file.readAll());
@@ -356,6 +367,22 @@ void Deliverables::reportPageOneReadsWithoutTheApp()
     QVERIFY2(!lessonLine.match(html).hasMatch(),
              qPrintable(html.mid(
                  std::max<qsizetype>(0, lessonLine.match(html).capturedStart() - 80), 160)));
+    // nor a scenario file's key where the sensitivity table says where a range comes from
+    // ("sensitivity.context_l / ow/high", broken over two lines in the PDF)
+    QVERIFY2(!html.contains(QStringLiteral("sensitivity.")), "a sensitivity key in the report");
+    // the KV budget is a device's (capacity less its share of the weights): "118.9 GB per
+    // replica" was one device of a TP 2 replica
+    QVERIFY(html.contains(QStringLiteral("KV-cache budget: ")));
+    QVERIFY(!html.contains(QStringLiteral(" per replica (capacity less weights")));
+    // and the decision slide cites no lesson lines either ("(l.237)" five times)
+    QTemporaryDir dir;
+    const QString slide = dir.filePath(QStringLiteral("decision.svg"));
+    QString error;
+    QVERIFY2(views::writeSlide(s, core::MemoryUnits::GB, QStringLiteral("decision"), slide, &error),
+             qPrintable(error));
+    QFile file(slide);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(!lessonLine.match(QString::fromUtf8(file.readAll())).hasMatch());
 }
 
 QTEST_MAIN(Deliverables)

@@ -46,6 +46,12 @@
 
 namespace views {
 
+QString withoutLessonLines(QString html)
+{
+    static const QRegularExpression lessonLine(QStringLiteral("\\s*\\(l\\.\\d+(-\\d+)?\\)"));
+    return html.remove(lessonLine);
+}
+
 namespace {
 
 QString esc(const std::string &text)
@@ -303,7 +309,10 @@ QString sensitivityHtml(const core::Sensitivity &s)
                      usd(bar.costLow), bar.passesLow ? QString() : QObject::tr(" (fails a check)"),
                      usd(bar.costHigh),
                      bar.passesHigh ? QString() : QObject::tr(" (fails a check)"),
-                     esc(bar.range.origin));
+                     // the scenario's own range in words, not its file's key (issue #42)
+                     bar.range.origin.rfind("sensitivity.", 0) == 0
+                         ? QObject::tr("the scenario's range for it")
+                         : esc(bar.range.origin));
     out += QStringLiteral("</table>");
     return out;
 }
@@ -539,9 +548,8 @@ Parts parts(const core::Scenario &scenario, core::MemoryUnits units,
                          "\"AI accelerators\"; preset data of %2.</p>")
                  .arg(QApplication::applicationVersion(), fromView(core::presetDataDate()));
     // a stakeholder's report cites no lesson lines ("(l.220)": the app's teaching aid)
-    static const QRegularExpression lessonLine(QStringLiteral("\\s*\\(l\\.\\d+(-\\d+)?\\)"));
     for (QString *part : {&p.summary, &p.money, &p.growth, &p.checks, &p.charts, &p.tail})
-        part->remove(lessonLine);
+        *part = withoutLessonLines(*part);
     return p;
 }
 

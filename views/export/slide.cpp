@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "slide.h"
 
+#include "views/export/report.h"
+
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"
 #include "views/io/dataexport.h"
@@ -77,7 +79,7 @@ void paintSlide(QPainter &p, View &view, const QString &title, const QString &su
 
     // one figure: the chart alone, or the view's words and tables as text
     const QRectF area = figureArea();
-    if (const QString html = view.figureHtml(); !html.isEmpty())
+    if (const QString html = withoutLessonLines(view.figureHtml()); !html.isEmpty())
         drawFittedHtml(p, html, area);
     else
         view.renderFigure(p, area, (area.size() / kViewScale).toSize());
@@ -278,19 +280,23 @@ bool writeSlide(const core::Scenario &scenario, core::MemoryUnits units, const Q
     document.reset(scenario);
     document.setUnits(units);
     document.flush();
+    // Every slide shows the fleet the report decides on: the recommended device, format and
+    // shape applied. A deck whose cost slide said $49,757 a month for the scenario's H100s
+    // beside a decision slide's $9,782 for MI300Xs gave a board two answers (issue #42). The
+    // checks and the decision show the options the scenario was checked with.
+    const core::Selection selection = document.selection();
+    const bool decision =
+        viewName == QStringLiteral("decision") || viewName == QStringLiteral("checks");
+    const core::Scenario shown = core::decidedScenario(scenario, selection);
+    if (!decision) {
+        document.reset(shown);
+        document.flush();
+    }
     std::unique_ptr<View> view(entry->create(&document, nullptr));
     // a serving decision's memory figure: serving bars only, the formats asked for
     if (auto *memory = qobject_cast<MemoryView *>(view.get()))
         memory->setServingOnly(scenario.wizard.regime != core::Regime::Training);
     layOutOffscreen(*view, (figureArea().size() / kViewScale).toSize());
-
-    // The footer describes the scenario the slide shows: a decision's is the recommended
-    // device and format applied (a footer said "Device: NVIDIA H100" under "Recommended: AMD
-    // MI300X", issue #25).
-    const core::Selection &selection = document.selection();
-    const bool decision =
-        viewName == QStringLiteral("decision") || viewName == QStringLiteral("checks");
-    const core::Scenario shown = decision ? core::decidedScenario(scenario, selection) : scenario;
     const QString heading = title.isEmpty() ? view->title() : title;
     const QString subtitle = QString::fromStdString(
         shown.name.empty() ? shown.model.name + " on " + shown.device.name : shown.name);

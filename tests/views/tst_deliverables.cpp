@@ -7,6 +7,8 @@
 #include "testsupport.h"
 #include "viewtestsupport.h"
 
+#include "core/physics/estimateterms.h"
+
 #include "views/document/scenariodocument.h"
 #include "views/export/decisioncharts.h"
 #include "views/export/report.h"
@@ -374,6 +376,15 @@ void Deliverables::reportPageOneReadsWithoutTheApp()
     // replica" was one device of a TP 2 replica
     QVERIFY(html.contains(QStringLiteral("KV-cache budget: ")));
     QVERIFY(!html.contains(QStringLiteral(" per replica (capacity less weights")));
+    // the assumptions give the efficiencies the figures use: the typical estimate's, as in the
+    // formulas (they said 1 and 1, "the lesson's illustration")
+    const core::EstimateTerms terms =
+        core::estimateTerms(core::decidedScenario(s, core::selectDevice(s)));
+    QVERIFY(terms.bandwidthEfficiency < 1.0);
+    QVERIFY2(html.contains(QStringLiteral("<td>Bandwidth efficiency</td><td>%1 </td>")
+                               .arg(QString::fromStdString(
+                                   core::formatNumber(terms.bandwidthEfficiency, 4)))),
+             qPrintable(html.mid(html.indexOf(QStringLiteral("Bandwidth efficiency")) - 10, 200)));
     // and the decision slide cites no lesson lines either ("(l.237)" five times)
     QTemporaryDir dir;
     const QString slide = dir.filePath(QStringLiteral("decision.svg"));

@@ -23,6 +23,7 @@
 #include "core/model/scenario.h"
 #include "core/model/scenarioaccess.h"
 #include "core/model/scenarioedits.h"
+#include "core/physics/estimateterms.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/explain.h"
 #include "core/physics/loadsim.h"
@@ -37,8 +38,10 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
+
 #include <QSvgGenerator>
 #include <QTextDocument>
+#include <optional>
 
 #include <algorithm>
 #include <functional>
@@ -465,8 +468,24 @@ QString assumptions(const core::Scenario &s)
         // the traffic sets the utilisation: one figure, the cost table's, not the unused input
         if (std::string_view(path) == "cost.utilisation" && core::isSet(s.traffic.requestsPerDay))
             continue;
-        const QString source = QString::fromStdString(core::provenanceOf(s, path));
-        const QString kind = source.contains(QLatin1String("scenario file")) ||
+        QString source = QString::fromStdString(core::provenanceOf(s, path));
+        // a profile's estimate sets the efficiencies the figures use: those, not the unused
+        // input (the table said 1 and 1, "the lesson's illustration", beside formulas with
+        // 0.707 and 0.723)
+        const core::EstimateTerms terms = core::estimateTerms(s);
+        const bool bandwidthPath = std::string_view(path) == "serving.bandwidth_efficiency";
+        const bool computePath = std::string_view(path) == "serving.compute_efficiency";
+        std::optional<double> shown = value;
+        if ((bandwidthPath || computePath) && terms.mode != core::EstimateMode::SpeedOfLight) {
+            shown = bandwidthPath ? terms.bandwidthEfficiency : terms.computeEfficiency;
+            source = QString::fromStdString(core::estimateLabel(s)) +
+                     (terms.mode == core::EstimateMode::Calibrated
+                          ? QObject::tr(" estimate, fitted to your measurements")
+                          : QObject::tr(" estimate, fitted to published runs"));
+        }
+        const QString kind = source.contains(QLatin1String("estimate, fitted"))
+                                 ? QObject::tr("measurement")
+                             : source.contains(QLatin1String("scenario file")) ||
                                      source.contains(QLatin1String("command line"))
                                  ? QObject::tr("your input")
                              : source.contains(QLatin1String("lesson"), Qt::CaseInsensitive)
@@ -480,7 +499,7 @@ QString assumptions(const core::Scenario &s)
         const core::ParameterInfo *info = core::findParameter(path);
         out += QStringLiteral("<tr><td>%1</td><td>%2 %3</td><td>%4</td><td>%5</td><td>%6</td></tr>")
                    .arg(info ? fromView(info->name) : QString::fromLatin1(path),
-                        QString::fromStdString(core::formatNumber(*value, 4)),
+                        QString::fromStdString(core::formatNumber(*shown, 4)),
                         info ? fromView(info->unit) : QString(), kind, source.toHtmlEscaped(),
                         match.hasMatch()                    ? match.captured(1)
                         : kind == QObject::tr("your input") ? QStringLiteral("\u2013")

@@ -372,6 +372,18 @@ void Deliverables::reportPageOneReadsWithoutTheApp()
     // nor a scenario file's key where the sensitivity table says where a range comes from
     // ("sensitivity.context_l / ow/high", broken over two lines in the PDF)
     QVERIFY2(!html.contains(QStringLiteral("sensitivity.")), "a sensitivity key in the report");
+    // page 1's cost band says what growth does to it (it gave $6,847 to $19,564 while the
+    // growth row reached $53,801 by month 12)
+    const core::Sensitivity band = core::sensitivity(s, core::selectDevice(s));
+    bool growthBeyondBand = false;
+    for (const core::TornadoBar &bar : band.bars)
+        if (bar.range.key == "growth" && bar.costHigh > band.costHigh) {
+            growthBeyondBand = true;
+            QVERIFY2(
+                html.left(cost).contains(QString::fromStdString(core::formatUsd(bar.costHigh))),
+                qPrintable(QString::fromStdString(core::formatUsd(bar.costHigh))));
+        }
+    QVERIFY(growthBeyondBand); // the case that went wrong
     // the KV budget is a device's (capacity less its share of the weights): "118.9 GB per
     // replica" was one device of a TP 2 replica
     QVERIFY(html.contains(QStringLiteral("KV-cache budget: ")));

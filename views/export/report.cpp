@@ -227,11 +227,21 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
         out += QObject::tr("<p><b>What would change the decision.</b> %1</p>").arg(esc(r.flip));
     if (!r.split.empty())
         out += QObject::tr("<p><b>Prefill and decode apart.</b> %1</p>").arg(esc(r.split));
-    if (sensitivity.available)
-        out += QObject::tr("<p><b>The main uncertainty.</b> %1 Across every input's range the "
-                           "month costs %2 to %3.</p>")
+    if (sensitivity.available) {
+        // today's inputs make the band; growth is a later month's cost, said beside it (page 1
+        // gave $6,847 to $19,564 while the growth row reached $53,801 in month 12)
+        QString growthEnd;
+        for (const core::TornadoBar &bar : sensitivity.bars)
+            if (bar.range.key == "growth" && std::isfinite(bar.costHigh) &&
+                bar.costHigh > sensitivity.costHigh)
+                growthEnd = QObject::tr(" If traffic grows %1, the month reaches %2 by the "
+                                        "growth plan's horizon.")
+                                .arg(esc(bar.range.highText), usd(bar.costHigh));
+        out += QObject::tr("<p><b>The main uncertainty.</b> %1 Across today's inputs' ranges "
+                           "the month costs %2 to %3.%4</p>")
                    .arg(esc(sensitivity.mainUncertainty), usd(sensitivity.costLow),
-                        usd(sensitivity.costHigh));
+                        usd(sensitivity.costHigh), growthEnd);
+    }
     if (growth.available)
         out += QObject::tr("<p><b>Growth.</b> %1</p>").arg(esc(growth.sentence));
     const QString estimate = esc(core::estimateLabel(best ? best->scenario : s));

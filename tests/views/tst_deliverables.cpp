@@ -384,6 +384,9 @@ void Deliverables::reportPageOneReadsWithoutTheApp()
                 qPrintable(QString::fromStdString(core::formatUsd(bar.costHigh))));
         }
     QVERIFY(growthBeyondBand); // the case that went wrong
+    // and that the prices behind the ranking are illustrative (said on page 12 only)
+    QVERIFY2(one.contains(QStringLiteral("Prices: illustrative public rates, not quotes.")),
+             qPrintable(one));
     // the KV budget is a device's (capacity less its share of the weights): "118.9 GB per
     // replica" was one device of a TP 2 replica
     QVERIFY(html.contains(QStringLiteral("KV-cache budget: ")));

@@ -244,10 +244,18 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
     }
     if (growth.available)
         out += QObject::tr("<p><b>Growth.</b> %1</p>").arg(esc(growth.sentence));
+    // the ranking rests on prices: say when they are illustrative, not quotes
+    QString prices;
+    if (best) {
+        const core::Scenario decided = core::decidedScenario(s, selection);
+        for (const char *path : {"cost.price_per_hour_usd", "device.price_per_hour_usd"})
+            if (core::provenanceOf(decided, path).find("ILLUSTRATIVE") != std::string::npos)
+                prices = QObject::tr(" Prices: illustrative public rates, not quotes.");
+    }
     const QString estimate = esc(core::estimateLabel(best ? best->scenario : s));
     out += QObject::tr("<p class=\"muted\">Speeds: %1. Estimates rank the options; a load test "
-                       "under the real mix must confirm the p95 before committing.</p>")
-               .arg(estimate);
+                       "under the real mix must confirm the p95 before committing.%2</p>")
+               .arg(estimate, prices);
     return out + glossaryHtml();
 }
 

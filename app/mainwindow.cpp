@@ -185,7 +185,13 @@ MainWindow::MainWindow(QWidget *parent)
     m_callout->setObjectName(QStringLiteral("revealCallout"));
     m_callout->setAlignment(Qt::AlignCenter);
     m_callout->hide();
+    m_callout->setToolTip(tr("Click to close"));
     m_callout->installEventFilter(this);
+    // the card says the number, then gives the view back: it covered what it revealed (the
+    // ridge's corner in step 8) until clicked (issue #42)
+    m_calloutTimer.setSingleShot(true);
+    m_calloutTimer.setInterval(6000);
+    connect(&m_calloutTimer, &QTimer::timeout, m_callout, &QWidget::hide);
     connect(m_tour, &views::TourPanel::answerRevealed, this,
             [this](const QString &label, const QString &value) { showCallout(label, value); });
     m_blank = new QWidget(this);
@@ -894,6 +900,7 @@ void MainWindow::showCallout(const QString &label, const QString &value)
     m_callout->move(area.center().x() - m_callout->width() / 2, area.top() + area.height() / 6);
     m_callout->raise();
     m_callout->show();
+    m_calloutTimer.start();
 }
 
 bool MainWindow::calloutShown() const

@@ -9,6 +9,7 @@
 
 #include <QHash>
 #include <QMainWindow>
+#include <QTimer>
 
 class QActionGroup;
 class QComboBox;
@@ -190,6 +191,7 @@ private:
     QDockWidget *m_tourDock = nullptr;
     QWidget *m_blank = nullptr;
     QLabel *m_callout = nullptr;
+    QTimer m_calloutTimer;  ///< hides the Reveal card after a few seconds
     QString m_calloutPlain; ///< the callout's text without its markup
     views::ScenarioPanel *m_panel;
     views::ExplanationPanel *m_explanation;

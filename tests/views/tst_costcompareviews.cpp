@@ -147,6 +147,11 @@ void CostCompareViews::costAgainstUtilisation()
     view.setComparison(0, QStringLiteral("nvidia-h100-sxm"));
     QCOMPARE(view.comparisonCount(), 1);
     QVERIFY(view.notes().contains(QStringLiteral("$3.97 per million tokens")));
+    // the lesson's 400 tokens/s is the scenario's given rate, not an estimate (the tour's step
+    // 17 read "1,440,000 tokens per busy hour, by the speed of light estimate", issue #42)
+    QVERIFY2(view.notes().contains(QStringLiteral("at the scenario's sustained 400 tokens/s")),
+             qPrintable(view.notes()));
+    QVERIFY(!view.notes().contains(QStringLiteral("by the speed of light estimate")));
 }
 
 // Issue #20, items 6 and 11: a device named with markup or a formula reads as those characters in

@@ -173,6 +173,7 @@ private slots:
     void hiddenNumberAppearsNowhereUntilReveal_data();
     void hiddenNumberAppearsNowhereUntilReveal();
     void noStepShowsALaterStepsAnswer();
+    void revealCardGivesTheViewBack();
     void drawnShapesKeepTheAnswerHidden();
     void stepTextAgreesWithItsScenario();
     void handoutCopiesForStudentAndTeacher();
@@ -465,6 +466,25 @@ void TourViews::noStepShowsALaterStepsAnswer()
 // Issue #42, item 1: what is drawn gives nothing away either. While the ridge is to be
 // predicted, the roof has no kink within a decade of it and no other format's roof beside it;
 // while the throughput at batch 32 is, its curves stop at batch 16 and so do the axes' data.
+// Issue #42: the Reveal card covered what it revealed (the ridge's corner in step 8) until it
+// was clicked; it says the number, then gives the view back.
+void TourViews::revealCardGivesTheViewBack()
+{
+    MainWindow window;
+    showOffscreen(window);
+    const QList<views::TourStep> &steps = views::tourSteps();
+    int ridgeStep = -1;
+    for (int i = 0; i < steps.size() && ridgeStep < 0; ++i)
+        if (steps[i].predict && steps[i].figure == core::FigureId::Ridge)
+            ridgeStep = i;
+    QVERIFY(ridgeStep >= 0);
+    showStep(window, ridgeStep);
+    window.tourPanel()->reveal();
+    QCoreApplication::processEvents();
+    QVERIFY(window.calloutShown());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.calloutShown(), 10000);
+}
+
 void TourViews::drawnShapesKeepTheAnswerHidden()
 {
     MainWindow window;
@@ -528,6 +548,26 @@ void TourViews::drawnShapesKeepTheAnswerHidden()
             drawnUpTo = std::max(drawnUpTo, p.x());
     }
     QVERIFY2(drawnUpTo > 0 && drawnUpTo <= 16, qPrintable(QString::number(drawnUpTo)));
+    // and a class that raises the batch before Reveal reads it nowhere either (Up three times
+    // drew "lesson, batch 32: 1,026" and the curve to 32, issue #42)
+    for (const double batch : {64.0, 128.0}) {
+        core::Scenario raised = window.document()->scenario();
+        raised.serving.batch = batch;
+        window.document()->applyScenario(raised, QStringLiteral("Change Batch"));
+        QCoreApplication::processEvents();
+        QVERIFY(window.document()->isConcealed(core::FigureId::DecodeTokensPerSecond));
+        const QStringList texts = visibleTexts(window);
+        for (const QString &text : texts)
+            QVERIFY2(!text.contains(QStringLiteral("1,026")), qPrintable(text));
+        for (QAbstractSeries *series : throughput->findChild<QChartView *>()->chart()->series())
+            if (auto *xy = qobject_cast<QXYSeries *>(series); xy && xy->count() > 1)
+                for (const QPointF &p : xy->points())
+                    QVERIFY2(
+                        p.x() <= 16 || p.y() == xy->points().first().y() ||
+                            p.x() == xy->points().first().x(),
+                        qPrintable(
+                            QStringLiteral("%1 drawn at batch %2").arg(series->name()).arg(p.x())));
+    }
 }
 
 // issue #23: every number a step's text states is the scenario it loads (step 6's text spoke of

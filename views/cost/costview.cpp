@@ -312,7 +312,7 @@ void CostView::refresh()
             : tr("<h3>What a token costs</h3><p>Price per hour divided by the tokens "
                  "produced in the hours the devices are busy: idle hours are billed too "
                  "(l.179-184). At %1 % utilisation: <b>%2 per million tokens</b>; %3 "
-                 "per busy hour%4, by the %5 estimate.</p>")
+                 "per busy hour%4, %5.</p>")
                   .arg(style::number(u, 3),
                        // the core's own formatting: style::number rounds 1e306 to "0"
                        concealed ? QStringLiteral("?")
@@ -322,7 +322,13 @@ void CostView::refresh()
                        s.cost.throttleFactor < 1 ? tr(" after a %1 throttle derate")
                                                        .arg(style::number(s.cost.throttleFactor, 3))
                                                  : QString(),
-                       fromStd(core::estimateLabel(s)).toHtmlEscaped());
+                       // where the busy rate comes from: a given rate is not an estimate
+                       // (the lesson's 400 tokens/s read "by the speed of light estimate")
+                       core::isSet(s.cost.sustainedTokensPerSecond)
+                           ? tr("at the scenario's sustained %1 tokens/s")
+                                 .arg(style::number(s.cost.sustainedTokensPerSecond, 4))
+                           : tr("by the %1 estimate")
+                                 .arg(fromStd(core::estimateLabel(s)).toHtmlEscaped()));
     if (core::isSet(apiPerMillion))
         html += tr("<p>A hosted API at $%1 per million generated tokens (input and output priced "
                    "apart, for this prompt and answer) is cheaper below the break-even.</p>")

@@ -164,7 +164,7 @@ void PrecisionView::refresh()
                            cell(fromStd(core::formatBytes(s.model.parameters * bytes, units))));
         ++row;
     }
-    // the lesson's 4-bit with one 16-bit scale per 128 weights: 0.5156 B/param (l.50)
+    // the lesson's 4-bit with one 16-bit scale per 128 weights: 0.5156 B/param (l.49)
     core::QuantLayout grouped;
     grouped.groupSize = 128;
     grouped.scaleBits = 16;

@@ -220,7 +220,7 @@ void QuantisationView::recompute()
     html +=
         tr("<p>Largest error %1, root-mean-square %2.</p>").arg(num(q.maxAbsError), num(rms(q)));
     html += tr("<p><b>Bytes per parameter: %1</b> (%2 bits of codes%3). With 16-bit scales per "
-               "128 weights a 4-bit format costs 0.5156 B/param, not 0.5 (l.50).</p>")
+               "128 weights a 4-bit format costs 0.5156 B/param, not 0.5 (l.49).</p>")
                 .arg(style::number(bytes, 4))
                 .arg(bits)
                 .arg(group > 0 ? tr(" + one %1-bit scale%2 per %3")

@@ -173,8 +173,15 @@ void ThroughputView::refresh()
         m_revealedUpTo = from;
         m_reveal->start();
     }
+    // the batch the question is asked at: the one shown when the number was hidden. A class
+    // that raises the batch before Reveal must not read the answer off the longer curve or a
+    // lesson row (Up three times in step 9 drew "lesson, batch 32: 1,026", issue #42).
+    if (concealed && !m_wasConcealed)
+        m_askedBatch = scenario.serving.batch;
     m_wasConcealed = concealed;
-    const double concealedUpTo = std::max(1.0, std::floor(scenario.serving.batch / 2.0));
+    const double askedBatch =
+        concealed ? std::min(scenario.serving.batch, m_askedBatch) : scenario.serving.batch;
+    const double concealedUpTo = std::max(1.0, std::floor(askedBatch / 2.0));
     QList<QPointF> total, totalBeyond, perSequence, perSequenceBeyond;
     double yMin = 1e300, yMax = 0, pMin = 1e300, pMax = 0;
     for (const core::BatchPoint &p : points) {
@@ -331,7 +338,7 @@ void ThroughputView::refresh()
     // (step 1 at batch 1 showed "lesson, batch 32: 1,026", the number step 9 asks for, #42).
     QList<QPointF> rows;
     for (const double batch : {1.0, 8.0, 32.0}) {
-        if (batch >= scenario.serving.batch)
+        if (batch >= askedBatch)
             continue;
         core::Scenario row = scenario;
         row.serving.batch = batch;

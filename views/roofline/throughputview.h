@@ -64,6 +64,7 @@ private:
      *  (in a window on screen; at once off screen): the batch they reach now. */
     double m_revealedUpTo = std::numeric_limits<double>::infinity();
     bool m_wasConcealed = false;
+    double m_askedBatch = 1; ///< the batch shown when the throughput was hidden
     QVariantAnimation *m_reveal = nullptr;
 };
 

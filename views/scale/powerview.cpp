@@ -70,7 +70,7 @@ void PowerView::refresh()
            "l.174-176): the power limit, not the floor space, sets how many fit.</p>"
            "<h3>Energy per token</h3>"
            "<p><b>%8 J per token</b> at %9 % utilisation: the device draws power while idle too "
-           "(here %10 % of its busy draw), so idle hours add to every token served (l.178).</p>")
+           "(here %10 % of its busy draw), so idle hours add to every token served (l.179).</p>")
             .arg(style::number(s.power.devicesPerNode, 9), style::number(s.power.deviceW, 4),
                  style::number(s.power.hostW, 4), node, style::number(s.power.rackW / 1000, 4))
             .arg(nodes)

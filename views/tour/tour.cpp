@@ -111,8 +111,8 @@ QList<TourStep> makeSteps()
         tr("Batching"), QStringLiteral("batching-32"), {}, QStringLiteral("throughput"),
         F::DecodeTokensPerSecond, 1026, 0.5, 123,
         tr("A batch shares each weight read across sequences: throughput rises with the batch "
-           "while each sequence's pace falls. Change the batch (the Up and Down keys, or the batch "
-           "slider) and watch both."),
+           "while each sequence's pace falls. Change the batch (the Up and Down keys) and watch "
+           "both."),
         true));
     s.append(makeStep(tr("Prefill"), QStringLiteral("lesson-default"), {},
                       QStringLiteral("roofline"), F::DecodeIntensityLimit, 26.08, 0.05, 125,
@@ -243,6 +243,8 @@ QList<TourStep> makeSteps()
             step.figureLabel = tr("The estimate a slow model is compared with");
         else if (step.title == tr("What engines do"))
             step.figureLabel = tr("Plain decode, before any technique");
+        else if (step.title == tr("Batching")) // which batch the class predicts for
+            step.figureLabel = tr("Tokens/s total at batch 32");
     }
     // what would give a hidden number away: its reciprocal, its other form, the figure it is
     // read from (issue #23)

@@ -155,7 +155,7 @@ bool TourPanel::answer(const QString &text)
     const double inUnit = bytes ? expected / 1e9 : expected;
     const bool right = std::fabs(given - inUnit) <= std::max(0.01 * std::fabs(inUnit), 0.5);
     m_verdict->setText(right ? tr("Right: %1.").arg(style::number(inUnit, 4))
-                             : tr("Not quite: the core says %1.").arg(style::number(inUnit, 4)));
+                             : tr("Not quite: the app computes %1.").arg(style::number(inUnit, 4)));
     m_verdict->setStyleSheet(right
                                  ? QStringLiteral("color: %1").arg(style::kGreen.darker(120).name())
                                  : QStringLiteral("color: %1").arg(style::warning().name()));

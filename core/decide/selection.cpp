@@ -1474,9 +1474,11 @@ Selection selectDevice(const Scenario &scenario, const std::vector<CandidateDevi
     Scenario workload = scenario;
     workload.document.clear();
     workload.givenInputs.clear();
-    if (const auto chosen = scenario.givenInputs.find("calibration");
-        chosen != scenario.givenInputs.end()) // a chosen estimate applies on every candidate
-        workload.givenInputs.insert(*chosen);
+    // a chosen estimate applies on every candidate; a typed price on the scenario's own device
+    for (const char *kept : {"calibration", "cost.price_per_hour_usd"})
+        if (const auto chosen = scenario.givenInputs.find(kept);
+            chosen != scenario.givenInputs.end())
+            workload.givenInputs.insert(*chosen);
     workload.device.sources.clear(); // each candidate brings its own device
     workload.device.notes.clear();
     selection.candidates.reserve(devices.size() * used.size());

@@ -62,12 +62,22 @@ DeviceMove onDevice(Scenario scenario, const DeviceSpec &device)
     DeviceMove move;
     const std::string oldDevice = deviceName(scenario.device);
     const bool measured = isSet(scenario.cost.sustainedTokensPerSecond);
+    // the device it is on already: a price the user typed for it stays (the wizard priced the
+    // scenario's own H100 at its preset $4.26 beside the Cost tab's typed $2.00, issue #42)
+    const bool sameDevice = device.presetId.empty() ? device.name == scenario.device.name
+                                                    : device.presetId == scenario.device.presetId;
+    const auto typed = scenario.givenInputs.find("cost.price_per_hour_usd");
+    const bool priceTyped = typed != scenario.givenInputs.end();
+    const InputOrigin typedOrigin = priceTyped ? typed->second : InputOrigin::App;
     Scenario &s = move.scenario;
     s = std::move(scenario);
     s.device = device;
     forgetDeviceClaims(s);
     const DeviceFollowers follow = deviceFollowers(device, s.wizard);
-    s.cost.pricePerHourUsd = follow.pricePerHourUsd;
+    if (sameDevice && priceTyped) // typed for this device: it wins over the wizard's list too
+        s.givenInputs["cost.price_per_hour_usd"] = typedOrigin; // still the user's
+    else
+        s.cost.pricePerHourUsd = follow.pricePerHourUsd;
     s.power.deviceW = follow.deviceW;
     if (!s.givenInputs.contains("calibration"))
         s.calibration.mode = follow.estimate; // an estimate nobody chose follows the device

@@ -72,7 +72,11 @@ void ScenarioEdits::priceAndPowerFollowTheDevice_data()
     // reference-devices.json: H100 SXM $4.26/h and 700 W; Gaudi 3 900 W, no public price found;
     // the M3 Max neither (power falls back to the lesson's illustrative 500 W, l.175); the lesson
     // device $4 (l.179).
-    QTest::newRow("H100 SXM") << "nvidia-h100-sxm" << 4.26 << 700.0;
+    // already on the H100: the price typed for it stays (the wizard priced the scenario's own
+    // device at the preset's $4.26 while the Cost tab used the typed price, issue #42)
+    QTest::newRow("H100 SXM, already on it") << "nvidia-h100-sxm" << 2.5 << 700.0;
+    // another device: its own price (MI300X, the midpoint of $1.71-$5.00, 750 W)
+    QTest::newRow("MI300X, the preset's own") << "amd-mi300x" << 3.35 << 750.0;
     QTest::newRow("Gaudi 3, no price") << "intel-gaudi3" << none << 900.0;
     QTest::newRow("M3 Max, no price or power") << "apple-m3-max" << none << 500.0;
     QTest::newRow("lesson accelerator") << "lesson-accelerator-48gb" << 4.0 << 500.0;

@@ -4,8 +4,10 @@
 
 #include "testsupport.h"
 
+#include "core/data/presets.h"
 #include "core/data/scenarioio.h"
 #include "core/decide/selection.h"
+#include "core/model/scenarioaccess.h"
 #include "core/model/units.h"
 
 #include <QObject>
@@ -40,6 +42,7 @@ private slots:
     void lessonWalkthrough_data();
     void lessonWalkthrough();
     void lessonOutcome();
+    void aTypedPriceIsTheWizardsPriceForItsDevice();
     void memoryFailureFailsWhateverTheLatency();
     void recommendationFollowsPrice();
     void lowUtilisationPointsToTheApi();
@@ -335,6 +338,39 @@ const char *const kCustom = R"({"serving": {"concurrent_sequences": 40, "context
 }
 
 // A quote for a device that is no preset, and a negotiated rate for one that is.
+// Issue #42 (an engineer's what-if at 1280x800): with Price per hour typed as $2.00 for the
+// scenario's H100, the Cost tab said $23,360.00 a month while the wizard's H100 row kept the
+// preset's $4.26 ($49,756.80). The scenario's own device is priced at the typed price; every
+// other device keeps its own.
+void Selection::aTypedPriceIsTheWizardsPriceForItsDevice()
+{
+    const auto text = core::scenarioPresetText("llama-70b-fleet");
+    QVERIFY(text);
+    core::Scenario scenario = core::readScenario(*text).value().scenario;
+    QVERIFY(core::setNumberAt(scenario, "cost.price_per_hour_usd", 2.0).ok());
+    const core::Selection s = core::selectDevice(scenario);
+    bool own = false;
+    bool other = false;
+    for (const core::Candidate &c : s.candidates) {
+        const double price = c.check(CheckKind::Cost).figure("price_per_hour_usd");
+        if (c.deviceId == scenario.device.presetId) {
+            own = true;
+            QCOMPARE(price, 2.0);
+        } else if (std::isfinite(price)) {
+            other = true;
+            QCOMPARE(price, c.device.pricePerHourUsd);
+        }
+    }
+    QVERIFY(own && other);
+    // the same fleet costs the same on the Cost tab's figures and the wizard's row
+    const core::Evaluation e = core::evaluate(scenario);
+    const core::Candidate *same =
+        findCandidate(s, scenario.device.presetId, scenario.serving.weightFormat);
+    QVERIFY(same);
+    QCOMPARE(same->devices, e[core::FigureId::CostDevices]);
+    ACCEL_COMPARE_NEAR(same->monthlyCostUsd, e[core::FigureId::CostFleetUsdPerMonth], 1e-6);
+}
+
 void Selection::customDevicesAndNegotiatedPrices()
 {
     const core::Scenario scenario = testsupport::loadScenario(QString::fromLatin1(kCustom));

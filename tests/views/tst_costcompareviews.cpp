@@ -152,6 +152,28 @@ void CostCompareViews::costAgainstUtilisation()
     QVERIFY2(view.notes().contains(QStringLiteral("at the scenario's sustained 400 tokens/s")),
              qPrintable(view.notes()));
     QVERIFY(!view.notes().contains(QStringLiteral("by the speed of light estimate")));
+    QVERIFY(!view.notes().contains(QStringLiteral("Does not fit")));
+    // a setup that does not fit is priced as a what-if, and says so (FP8 at TP 2 on an 80 GB
+    // device was priced at $12,439.20 a month with no word, issue #42)
+    core::Scenario tooBig = doc.scenario();
+    tooBig.serving.concurrentSequences = 10000;
+    tooBig.serving.batch = 10000;
+    doc.applyScenario(tooBig, QStringLiteral("Change Concurrency"));
+    doc.flush();
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    QVERIFY(!doc.evaluation().fits());
+    QVERIFY2(view.notes().contains(QStringLiteral("Does not fit:")), qPrintable(view.notes()));
+    // and a free device is not "beyond 10^15" ($0.00 said so)
+    core::Scenario free = doc.scenario();
+    free.serving.concurrentSequences = 32;
+    free.serving.batch = 8;
+    free.cost.pricePerHourUsd = 0;
+    doc.applyScenario(free, QStringLiteral("Change Price"));
+    doc.flush();
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    QVERIFY2(!view.notes().contains(QStringLiteral("10<sup>15</sup>")), qPrintable(view.notes()));
 }
 
 // Issue #20, items 6 and 11: a device named with markup or a formula reads as those characters in

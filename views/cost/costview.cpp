@@ -339,11 +339,24 @@ void CostView::refresh()
     else
         html += tr("<p>Set API prices (Device-Selection Wizard or the scenario's cost section) to "
                    "draw a hosted API's price and the break-even.</p>");
-    if (leftOff || (std::isfinite(now) && !drawable(now, true)))
+    if (std::isfinite(now) && now == 0)
+        // a free device: a log axis has no zero (it said "beyond 10^15" under "$0.00", #42)
+        html += tr("<p><b>Off the chart:</b> at a price of $0 every cost is zero, which a "
+                   "logarithmic axis cannot show; the figures above are the core's.</p>");
+    else if (leftOff || (std::isfinite(now) && !drawable(now, true)))
         html +=
             tr("<p><b>Off the chart:</b> some costs are beyond %1 dollars per million "
                "tokens (or not finite) and are not drawn; the figures above are the core's.</p>")
                 .arg(QStringLiteral("10<sup>15</sup>"));
+    // a setup that does not fit runs nowhere: its cost is a what-if, said first (the Cost tab
+    // priced FP8 at TP 2, 123.7 GB on 80 GB, at $12,439.20 a month with no word, #42)
+    if (!e.fits())
+        html.insert(html.indexOf(QStringLiteral("</h3>")) + 5,
+                    tr("<p style=\"color:%1\"><b>Does not fit:</b> %2 needed on a device of "
+                       "%3. These costs are for a setup that cannot run as configured.</p>")
+                        .arg(style::warning().name(),
+                             fromStd(core::formatFigure(e, core::FigureId::ServingBytesTotal)),
+                             fromStd(core::formatFigure(e, core::FigureId::CapacityBytes))));
     // The fleet, from the one cost model: what a finance reader checks line by line.
     using F = core::FigureId;
     if (concealed) {

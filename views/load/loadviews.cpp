@@ -343,8 +343,8 @@ LoadTimelineView::LoadTimelineView(ScenarioDocument *document, QWidget *parent)
     setObjectName(QStringLiteral("loadTimelineView"));
     m_x->setTitleText(tr("Seconds since the first request"));
     m_ySequences->setTitleText(tr("Requests"));
-    m_yPercent->setTitleText(tr("Percent")); // the legend says of what
-    m_x->setLabelFormat(QStringLiteral("%.4g"));
+    m_yPercent->setTitleText(tr("Percent"));     // the legend says of what
+    m_x->setLabelFormat(QStringLiteral("%.6g")); // 15000 s, not "1.5e+04"
     m_ySequences->setLabelFormat(QStringLiteral("%.4g"));
     m_yPercent->setLabelFormat(QStringLiteral("%d"));
     m_yPercent->setRange(0, 100);

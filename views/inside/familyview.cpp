@@ -167,11 +167,13 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     auto *chartColumn = new QVBoxLayout;
     chartColumn->addWidget(chartView, 1);
     chartColumn->addWidget(key);
-    layout->addLayout(chartColumn, 3);
-    layout->addWidget(m_notes, 1);
-    // the notes read like a page: where the screen is short they scroll rather than squeeze
-    // the chart (the fit test reads this)
-    m_notes->setProperty("accelRowsScroll", true);
+    layout->addLayout(chartColumn, 0);
+    layout->addWidget(m_notes, 1); // up to the width resizeEvent() allows it
+
+    // on a projector the notes are the families alone: the tour's text says "none is a
+    // universal winner", and the teacher says how to read the chart (the whole text scrolled at
+    // 1280x720, issue #42)
+    const bool projector = style::minimumChartPixels() > 0;
     m_notes->setHtml(style::themed(
         tr("<h3>Two design axes</h3>"
            "<p><b>Fixed-function versus programmable.</b> Matrix units and compiled execution "
@@ -190,17 +192,20 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
            "<p><b>Custom ASIC</b>: designed by a provider for its own mix, cost and efficiency at "
            "volume for a narrower software path (l.147).</p>"
            "<p><b>CPU</b>: a few dozen wide cores and DIMM bandwidth: the baseline the others "
-           "are measured against (l.11).</p>"
-           "<p style=\"color:#666\">None is a universal winner: compare for a specific workload, "
-           "stack and scale (l.139). Click a point to make it the scenario's device.</p>"
-           "<p style=\"color:#666\">The chart: a bubble's area is its memory; the peak is dense "
-           "16-bit (FP32 where a device has none, INT8 TOPS where it has no float figure). "
-           "Hover a bubble for its name.</p>")));
+           "are measured against (l.11).</p>") +
+        (projector
+             ? QString()
+             : tr("<p style=\"color:#666\">None is a universal winner: compare for a specific "
+                  "workload, stack and scale (l.139). Click a point to make it the scenario's "
+                  "device.</p>"
+                  "<p style=\"color:#666\">The chart: a bubble's area is its memory; the peak is "
+                  "dense 16-bit (FP32 where a device has none, INT8 TOPS where it has no float "
+                  "figure). Hover a bubble for its name.</p>"))));
 }
 
 FamilyView::~FamilyView() = default;
 
-// The notes as wide as they must be to show whole (up to two fifths of the view): at 1280x800 a
+// The notes as wide as they must be to show whole (up to 2/5 of the view, 55 % on a projector): a
 // fixed quarter of the view left the families' last paragraphs under a scroll bar (issue #42, item
 // 2).
 void FamilyView::resizeEvent(QResizeEvent *event)
@@ -210,17 +215,19 @@ void FamilyView::resizeEvent(QResizeEvent *event)
     const int frame = 2 * m_notes->frameWidth();
     const int room = event->size().height() - layout()->contentsMargins().top() -
                      layout()->contentsMargins().bottom() - frame - 2;
-    const int width = widthShowingWhole(*m_notes->document(), room, 250 - frame,
-                                        event->size().width() * 2 / 5 - frame) +
-                      frame + 2;
-    // by stretch, not a fixed width: a fixed width would hold the window at its widest
-    auto *row = static_cast<QBoxLayout *>(layout());
-    const int chartIndex = 0;
-    const int notesIndex = 1;
-    if (row->stretch(notesIndex) != width) {
-        row->setStretch(chartIndex, std::max(1, event->size().width() - width));
-        row->setStretch(notesIndex, width);
-    }
+    // on a projector the notes may take 55 % of the view: the class reads them whole (at 1366x768
+    // two fifths left their last paragraph under a scroll bar); on a desk the chart keeps 3/5
+    const bool projector = style::minimumChartPixels() > 0;
+    const int widest = projector ? event->size().width() * 11 / 20 : event->size().width() * 2 / 5;
+    // on a desk the notes read like a page: where the screen is short they scroll rather than
+    // squeeze the chart; on a projector they must show whole (the fit test reads this)
+    m_notes->setProperty("accelRowsScroll", !projector);
+    const int width =
+        widthShowingWhole(*m_notes->document(), room, 250 - frame, widest - frame) + frame + 2;
+    // the notes grow first, up to that width, and the chart takes the rest; a maximum, not a
+    // fixed width, which would hold the window at its widest (a stretch ratio was not exact)
+    if (m_notes->maximumWidth() != width)
+        m_notes->setMaximumWidth(width);
 }
 
 bool FamilyView::choose(const QString &id)

@@ -230,7 +230,8 @@ void ChartLabels::reposition()
             const QLineF line(anchor, nearest);
             if (label.leader->line() != line)
                 label.leader->setLine(line);
-            label.leader->show();
+            // a label that ended up beside its point after all needs no stub of a leader
+            label.leader->setVisible(line.length() > 6 * style::scale());
         } else {
             label.leader->hide();
         }

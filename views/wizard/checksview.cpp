@@ -14,6 +14,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableWidget>
@@ -202,8 +203,13 @@ QString ChecksView::tableHtml(const core::Selection &selection, bool bestPerDevi
                      "style=\"border-collapse:collapse\"><thead><tr>");
     out += compact ? tr("<th>Option</th><th>Per month</th>")
                    : tr("<th>Device</th><th>Weights</th><th>Fleet</th><th>Per month</th>");
+    // a long word in a narrow column may break, with a hyphen, after its sixth letter: the
+    // report's landscape table printed "Compatibilit" over "y" (issue #42)
+    static const QRegularExpression longWord(QStringLiteral("\\b(\\w{6})(\\w{5,})\\b"));
     for (std::size_t i = 0; i < core::kCheckCount; ++i)
-        out += QStringLiteral("<th>%1</th>").arg(fromView(core::checkTitle(core::CheckKind(i))));
+        out += QStringLiteral("<th>%1</th>")
+                   .arg(fromView(core::checkTitle(core::CheckKind(i)))
+                            .replace(longWord, QStringLiteral("\\1\u00ad\\2")));
     if (!compact)
         out += tr("<th>Verdict</th>");
     out += QStringLiteral("</tr></thead>"); // repeated on every page the table runs to

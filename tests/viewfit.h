@@ -31,6 +31,26 @@ inline bool elided(const QString &text)
     return text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026));
 }
 
+// Chart texts Qt Charts cut short ("Training 16 B/p...", an axis title, a legend entry).
+inline QStringList elidedChartTexts(QWidget &root)
+{
+    QStringList cut;
+    for (QChartView *chart : root.findChildren<QChartView *>()) {
+        if (!chart->isVisible())
+            continue;
+        for (QGraphicsItem *item : chart->scene()->items()) {
+            QString text;
+            if (auto *t = dynamic_cast<QGraphicsTextItem *>(item))
+                text = t->toPlainText();
+            else if (auto *t = dynamic_cast<QGraphicsSimpleTextItem *>(item))
+                text = t->text();
+            if (item->isVisible() && elided(text))
+                cut << text;
+        }
+    }
+    return cut;
+}
+
 // What a user sees cut short or hidden behind a scroll bar in one view.
 inline QStringList fitProblems(QWidget &view)
 {
@@ -43,19 +63,8 @@ inline QStringList fitProblems(QWidget &view)
                         .arg(needed.height())
                         .arg(view.width())
                         .arg(view.height());
-    for (QChartView *chart : view.findChildren<QChartView *>()) {
-        if (!chart->isVisible())
-            continue;
-        for (QGraphicsItem *item : chart->scene()->items()) {
-            QString text;
-            if (auto *t = dynamic_cast<QGraphicsTextItem *>(item))
-                text = t->toPlainText();
-            else if (auto *t = dynamic_cast<QGraphicsSimpleTextItem *>(item))
-                text = t->text();
-            if (item->isVisible() && elided(text))
-                problems << QStringLiteral("chart text \"%1\"").arg(text);
-        }
-    }
+    for (const QString &text : elidedChartTexts(view))
+        problems << QStringLiteral("chart text \"%1\"").arg(text);
     for (QScrollBar *bar : view.findChildren<QScrollBar *>()) {
         // a list of options (the wizard's candidates) says so; its rows may scroll
         const QWidget *area = bar->parentWidget() ? bar->parentWidget()->parentWidget() : nullptr;

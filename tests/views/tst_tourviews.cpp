@@ -140,26 +140,7 @@ QStringList visibleTexts(QMainWindow &window)
     return texts;
 }
 
-// Chart texts Qt Charts cut short ("Training 16 B/p...", an axis title, a legend entry).
-QStringList elidedChartTexts(QWidget &window)
-{
-    QStringList elided;
-    for (QChartView *chart : window.findChildren<QChartView *>()) {
-        if (!chart->isVisible())
-            continue;
-        for (QGraphicsItem *item : chart->scene()->items()) {
-            QString text;
-            if (auto *t = dynamic_cast<QGraphicsTextItem *>(item))
-                text = t->toPlainText();
-            else if (auto *t = dynamic_cast<QGraphicsSimpleTextItem *>(item))
-                text = t->text();
-            if (item->isVisible() &&
-                (text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026))))
-                elided << text;
-        }
-    }
-    return elided;
-}
+using viewfit::elidedChartTexts;
 
 } // namespace
 

@@ -380,15 +380,6 @@ LoadTimelineView::LoadTimelineView(ScenarioDocument *document, QWidget *parent)
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->legend()->setFont(style::annotationFont(0.9));
     m_chart->legend()->show();
-    // the four lines named in a legend under the plot: labels on the lines sat on the running
-    // batch's spikes and on each other at 1280x800 (issue #42, item 10)
-    m_waiting->setName(tr("waiting in the queue"));
-    m_running->setName(tr("running batch"));
-    m_kv->setName(tr("KV blocks in use (%)"));
-    m_arrived->setName(tr("requests arrived (%)"));
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->legend()->setFont(style::annotationFont(0.9));
-    m_chart->legend()->show();
     m_chartView = view;
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);

@@ -274,6 +274,9 @@ void MainWindow::applyAppearance()
 {
     views::applyAppearance(
         {m_theme, m_highContrast || m_presenter, m_presenter, m_presenter ? presenterHeight() : 0});
+    // explicit, not by the font's change event: a second screen height under the high-contrast
+    // style sheet reached the tour with the first one's size
+    m_tour->followAppearance();
     if (!m_views.isEmpty())
         rebuildViews();
     // the scenario panel as wide as its editors at this font size: never clip one

@@ -769,6 +769,16 @@ void TourViews::presenterLayoutGivesTheViewTheScreen()
                                 .arg(text->document()->size().height())
                                 .arg(window.tourPanel()->height())
                                 .arg(window.tourPanel()->heightFor(window.tourPanel()->width()))));
+        // issue #42, item 4: the step's words as large as the chart's smallest text (the
+        // narrative was 17 px at 1080 beside 24 px chart labels: too small for the back row)
+        QVERIFY2(QFontInfo(text->font()).pixelSize() >= chartPixels,
+                 qPrintable(where + QStringLiteral(": tour text %1 px, chart text %2 px")
+                                        .arg(QFontInfo(text->font()).pixelSize())
+                                        .arg(chartPixels)));
+        if (auto *question =
+                window.tourPanel()->findChild<QLabel *>(QStringLiteral("tourQuestion"));
+            question && question->isVisible())
+            QVERIFY2(QFontInfo(question->font()).pixelSize() >= chartPixels, qPrintable(where));
     }
     window.setPresenterMode(false);
     QVERIFY2(fitProblemsFound.isEmpty(),

@@ -220,12 +220,12 @@ QList<TourStep> makeSteps()
          QStringLiteral("engine.draft_kind=\"heads\""),
          QStringLiteral("engine.draft_parameters=200000000")},
         QStringLiteral("operators"), F::DecodeTokensPerSecond, 437, 0.5, 127,
-        tr("The toy model leaves out what engines do (l.127). A decode step is a dozen operators "
-           "per layer: the projections and the MLP read the weights and move right with the "
-           "batch; the attention scores read each sequence's KV and do not. Speculative decoding "
-           "verifies 4 proposed tokens in one step: the roofline's diamond sits right of decode "
-           "and the throughput view shows what it pays. Prefix caching skips a shared prompt's "
-           "prefill; a split prefill pool moves the KV over a link (accel-calc evaluate).")));
+        tr("The toy model leaves out what engines do. A decode step is a dozen operators per "
+           "layer: the projections and the MLP read the weights and move right with the batch; "
+           "the attention scores read each sequence's KV and do not. Speculative decoding "
+           "verifies 4 proposed tokens in one step (the roofline's diamond, right of decode); "
+           "prefix caching skips a shared prompt's prefill; a split prefill pool moves the KV "
+           "over a link.")));
     s.append(makeStep(
         tr("Takeaways"), QStringLiteral("lesson-default"), {}, QStringLiteral("roofline"),
         F::WeightsBytes, 14e9, 1, 285,

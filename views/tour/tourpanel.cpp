@@ -59,12 +59,13 @@ TourPanel::TourPanel(ScenarioDocument *document, QWidget *parent)
     m_questionText = new QLabel(m_question);
     m_questionText->setObjectName(QStringLiteral("tourQuestion"));
     m_questionText->setWordWrap(true);
-    m_answer->setMaximumWidth(m_answer->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
     auto *questionRow = new QHBoxLayout(m_question);
     questionRow->setContentsMargins(0, 0, 0, 0);
-    questionRow->addWidget(m_questionText, 3);
-    questionRow->addWidget(m_answer, 1);
-    questionRow->addWidget(m_verdict, 2);
+    // the question on one line where it can (on a projector its second line took the chart's
+    // room); the verdict as wide as its words once there are some
+    questionRow->addWidget(m_questionText, 1);
+    questionRow->addWidget(m_answer);
+    questionRow->addWidget(m_verdict);
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_steps, 1);
@@ -77,6 +78,22 @@ TourPanel::TourPanel(ScenarioDocument *document, QWidget *parent)
     layout->addLayout(buttons);
     layout->addWidget(m_text, 1);
     layout->addWidget(m_question);
+    followAppearance();
+}
+
+void TourPanel::followAppearance()
+{
+    // On a projector the step's words are read from the back row: as large as the chart's
+    // smallest text (the application font alone gave 17 px beside 24 px chart labels at 1080).
+    // On the desk they inherit the window's font (QFont() resets an explicit one).
+    const QFont font = currentAppearance().presenter ? style::annotationFont(0.9) : QFont();
+    // each widget its own: under the high-contrast style sheet a parent's font does not pass
+    // down to its children
+    for (QWidget *words :
+         std::initializer_list<QWidget *>{m_text, m_questionText, m_answer, m_verdict})
+        words->setFont(font);
+    m_answer->setMaximumWidth(m_answer->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
+    refresh();
 }
 
 void TourPanel::goTo(int step)

@@ -42,6 +42,9 @@ public:
     /** The height that shows the step's whole text and its question at `width` without a
      *  scroll bar (presenter mode sizes the tour's dock by it). */
     int heightFor(int width) const;
+    /** After an appearance change (presenter mode, its screen): on a projector the step's
+     *  text and question at the chart's smallest text size, on the desk the window's font. */
+    void followAppearance();
 
 signals:
     /** The view (a --snapshot name) to bring forward, and the figure to explain. */

@@ -85,6 +85,7 @@ private slots:
     void labelsKeepOffTheSlopeAndOtherMarkers_data();
     void labelsKeepOffTheSlopeAndOtherMarkers();
     void wallSitsAtMaxConcurrentSequences();
+    void wallLabelNeverCrossesTheWall();
     void speculationDrawsItsVerifyStepAndCurve();
     void operatorsAreTheCoresBreakdown();
     void operatorsMoveWithBatchAndContext();
@@ -222,6 +223,40 @@ void RooflineViews::wallSitsAtMaxConcurrentSequences()
     QTRY_COMPARE(view.wallBatch(), 0.0); // 32 resident sequences never fit on 24 GB
     QVERIFY(doc.setNumber(QStringLiteral("serving.concurrent_sequences"), 4));
     QTRY_COMPARE(view.wallBatch(), 13.0); // the lesson's 13 (l.255)
+}
+
+// issue #42, item 4: in the handout's small chart "memory wall: past batch 118 it does not fit"
+// found no room left of the wall and was drawn across it ("not" under the line); where the
+// line leaves too little room the label breaks over two lines instead.
+void RooflineViews::wallLabelNeverCrossesTheWall()
+{
+    views::ScenarioDocument doc;
+    views::ThroughputView view(&doc);
+    showOffscreen(view);
+    QTRY_COMPARE(view.wallBatch(), 118.0);
+    QChart *chart = view.findChild<QChartView *>()->chart();
+    for (const int width : {360, 420, 520, 640, 900, 1280}) {
+        // the chart alone at the handout's size, as View::renderFigure draws it
+        chart->resize(QSizeF(width, 0.45 * width));
+        QCoreApplication::processEvents();
+        const double wallX = chart->mapToPosition(QPointF(118, 100), chart->series().first()).x();
+        bool found = false;
+        for (QGraphicsItem *item : chart->scene()->items()) {
+            auto *label = dynamic_cast<QGraphicsSimpleTextItem *>(item);
+            if (!label || !label->isVisible() || !label->text().startsWith(u"memory wall"))
+                continue;
+            found = true;
+            const QRectF box = label->sceneBoundingRect();
+            QVERIFY2(box.right() < wallX || box.left() > wallX,
+                     qPrintable(QStringLiteral("%1 px wide: '%2' spans %3..%4, the wall at %5")
+                                    .arg(width)
+                                    .arg(label->text())
+                                    .arg(box.left())
+                                    .arg(box.right())
+                                    .arg(wallX)));
+        }
+        QVERIFY2(found, qPrintable(QString::number(width)));
+    }
 }
 
 void RooflineViews::speculationDrawsItsVerifyStepAndCurve()

@@ -654,6 +654,15 @@ void TourViews::handoutCopiesForStudentAndTeacher()
                 .toHtmlEscaped();
         QVERIFY2(withAnswers.contains(value), qPrintable(steps[i].title));
         QCOMPARE(student.contains(value), !steps[i].predict);
+        // issue #42, item 4: paper has no keys to press and no point to click ("Change the
+        // batch (the Up and Down keys)" was printed); the window still says what to do
+        static const QRegularExpression onScreen(
+            QStringLiteral("\\b(click|press|drag|slider|up and down keys|arrow keys)\\b"),
+            QRegularExpression::CaseInsensitiveOption);
+        for (const QString &copy : {student, withAnswers})
+            QVERIFY2(!onScreen.match(copy).hasMatch(),
+                     qPrintable(steps[i].title + QStringLiteral(": ") +
+                                onScreen.match(copy).captured()));
         if (!steps[i].question.isEmpty()) {
             const QString answer =
                 views::style::number(steps[i].answerFigure == core::FigureId::TrainingStateBytes

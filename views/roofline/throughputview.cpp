@@ -324,6 +324,10 @@ void ThroughputView::refresh()
         m_labels->add(tr("memory wall: past batch %1 it does not fit").arg(number(m_wallBatch, 7)),
                       QPointF(m_wallBatch, yHigh), m_wall, style::warning(), QPointF(-8, 4), true,
                       ChartLabels::Align::End);
+        // a small chart (the handout's) has no room left of the wall for one line: it was drawn
+        // across the wall
+        m_labels->setCrowdedText(
+            tr("memory wall:\npast batch %1,\nit does not fit").arg(number(m_wallBatch, 7)));
     } else if (m_wallBatch == 0) {
         replaceIfChanged(m_wall, {QPointF(0.9, yLow), QPointF(0.9, yHigh)});
         m_labels->add(tr("does not fit at any batch: %1 concurrent sequences, at most %2")

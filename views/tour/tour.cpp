@@ -57,8 +57,8 @@ QList<TourStep> makeSteps()
         tr("CPU against accelerator"), QStringLiteral("toy-decode"), {},
         QStringLiteral("cpu-vs-accelerator"), F::DecodeStepSeconds, 0.0145, 0.0001, 121,
         tr("The same decode step on a server CPU and on the accelerator. Both are limited "
-           "by memory bandwidth at one row; HBM's width is what the accelerator brings. Press "
-           "Start the Race.")));
+           "by memory bandwidth at one row; HBM's width is what the accelerator brings.")));
+    s.back().onScreen = tr("Press Start the Race.");
     s.append(makeStep(
         tr("Inside an accelerator"), QStringLiteral("lesson-default"), {},
         QStringLiteral("anatomy"), F::Bandwidth, 1e12, 1, 93,
@@ -111,9 +111,9 @@ QList<TourStep> makeSteps()
         tr("Batching"), QStringLiteral("batching-32"), {}, QStringLiteral("throughput"),
         F::DecodeTokensPerSecond, 1026, 0.5, 123,
         tr("A batch shares each weight read across sequences: throughput rises with the batch "
-           "while each sequence's pace falls. Change the batch (the Up and Down keys) and watch "
-           "both."),
+           "while each sequence's pace falls."),
         true));
+    s.back().onScreen = tr("Change the batch (the Up and Down keys) and watch both.");
     s.append(makeStep(tr("Prefill"), QStringLiteral("lesson-default"), {},
                       QStringLiteral("roofline"), F::DecodeIntensityLimit, 26.08, 0.05, 125,
                       tr("However large the batch, every sequence reads its own KV "
@@ -144,8 +144,8 @@ QList<TourStep> makeSteps()
                       tr("Every device preset by memory bandwidth and dense peak. None "
                          "is a universal "
                          "winner: compare for a workload, a software stack and a "
-                         "scale. Click a point to "
-                         "make it the scenario's device.")));
+                         "scale.")));
+    s.back().onScreen = tr("Click a point to make it the scenario's device.");
     s.append(makeStep(
         tr("Interconnect"), QStringLiteral("interconnect-data-parallel"), {},
         QStringLiteral("interconnect"), F::InterconnectIntraNodeSeconds, 0.245, 0.0005, 163,

@@ -21,16 +21,17 @@ namespace views {
 struct TourStep
 {
     QString title;
-    QString scenario;              ///< a built-in scenario id
-    QStringList overrides;         ///< "PATH=VALUE", applied to it
-    QString view;                  ///< the view brought forward (a --snapshot name)
-    core::FigureId figure;         ///< the number under discussion
-    double lessonValue;            ///< as the lesson prints it, in SI units
-    double tolerance;              ///< how close the app's figure must be
-    int line;                      ///< in ai-accelerators.txt
-    QString text;                  ///< the explanation, in the app's own words
-    bool predict = false;          ///< hide the number until revealed
-    QString question;              ///< a "try it" question, or empty
+    QString scenario;      ///< a built-in scenario id
+    QStringList overrides; ///< "PATH=VALUE", applied to it
+    QString view;          ///< the view brought forward (a --snapshot name)
+    core::FigureId figure; ///< the number under discussion
+    double lessonValue;    ///< as the lesson prints it, in SI units
+    double tolerance;      ///< how close the app's figure must be
+    int line;              ///< in ai-accelerators.txt
+    QString text;          ///< the explanation, in the app's own words
+    QString onScreen;      ///< what to do in the window ("Press Start the Race"): not on paper
+    bool predict = false;  ///< hide the number until revealed
+    QString question;      ///< a "try it" question, or empty
     QStringList questionOverrides; ///< the scenario the answer is computed on
     core::FigureId answerFigure = core::FigureId::MaxConcurrentSequences;
     /** Figures that would give the hidden number away (a tokens/s from its step time), hidden

@@ -227,7 +227,8 @@ void TourPanel::refresh()
         currentAppearance().presenter
             ? QString()
             : tr("<h3>Step %1 of %2: %3</h3>").arg(m_step + 1).arg(steps.size()).arg(step.title);
-    QString html = heading + tr("<p>%1</p><p><b>%2: %3</b>").arg(step.text, label, value);
+    const QString words = step.onScreen.isEmpty() ? step.text : step.text + u' ' + step.onScreen;
+    QString html = heading + tr("<p>%1</p><p><b>%2: %3</b>").arg(words, label, value);
     // the lesson's line is the teacher's note, not the class's (issue #23)
     if (!currentAppearance().presenter)
         html += tr(" <span style=\"color:#666\">(the lesson, l.%1)</span>").arg(step.line);

@@ -16,7 +16,10 @@
 #include <QScrollBar>
 #include <QTabBar>
 #include <QTableView>
+#include <QTextLayout>
 #include <QToolButton>
+
+#include "views/widgets/tablefit.h"
 
 namespace viewfit {
 
@@ -49,6 +52,39 @@ inline QStringList elidedChartTexts(QWidget &root)
         }
     }
     return cut;
+}
+
+// A number parted from its unit where `text` wraps at `width` ("waits 16.92" over "s", "2 x TP"
+// over "8" in the wizard's checks table): the first such break, or empty.
+inline QString numberPartedFromUnit(const QString &text, const QFont &font, int width)
+{
+    static const QRegularExpression endsInNumber(QStringLiteral("[0-9]$"));
+    static const QRegularExpression startsWithUnit(QStringLiteral(
+        "^(%|s|ms|\\x{00b5}s|us|ns|[KMGT]i?B|B|W|kW|h|x|tokens?|tok/s|[GT]?FLOP(/[sB])?|[GT]B/s|"
+        "devices?|replicas?|sequences?|warnings?|USD)\\b"));
+    static const QRegularExpression endsBeforeNumber(QStringLiteral("\\b(TP|x|=)$"));
+    static const QRegularExpression startsWithNumber(QStringLiteral("^[0-9]"));
+    static const QRegularExpression lineBreak(QStringLiteral("[\\n\\x{2028}]"));
+    for (const QString &paragraph : text.split(lineBreak)) {
+        QTextLayout layout(paragraph, font);
+        QTextOption option;
+        option.setWrapMode(QTextOption::WordWrap);
+        layout.setTextOption(option);
+        layout.beginLayout();
+        QStringList lines;
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            lines << paragraph.mid(line.textStart(), line.textLength()).trimmed();
+        }
+        layout.endLayout();
+        for (qsizetype i = 1; i < lines.size(); ++i)
+            if ((endsInNumber.match(lines[i - 1]).hasMatch() &&
+                 startsWithUnit.match(lines[i]).hasMatch()) ||
+                (endsBeforeNumber.match(lines[i - 1]).hasMatch() &&
+                 startsWithNumber.match(lines[i]).hasMatch()))
+                return lines[i - 1] + QStringLiteral(" | ") + lines[i];
+    }
+    return {};
 }
 
 // What a user sees cut short or hidden behind a scroll bar in one view.
@@ -120,6 +156,23 @@ inline QStringList fitProblems(QWidget &view)
                 const QModelIndex index = table->model()->index(r, c);
                 const QVariant font = index.data(Qt::FontRole);
                 const QFontMetrics metrics(font.isValid() ? font.value<QFont>() : table->font());
+                // the delegate's text margins: the style's focus frame margin and a pixel, each
+                // side
+                const int textWidth =
+                    table->columnWidth(c) -
+                    2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) +
+                         1);
+                // the text as drawn (a delegate may keep a number beside its unit)
+                const auto *delegate = dynamic_cast<const views::UnitKeepingDelegate *>(
+                    table->itemDelegateForIndex(index));
+                const QString drawn =
+                    delegate ? delegate->drawnText(index) : index.data().toString();
+                if (const QString parted = numberPartedFromUnit(
+                        drawn, font.isValid() ? font.value<QFont>() : table->font(), textWidth);
+                    !parted.isEmpty())
+                    problems << QStringLiteral("a number parted from its unit in column %1: %2")
+                                    .arg(c)
+                                    .arg(parted);
                 for (const QString &word : index.data().toString().split(
                          QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts))
                     if (metrics.horizontalAdvance(word) + 4 > table->columnWidth(c))

@@ -175,13 +175,15 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     // 1280x720, issue #42)
     const bool projector = style::minimumChartPixels() > 0;
     m_notes->setHtml(style::themed(
-        tr("<h3>Two design axes</h3>"
-           "<p><b>Fixed-function versus programmable.</b> Matrix units and compiled execution "
-           "buy arithmetic per watt; programmability buys new operations and the software that "
-           "research code targets first.</p>"
-           "<p><b>Datacenter versus edge.</b> Hundreds of watts, HBM and fast links against a few "
-           "watts, shared memory and quantised small models.</p>"
-           "<h3>The families</h3>"
+        (projector
+             ? QString()
+             : tr("<h3>Two design axes</h3>"
+                  "<p><b>Fixed-function versus programmable.</b> Matrix units and compiled "
+                  "execution buy arithmetic per watt; programmability buys new operations and "
+                  "the software that research code targets first.</p>"
+                  "<p><b>Datacenter versus edge.</b> Hundreds of watts, HBM and fast links "
+                  "against a few watts, shared memory and quantised small models.</p>")) +
+        tr("<h3>The families</h3>"
            "<p><b>GPU</b>: programmable many-thread design and a deep software ecosystem; the "
            "cost of flexibility is die area and power (l.141).</p>"
            "<p><b>TPU</b>: large systolic matrix units and a compiler-driven model, in pods of "

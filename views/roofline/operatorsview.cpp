@@ -130,10 +130,11 @@ OperatorsView::OperatorsView(ScenarioDocument *document, QWidget *parent)
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    // the counts behind the times give way first where the table has no room (every row says
-    // them on hover); on a projector the rows scroll so the summary below stays whole
+    // the counts behind the times give way first where the table has no room, then the time of
+    // one layer (every row says them on hover; "111.5 ns" wrapped as "111.5" over "ns"); on a
+    // projector the rows scroll so the summary below stays whole
     m_tableFit = new TableFitter(m_table, TableFitter::Rows::Scroll);
-    m_tableFit->setOptionalColumns({6, 7, 8});
+    m_tableFit->setOptionalColumns({3, 6, 7, 8});
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setObjectName(QStringLiteral("operatorsSummary"));
@@ -374,8 +375,8 @@ void OperatorsView::refresh()
             number(op.layers, 4),
             text(core::formatFlops(op.flops)),
             text(core::formatMessageBytes(op.bytes()))};
-        const QString counts =
-            tr("%1: %2 layers, %3 and %4 per layer").arg(cells[0], cells[6], cells[7], cells[8]);
+        const QString counts = tr("%1: %2 layers, %3 and %4 per layer, %5 each")
+                                   .arg(cells[0], cells[6], cells[7], cells[8], cells[3]);
         for (int c = 0; c < cells.size(); ++c) {
             auto *item = m_table->item(row, c);
             if (!item) {

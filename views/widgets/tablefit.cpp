@@ -7,6 +7,7 @@
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QStyle>
+#include <QStyledItemDelegate>
 #include <QTableWidget>
 #include <QTextDocument>
 
@@ -68,11 +69,62 @@ int widthShowingWhole(const QTextDocument &document, int height, int minimum, in
     return high;
 }
 
+QString keepNumbersWithUnits(const QString &text)
+{
+    static const QRegularExpression afterNumber(QStringLiteral("(?<=[0-9%]) (?!per\\b)(?=[^ ])"));
+    static const QRegularExpression beforeCount(QStringLiteral("(?<=\\bTP|\\bx|=) (?=[0-9])"));
+    QString kept = text;
+    kept.replace(afterNumber, QString(QChar::Nbsp));
+    kept.replace(beforeCount, QString(QChar::Nbsp));
+    return kept;
+}
+
+UnitKeepingDelegate::UnitKeepingDelegate(QObject *parent)
+    : QStyledItemDelegate(parent)
+{}
+
+QString UnitKeepingDelegate::drawnText(const QModelIndex &index) const
+{
+    // as Qt draws it: its line breaks are line separators
+    const QString text = displayText(index.data(), QLocale());
+    const int column = index.column();
+    if (column < 0 || column >= m_textWidths.size())
+        return text;
+    const QString kept = keepNumbersWithUnits(text);
+    if (kept == text)
+        return text;
+    // a number with its unit wider than the column is left free to wrap: better parted than cut
+    const QVariant font = index.data(Qt::FontRole);
+    const auto *view = qobject_cast<const QWidget *>(parent());
+    const QFontMetrics metrics(font.isValid() ? font.value<QFont>()
+                                              : (view ? view->font() : QFont()));
+    QStringList lines = kept.split(QChar::LineSeparator);
+    for (QString &line : lines) {
+        QStringList words = line.split(QLatin1Char(' '));
+        for (QString &word : words)
+            if (word.contains(QChar::Nbsp) &&
+                metrics.horizontalAdvance(word) > m_textWidths[column])
+                word.replace(QChar::Nbsp, QLatin1Char(' '));
+        line = words.join(QLatin1Char(' '));
+    }
+    return lines.join(QChar::LineSeparator);
+}
+
+void UnitKeepingDelegate::initStyleOption(QStyleOptionViewItem *option,
+                                          const QModelIndex &index) const
+{
+    QStyledItemDelegate::initStyleOption(option, index);
+    if (option->features & QStyleOptionViewItem::HasDisplay)
+        option->text = drawnText(index);
+}
+
 TableFitter::TableFitter(QTableWidget *table, Rows rows)
     : QObject(table)
     , m_table(table)
+    , m_delegate(new UnitKeepingDelegate(table))
     , m_rows(rows)
 {
+    table->setItemDelegate(m_delegate);
     table->setWordWrap(true);
     table->setTextElideMode(Qt::ElideNone);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -100,7 +152,7 @@ void TableFitter::refit()
         2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 6;
     static const QRegularExpression space(QStringLiteral("\\s+"));
     // where there is room a number keeps its unit: "104.9 tok/s" does not wrap between the two
-    static const QRegularExpression spaceNotAfterNumber(QStringLiteral("(?<![0-9%])\\s+"));
+    static const QRegularExpression breakableSpace(QStringLiteral("[ \\t]+"));
     QHeaderView *header = m_table->horizontalHeader();
     for (int c = 0; c < columns; ++c) {
         const int headerWidth = header->isHidden() ? 0 : header->sectionSizeHint(c);
@@ -117,7 +169,8 @@ void TableFitter::refit()
                 natural = std::max(natural, metrics.horizontalAdvance(line) + pad);
                 for (const QString &word : line.split(space, Qt::SkipEmptyParts))
                     minimum = std::max(minimum, metrics.horizontalAdvance(word) + pad);
-                for (const QString &word : line.split(spaceNotAfterNumber, Qt::SkipEmptyParts))
+                for (const QString &word :
+                     keepNumbersWithUnits(line).split(breakableSpace, Qt::SkipEmptyParts))
                     unitsKept = std::max(unitsKept, metrics.horizontalAdvance(word) + pad);
             }
         }
@@ -162,15 +215,38 @@ void TableFitter::fitColumns()
             minimum.push_back(m_minimum[c]);
             unitsKept.push_back(m_unitsKept[c]);
         }
-    if (std::accumulate(unitsKept.begin(), unitsKept.end(), 0) <= available)
-        minimum = unitsKept;
+    // every column keeps its numbers beside their units where the room allows; where it does
+    // not, the columns that need the fewest extra pixels for that still do
+    {
+        std::vector<std::size_t> order(minimum.size());
+        std::iota(order.begin(), order.end(), std::size_t(0));
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return unitsKept[a] - minimum[a] < unitsKept[b] - minimum[b];
+        });
+        long long sum = std::accumulate(minimum.begin(), minimum.end(), 0LL);
+        for (const std::size_t c : order) {
+            const int extra = std::max(0, unitsKept[c] - minimum[c]);
+            if (sum + extra > available)
+                break;
+            sum += extra;
+            minimum[c] = std::max(minimum[c], unitsKept[c]);
+        }
+    }
     const std::vector<int> widths = fittedColumnWidths(natural, minimum, available);
+    // each number drawn beside its unit where its column has the room (greedy wrapping left
+    // "s" of "16.92 s" alone on a line)
+    const int margins =
+        2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1);
+    QList<int> textWidths(int(shown.size()), 0);
     std::size_t next = 0;
     for (int c = 0; c < int(shown.size()); ++c) {
         m_table->setColumnHidden(c, !shown[std::size_t(c)]);
-        if (shown[std::size_t(c)])
-            m_table->setColumnWidth(c, widths[next++]);
+        if (!shown[std::size_t(c)])
+            continue;
+        textWidths[c] = widths[next] - margins;
+        m_table->setColumnWidth(c, widths[next++]);
     }
+    m_delegate->setTextWidths(textWidths);
     m_table->resizeRowsToContents();
     if (m_rows == Rows::AllShown) {
         int height =

@@ -9,6 +9,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QStyledItemDelegate>
 
 #include <vector>
 
@@ -28,6 +29,29 @@ std::vector<int> fittedColumnWidths(const std::vector<int> &natural,
 /** The narrowest width from `minimum` to `maximum` at which `document` is at most `height`
  *  pixels tall (`maximum` when no width is): a side note as wide as it must be to show whole. */
 int widthShowingWhole(const QTextDocument &document, int height, int minimum, int maximum);
+
+/** `text` with a no-break space wherever a wrap would part a number from its unit ("16.92 s",
+ *  "24 GB", "$1.63 per M") or a count from its name ("TP 8", "2 x"). */
+QString keepNumbersWithUnits(const QString &text);
+
+/** Draws each cell with its numbers kept beside their units where its column is wide enough
+ *  for them; the cell's own text is unchanged (copies, tooltips and tests read it as it is). */
+class UnitKeepingDelegate : public QStyledItemDelegate
+{
+public:
+    explicit UnitKeepingDelegate(QObject *parent);
+    /** The room for text in each column (indexed by column): a number and its unit that fit
+     *  it are drawn together. */
+    void setTextWidths(const QList<int> &widths) { m_textWidths = widths; }
+    /** The text drawn in `index`'s cell. */
+    QString drawnText(const QModelIndex &index) const;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override;
+
+private:
+    QList<int> m_textWidths;
+};
 
 class TableFitter : public QObject
 {
@@ -55,7 +79,8 @@ private:
     void fitColumns();
 
     QTableWidget *m_table;
-    QWidget *m_viewport = nullptr; ///< the table's, kept: asking for it during teardown is UB
+    UnitKeepingDelegate *m_delegate; ///< draws numbers beside their units where room allows
+    QWidget *m_viewport = nullptr;   ///< the table's, kept: asking for it during teardown is UB
     Rows m_rows;
     std::vector<int> m_natural;
     std::vector<int> m_minimum;

@@ -1426,6 +1426,14 @@ bool runsCandidate(const Scenario &scenario, const Candidate &candidate)
            scenario.serving.batch == candidate.scenario.serving.batch;
 }
 
+const Candidate *candidateRunning(const Selection &selection, const Scenario &scenario)
+{
+    for (const Candidate &candidate : selection.candidates)
+        if (runsCandidate(scenario, candidate))
+            return &candidate;
+    return nullptr;
+}
+
 Scenario decidedScenario(const Scenario &scenario, const Candidate &candidate)
 {
     Scenario s = withCandidate(scenario, candidate).scenario;

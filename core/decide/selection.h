@@ -133,6 +133,9 @@ DeviceMove withCandidate(const Scenario &scenario, const Candidate &candidate);
 
 /** True when the scenario already runs the candidate (device, weight format, shape and batch). */
 bool runsCandidate(const Scenario &scenario, const Candidate &candidate);
+/** The candidate the scenario already runs (runsCandidate), or nullptr: the wizard's answer for
+ *  the setup on screen, to set beside the scenario's own fleet. */
+const Candidate *candidateRunning(const Selection &selection, const Scenario &scenario);
 
 /**
  * The scenario as the decision leaves it, the one rule behind the wizard's Apply, the decision

@@ -10,6 +10,7 @@
 
 #include "core/calibrate/calibration.h"
 #include "core/data/presets.h"
+#include "core/decide/selection.h"
 #include "core/model/fleet.h"
 #include "core/model/parameters.h"
 #include "core/model/scenario.h"
@@ -389,10 +390,42 @@ void CostView::refresh()
         if (!fromTraffic)
             html += tr("<p>Describe the traffic (requests per day) to cost the tokens it really "
                        "generates.</p>");
+        html += wizardsFleet(e);
     }
     html += tr("<p style=\"color:#666\">Compare devices per token, not per hour (l.184): a cheaper "
                "device with half the throughput is not cheaper per token.</p>");
     m_notes->setHtml(style::themed(html));
+}
+
+// The fleet above keeps up with the peak's throughput; the wizard's latency check simulates the
+// peak and grows the fleet until its p95 meets the targets. For the same device, format and
+// shape the two gave different answers with no word (3 replicas here, 4 in the wizard): the
+// wizard's is said beside this one, and Apply makes it the scenario's.
+QString CostView::wizardsFleet(const core::Evaluation &e)
+{
+    const core::Scenario &s = document()->scenario();
+    if (!core::isSet(core::peakRequestsPerSecond(s.traffic)))
+        return {}; // without traffic the checks size the fleet as evaluate does
+    const core::Selection *selection =
+        mustCompleteRefresh() ? &document()->selection() : document()->selectionForLiveView();
+    if (!selection) { // on a worker: this view catches up when it is in
+        markStale();
+        return {};
+    }
+    const core::Candidate *same = core::candidateRunning(*selection, s);
+    using F = core::FigureId;
+    if (!same || !(same->replicas > e[F::CostReplicas]))
+        return {};
+    return tr("<p style=\"color:%1\"><b>The wizard sizes this setup at %2 replicas</b> (%3 "
+              "devices, %4 a month): %5 keep up with the peak's throughput, but simulated at "
+              "the peak their p95 misses a latency target (the Wizard's latency check says by "
+              "how much). Apply the wizard's decision to price that fleet here.</p>")
+        .arg(style::warning().name(), style::number(same->replicas, 9),
+             style::number(same->devices, 9),
+             core::isSet(same->monthlyCostUsd)
+                 ? fromStd(core::formatUsd(same->monthlyCostUsd)).toHtmlEscaped()
+                 : tr("no price"),
+             style::number(e[F::CostReplicas], 9));
 }
 
 QPointF CostView::costAxisRange() const

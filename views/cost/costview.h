@@ -18,6 +18,10 @@ class QScatterSeries;
 class QTextBrowser;
 class QValueAxis;
 
+namespace core {
+struct Evaluation;
+}
+
 namespace views {
 
 class ChartLabels;
@@ -47,6 +51,10 @@ protected:
     void refresh() override;
 
 private:
+    /** The wizard's fleet for this same setup where it is larger (its latency check simulated
+     *  the peak), as a paragraph of the notes; empty where they agree. */
+    QString wizardsFleet(const core::Evaluation &e);
+
     QChart *m_chart;
     QValueAxis *m_x;
     QLogValueAxis *m_y;

@@ -9,6 +9,7 @@
 #include "core/data/scenarioio.h"
 #include "core/decide/outlook.h"
 #include "core/decide/selection.h"
+#include "core/model/scenarioedits.h"
 #include "core/output/evaluationjson.h"
 #include "core/output/exports.h"
 #include "core/output/techniquesjson.h"
@@ -40,7 +41,8 @@ const char *const kUsage =
     "                  [--calibration PROFILE.json|typical|speed_of_light]\n"
     "  accel-calc calibrate MEASUREMENTS ... [-o PROFILE.json] [--leave-one-out]\n"
     "  accel-calc calibrate --typical [-o presets/calibration/typical.json]\n"
-    "  accel-calc validate MEASUREMENTS ... --calibration PROFILE.json|typical\n"
+    "  accel-calc validate MEASUREMENTS ... [--calibration PROFILE.json|typical|speed_of_light]\n"
+    "                  (without --calibration: each device's default estimate, as the app uses)\n"
     "                  (both: [--model ID] [--device ID] [--engine NAME] [--tensor-parallel N]\n"
     "                  for result files that do not name presets)\n"
     "  accel-calc sweep SCENARIO --param PATH --values V1,V2,... [--set PATH=VALUE ...]\n"
@@ -465,7 +467,7 @@ int validateCommand(const std::vector<std::string> &args)
     for (std::size_t i = 1; i < args.size(); ++i) {
         if (args[i] == "--calibration") {
             if (i + 1 >= args.size())
-                return usageError("--calibration needs PROFILE.json or typical");
+                return usageError("--calibration needs PROFILE.json, typical or speed_of_light");
             calibration = args[++i];
         } else if (const auto option = defaultsOption(args, i, defaults, optionError);
                    option != 0) {
@@ -477,8 +479,8 @@ int validateCommand(const std::vector<std::string> &args)
             files.push_back(args[i]);
         }
     }
-    if (files.empty() || calibration.empty())
-        return usageError("validate needs MEASUREMENTS and --calibration PROFILE.json");
+    if (files.empty())
+        return usageError("validate needs MEASUREMENTS");
     std::vector<core::Measurement> rows;
     if (!readMeasurementFiles(files, defaults, rows))
         return kBadInput;
@@ -487,7 +489,10 @@ int validateCommand(const std::vector<std::string> &args)
     for (std::size_t i = 0; i < rows.size(); ++i) {
         core::Scenario scenario = rows[i].scenario;
         scenario.calibration.engine = rows[i].engine;
-        if (!applyCalibrationOption(calibration, scenario))
+        if (calibration.empty()) // the estimate the app gives this device when nobody chose one
+            scenario.calibration.mode =
+                core::deviceFollowers(scenario.device, scenario.wizard).estimate;
+        else if (!applyCalibrationOption(calibration, scenario))
             return kBadInput;
         core::CalibrationPoint p;
         p.row = i;
@@ -499,7 +504,9 @@ int validateCommand(const std::vector<std::string> &args)
         within += std::fabs(p.relativeError) <= 0.15 ? 1 : 0;
         out.push_back(pointJson(rows[i], p));
     }
-    std::cout << nlohmann::json{{"rows", out},
+    std::cout << nlohmann::json{{"estimate",
+                                 calibration.empty() ? "each device's default" : calibration},
+                                {"rows", out},
                                 {"within_15_percent", within},
                                 {"rows_total", rows.size()}}
                      .dump(2)

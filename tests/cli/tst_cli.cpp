@@ -672,6 +672,25 @@ void Cli::calibrateWritesAProfileThatValidateAndEvaluateUse()
         QVERIFY2(first.contains(QLatin1String(key)), key);
     QVERIFY(first.value("predicted").toDouble() < first.value("predicted_uncalibrated").toDouble());
 
+    // issue #43, item 5: without --calibration, validate judges the estimate the app gives by
+    // default (each device's own: typical for these real devices), and says so
+    const Run byDefault = accelCalc({"validate", "published"});
+    QCOMPARE(byDefault.exitCode, 0);
+    const QJsonObject defaultRows = parseObject(byDefault.out);
+    QCOMPARE(defaultRows.value("rows_total").toInt(), 18);
+    const Run typical = accelCalc({"validate", "published", "--calibration", "typical"});
+    QCOMPARE(typical.exitCode, 0);
+    const QJsonArray typicalRows = parseObject(typical.out).value("rows").toArray();
+    const QJsonArray shownRows = defaultRows.value("rows").toArray();
+    QCOMPARE(shownRows.size(), typicalRows.size());
+    for (qsizetype i = 0; i < shownRows.size(); ++i)
+        QCOMPARE(shownRows[i].toObject().value("predicted").toDouble(),
+                 typicalRows[i].toObject().value("predicted").toDouble());
+    QCOMPARE(defaultRows.value("estimate").toString(), QStringLiteral("each device's default"));
+    QVERIFY(QString::fromUtf8(accelCalc({"--help"}).err)
+                .contains(QStringLiteral("validate MEASUREMENTS ... [--calibration "
+                                         "PROFILE.json|typical|speed_of_light]")));
+
     const Run plain = accelCalc({"evaluate", "lesson-default"});
     const Run calibrated = accelCalc({"evaluate", "lesson-default", "--calibration", profile});
     QCOMPARE(calibrated.exitCode, 0);

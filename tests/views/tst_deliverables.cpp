@@ -11,6 +11,7 @@
 
 #include "views/document/scenariodocument.h"
 #include "views/export/decisioncharts.h"
+#include "views/export/pageflow.h"
 #include "views/export/report.h"
 #include "views/export/slide.h"
 #include "views/memory/memoryview.h"
@@ -19,6 +20,7 @@
 #include "views/widgets/view.h"
 #include "views/wizard/checksview.h"
 
+#include "core/data/presets.h"
 #include "core/data/scenarioio.h"
 #include "core/decide/outlook.h"
 #include "core/decide/selection.h"
@@ -27,6 +29,7 @@
 
 #include <QAbstractButton>
 #include <QAbstractSlider>
+#include <QAbstractTextDocumentLayout>
 #include <QChartView>
 #include <QComboBox>
 #include <QFile>
@@ -37,7 +40,10 @@
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QTextTable>
 
 #include <memory>
 
@@ -55,6 +61,7 @@ private slots:
     void reportPageOneReadsWithoutTheApp();
     void decisionChartsPaintFromFigures();
     void reportChartsAreDrawnAtTheirOwnSize();
+    void reportPagesNeverCutALineOrARow();
 };
 
 namespace {
@@ -335,6 +342,68 @@ void Deliverables::reportChartsAreDrawnAtTheirOwnSize()
 // Issue #42 item 5: page 1 could not be read without the app: the workload first appeared on
 // page 9, a JSON key ("traffic.growth_per_month = 0") and lesson line references ("(l.220)")
 // were printed, and the jargon went unexplained.
+// A CFO's reading: a line of the options list printed half on page 10 and half on page 11, and
+// a checks row ran onto the next page (Qt's pagination of the document). Every page break of
+// the whole report, laid out on A4 as the PDF is, falls between lines and between table rows.
+void Deliverables::reportPagesNeverCutALineOrARow()
+{
+    QTextDocument doc;
+    doc.setDocumentMargin(0);
+    doc.setHtml(views::reportHtml(scenarioOf("llama-70b-fleet"), core::MemoryUnits::GB));
+    doc.setTextWidth(700);
+    const double pageHeight = 500; // short pages: many breaks to check
+    const QList<double> starts = views::pageStarts(doc, pageHeight);
+    QVERIFY(starts.size() > 10);
+    for (qsizetype i = 1; i < starts.size(); ++i) {
+        QVERIFY(starts[i] > starts[i - 1]);
+        QVERIFY(starts[i] <= starts[i - 1] + pageHeight);
+    }
+    int checkedLines = 0;
+    int checkedRows = 0;
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        const QRectF box = doc.documentLayout()->blockBoundingRect(block);
+        const QTextCursor at(block);
+        if (const QTextTable *table = at.currentTable()) {
+            // a table row: from its cells' tops to their bottoms, never across a break
+            const int row = table->cellAt(at).row();
+            double top = box.top();
+            double bottom = box.bottom();
+            for (int c = 0; c < table->columns(); ++c) {
+                const QTextTableCell cell = table->cellAt(row, c);
+                for (QTextFrame::iterator it = cell.begin(); !it.atEnd(); ++it)
+                    if (it.currentBlock().isValid()) {
+                        const QRectF r = doc.documentLayout()->blockBoundingRect(it.currentBlock());
+                        top = std::min(top, r.top());
+                        bottom = std::max(bottom, r.bottom());
+                    }
+            }
+            if (bottom - top > pageHeight)
+                continue; // taller than a page: cut where the page ends, necessarily
+            for (const double edge : starts)
+                QVERIFY2(!(edge > top + 0.5 && edge < bottom - 0.5),
+                         qPrintable(QStringLiteral("a table row (%1) %3..%4 cut at %2")
+                                        .arg(block.text().left(40))
+                                        .arg(edge)
+                                        .arg(top)
+                                        .arg(bottom)));
+            ++checkedRows;
+            continue;
+        }
+        for (int i = 0; i < block.layout()->lineCount(); ++i) {
+            const QRectF line = block.layout()->lineAt(i).rect().translated(box.topLeft());
+            for (const double edge : starts)
+                QVERIFY2(
+                    !(edge > line.top() + 0.5 && edge < line.bottom() - 0.5),
+                    qPrintable(QStringLiteral("a line (%1) cut at %2")
+                                   .arg(block.text().mid(block.layout()->lineAt(i).textStart(), 40))
+                                   .arg(edge)));
+            ++checkedLines;
+        }
+    }
+    QVERIFY(checkedLines > 100);
+    QVERIFY(checkedRows > 20);
+}
+
 void Deliverables::reportPageOneReadsWithoutTheApp()
 {
     const core::Scenario s = scenarioOf("llama-70b-fleet");
@@ -367,6 +436,29 @@ void Deliverables::reportPageOneReadsWithoutTheApp()
     // full): page 1 holds all of it, for every shipped decision
     for (const char *name : {"llama-70b-fleet", "support-assistant", "lesson-default", "edge-3b"})
         QCOMPARE(views::reportSummaryPages(scenarioOf(name), core::MemoryUnits::GB), 1);
+    // with traffic (a CFO's reading): four lines of the glossary stood alone on page 2
+    {
+        const std::vector<std::string> sets{"traffic.requests_per_day=200000",
+                                            "traffic.peak_requests_per_second=5"};
+        const auto read = core::readScenario(*core::scenarioPresetText("llama-70b-fleet"), sets);
+        QVERIFY(read);
+        const core::Scenario busy = read.value().scenario;
+        QCOMPARE(views::reportSummaryPages(busy, core::MemoryUnits::GB), 1);
+        // and its latency is the p95 the checks simulated at the peak, not the floor of one
+        // request alone (197.5 ms on page 1 beside 391.5 ms in the checks table)
+        const core::Selection busySelection = core::selectDevice(busy);
+        const core::Candidate *best = core::recommendedCandidate(busySelection);
+        QVERIFY(best);
+        const double p95 =
+            best->check(core::CheckKind::Latency).figure("simulated_ttft_p95_seconds");
+        QVERIFY(std::isfinite(p95));
+        const QString busyHtml = views::reportHtml(busy, core::MemoryUnits::GB);
+        const QString busyPageOne =
+            busyHtml.left(busyHtml.indexOf(QStringLiteral("<h2>Cost</h2>")));
+        QVERIFY2(busyPageOne.contains(QStringLiteral("p95 first token %1 at the peak")
+                                          .arg(QString::fromStdString(core::formatSeconds(p95)))),
+                 qPrintable(busyPageOne));
+    }
     QVERIFY2(!one.contains(QStringLiteral("the datasheet lists no")), qPrintable(one));
     // nowhere in the report a lesson line
     static const QRegularExpression lessonLine(QStringLiteral("\\(l\\.\\d+"));

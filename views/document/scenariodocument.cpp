@@ -299,6 +299,14 @@ void ScenarioDocument::setConcealed(const QList<core::FigureId> &figures)
     schedule(Concealed);
 }
 
+void ScenarioDocument::setCurvesHiddenFromBatch(double batch)
+{
+    if (batch == m_curvesHiddenFrom)
+        return;
+    m_curvesHiddenFrom = batch;
+    schedule(Concealed);
+}
+
 QString ScenarioDocument::unlessConcealed(core::FigureId id, const QString &text) const
 {
     return isConcealed(id) ? QStringLiteral("?") : text;

@@ -14,8 +14,10 @@
 #include <QFlags>
 #include <QList>
 #include <QObject>
+
 #include <QString>
 #include <QTimer>
+#include <limits>
 
 #include <memory>
 #include <vector>
@@ -91,6 +93,10 @@ public:
     void setConcealed(const QList<core::FigureId> &figures);
     bool isConcealed(core::FigureId id) const { return m_concealed.contains(id); }
     bool concealsAny() const { return !m_concealed.isEmpty(); }
+    /** Curves against the batch (tokens/s) stop short of `batch`: a later tour step asks the
+     *  value there (infinity: nothing hidden). */
+    void setCurvesHiddenFromBatch(double batch);
+    double curvesHiddenFromBatch() const { return m_curvesHiddenFrom; }
     /** `text`, or "?" while `id` is concealed. */
     QString unlessConcealed(core::FigureId id, const QString &text) const;
 
@@ -161,6 +167,7 @@ private:
     mutable bool m_evaluationStale = true;
     core::MemoryUnits m_units = core::MemoryUnits::GB;
     QList<core::FigureId> m_concealed;
+    double m_curvesHiddenFrom = std::numeric_limits<double>::infinity();
     QUndoStack *m_undoStack = nullptr;
     QTimer m_coalesce;
     Changes m_pending;

@@ -136,8 +136,10 @@ double paintStep(QPainter &painter, const QRectF &page, double top, double heigh
         return -1;
     ScenarioDocument document;
     document.reset(scenario);
-    if (!answers) // the figure shows no answer the class is to predict
+    if (!answers) { // the figure shows no answer the class is to predict, now or later
         document.setConcealed(concealedFigures(index, false));
+        document.setCurvesHiddenFromBatch(curvesHiddenFromBatch(index, false));
+    }
     document.flush();
     // the text first: the figure gets what room it leaves in the half page
     QTextDocument text;

@@ -179,18 +179,25 @@ void ThroughputView::refresh()
     if (concealed && !m_wasConcealed)
         m_askedBatch = scenario.serving.batch;
     m_wasConcealed = concealed;
-    const double askedBatch =
+    double askedBatch =
         concealed ? std::min(scenario.serving.batch, m_askedBatch) : scenario.serving.batch;
+    // a later tour step asks the throughput at a batch on this curve (step 9's 1,026 at 32 was
+    // read off the whole curve in steps 2 to 8): the curve stops short of it there too
+    const double hiddenFrom = doc.curvesHiddenFromBatch();
+    const bool capped = std::isfinite(hiddenFrom);
+    if (capped)
+        askedBatch = concealed ? std::min(askedBatch, hiddenFrom) : hiddenFrom;
+    const bool hiding = concealed || capped;
     const double concealedUpTo = std::max(1.0, std::floor(askedBatch / 2.0));
     QList<QPointF> total, totalBeyond, perSequence, perSequenceBeyond;
     double yMin = 1e300, yMax = 0, pMin = 1e300, pMax = 0;
     for (const core::BatchPoint &p : points) {
-        const bool drawn = concealed ? p.batch <= concealedUpTo : p.batch <= m_revealedUpTo;
+        const bool drawn = hiding ? p.batch <= concealedUpTo : p.batch <= m_revealedUpTo;
         if (drawn) {
             (p.fits ? total : totalBeyond) << QPointF(p.batch, p.tokensPerSecond);
             (p.fits ? perSequence : perSequenceBeyond)
                 << QPointF(p.batch, p.tokensPerSecondPerSequence);
-        } else if (concealed) {
+        } else if (hiding) {
             continue; // not even in the axes' range
         }
         yMin = std::min(yMin, p.tokensPerSecond);
@@ -210,7 +217,7 @@ void ThroughputView::refresh()
         core::Scenario light = scenario;
         light.calibration.mode = core::EstimateMode::SpeedOfLight;
         for (const core::BatchPoint &p : core::sweepBatch(light, batches)) {
-            if (concealed ? p.batch > concealedUpTo : p.batch > m_revealedUpTo)
+            if (hiding ? p.batch > concealedUpTo : p.batch > m_revealedUpTo)
                 continue;
             totalLight << QPointF(p.batch, p.tokensPerSecond);
             perSequenceLight << QPointF(p.batch, p.tokensPerSecondPerSequence);
@@ -237,7 +244,7 @@ void ThroughputView::refresh()
     if (scenario.engine.speculativeTokens >= 1.0) {
         if (auto sweep = core::sweepSpeculative(scenario, batches)) {
             for (const core::SpeculativePoint &p : sweep.value()) {
-                if (concealed ? p.batch > concealedUpTo : p.batch > m_revealedUpTo)
+                if (hiding ? p.batch > concealedUpTo : p.batch > m_revealedUpTo)
                     continue;
                 speculative << QPointF(p.batch, p.tokensPerSecond);
                 yMax = std::max(yMax, p.tokensPerSecond);
@@ -281,7 +288,7 @@ void ThroughputView::refresh()
                               1);
     // Direct labels near batch 2: below-right of the rising total, above the falling per-sequence.
     const core::BatchPoint &early = points[std::min<std::size_t>(1, points.size() - 1)];
-    if (!concealed || total.size() > 1) { // not beside a curve hidden from a class
+    if (!hiding || total.size() > 1) { // not beside a curve hidden from a class
         const QString which = !expected                                       ? QString()
                               : e.estimateMode == core::EstimateMode::Typical ? tr(" (typical)")
                                                                               : tr(" (calibrated)");
@@ -358,7 +365,7 @@ void ThroughputView::refresh()
     replaceIfChanged(m_lessonRows, rows);
 
     const QPointF current(scenario.serving.batch, e[FigureId::DecodeTokensPerSecond]);
-    if (concealed) {
+    if (concealed || (capped && scenario.serving.batch >= hiddenFrom)) {
         m_current->clear();
     } else {
         replaceIfChanged(m_current, {current});

@@ -3,11 +3,14 @@
 
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
+#include "core/physics/evaluation.h"
 
 #include <QCoreApplication>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 namespace views {
 
@@ -113,7 +116,9 @@ QList<TourStep> makeSteps()
         tr("A batch shares each weight read across sequences: throughput rises with the batch "
            "while each sequence's pace falls."),
         true));
-    s.back().onScreen = tr("Change the batch (the Up and Down keys) and watch both.");
+    // before Reveal the curve stops short of the asked batch: the batch moves nothing there yet
+    s.back().onScreen =
+        tr("After Reveal, change the batch (the Up and Down keys) and watch both curves.");
     s.append(makeStep(tr("Prefill"), QStringLiteral("lesson-default"), {},
                       QStringLiteral("roofline"), F::DecodeIntensityLimit, 26.08, 0.05, 125,
                       tr("However large the batch, every sequence reads its own KV "
@@ -355,6 +360,32 @@ QList<core::FigureId> concealedFigures(int index, bool revealed)
         }
     }
     return hidden;
+}
+
+double curvesHiddenFromBatch(int index, bool revealed)
+{
+    const QList<TourStep> &steps = tourSteps();
+    double hiddenFrom = std::numeric_limits<double>::infinity();
+    core::Scenario here;
+    if (index < 0 || index >= steps.size() || !tourScenario(steps[index], here))
+        return hiddenFrom;
+    for (int later = revealed ? index + 1 : index; later < steps.size(); ++later) {
+        const TourStep &step = steps[later];
+        if (!step.predict || (step.figure != core::FigureId::DecodeTokensPerSecond &&
+                              step.figure != core::FigureId::DecodeTokensPerSecondPerSequence))
+            continue;
+        core::Scenario asked;
+        if (!tourScenario(step, asked))
+            continue;
+        // the value this step's curve draws at the asked batch, against the asked number
+        const std::vector<double> batch{asked.serving.batch};
+        const double drawn = core::sweepBatch(here, batch).front().tokensPerSecond;
+        const double answer = core::evaluate(asked)[core::FigureId::DecodeTokensPerSecond];
+        if (std::isfinite(drawn) && std::isfinite(answer) &&
+            std::fabs(drawn - answer) <= std::max(step.tolerance, 0.02 * std::fabs(answer)))
+            hiddenFrom = std::min(hiddenFrom, asked.serving.batch);
+    }
+    return hiddenFrom;
 }
 
 double tourAnswer(const TourStep &step)

@@ -62,6 +62,11 @@ const QList<TourStep> &tourSteps();
 bool tourScenario(const TourStep &step, core::Scenario &scenario, QString *error = nullptr);
 
 /** The answer to the step's question, computed by the core. */
+/** The batch from which step `index` hides the curves against the batch: the least batch
+ *  whose throughput that step (before Reveal) or a later step asks for on a curve this step
+ *  draws (step 9's tokens/s at batch 32 under steps 2 to 8); infinity when none. */
+double curvesHiddenFromBatch(int index, bool revealed);
+
 double tourAnswer(const TourStep &step);
 
 } // namespace views

@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <limits>
 
 namespace views {
 
@@ -103,6 +104,7 @@ void TourPanel::goTo(int step)
     m_revealed = !steps[m_step].predict;
     // hidden before the step's scenario arrives: not one frame shows the answer (issue #23)
     m_document->setConcealed(concealedFigures(m_step, m_revealed));
+    m_document->setCurvesHiddenFromBatch(curvesHiddenFromBatch(m_step, m_revealed));
     m_answer->clear();
     m_verdict->clear();
     m_steps->setCurrentIndex(m_step);
@@ -126,6 +128,7 @@ void TourPanel::reveal()
         return;
     m_revealed = true;
     m_document->setConcealed(concealedFigures(m_step, true)); // a later step's number stays
+    m_document->setCurvesHiddenFromBatch(curvesHiddenFromBatch(m_step, true));
     m_document->flush();
     refresh();
     const TourStep &step = tourSteps()[m_step];
@@ -138,6 +141,7 @@ void TourPanel::reveal()
 void TourPanel::stop()
 {
     m_document->setConcealed({});
+    m_document->setCurvesHiddenFromBatch(std::numeric_limits<double>::infinity());
 }
 
 void TourPanel::restoreLessonValues()

@@ -5,6 +5,7 @@
 #include "core/data/presets.h"
 #include "core/model/scenarioedits.h"
 #include "core/physics/estimateterms.h"
+#include "core/physics/evaluation.h"
 
 #include <cmath>
 
@@ -102,6 +103,13 @@ std::vector<std::pair<std::string, std::string>> keyAssumptions(const Scenario &
         device += ", " + formatBytes(s.device.capacityGb() * 1e9, units);
     if (isSet(s.device.bandwidthGbPerSecond))
         device += ", " + formatBandwidth(s.device.bandwidthGbPerSecond * 1e9);
+    // the share of hours busy every cost uses: with traffic the traffic's, not the input
+    const Evaluation e = evaluate(s);
+    const bool fromTraffic =
+        e[FigureId::CostTokensFromTraffic] != 0.0 && std::isfinite(e[FigureId::CostUtilisation]);
+    const std::string busy =
+        fromTraffic ? formatNumber(e[FigureId::CostUtilisation] * 100, 3) + " % (the traffic's)"
+                    : formatNumber(s.cost.utilisation * 100, 3) + " %";
     std::string model = s.model.name;
     if (isSet(s.model.parameters))
         model += ", " + formatNumber(s.model.parameters / 1e9, 3) + "B parameters";
@@ -114,8 +122,7 @@ std::vector<std::pair<std::string, std::string>> keyAssumptions(const Scenario &
          number(serving.contextTokens, "") + " / " + number(serving.promptTokens, " tokens")},
         {"Concurrent sequences", number(serving.concurrentSequences, "")},
         {"Runtime overhead", formatBytes(serving.overheadGb * 1e9, units)},
-        {"Price / utilisation", formatUsd(s.cost.pricePerHourUsd) + " per hour at " +
-                                    formatNumber(s.cost.utilisation * 100, 3) + " %"},
+        {"Price / utilisation", formatUsd(s.cost.pricePerHourUsd) + " per hour at " + busy},
         {"Efficiency (bandwidth / compute)",
          formatNumber(terms.bandwidthEfficiency * 100, 3) + " % / " +
              formatNumber(terms.computeEfficiency * 100, 3) + " % (" + estimateLabel(s) + ")"},

@@ -5,10 +5,13 @@
 
 #include "testsupport.h"
 
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
 #include "core/decide/comparison.h"
 #include "core/decide/selection.h"
 #include "core/model/scenarioaccess.h"
 #include "core/output/exports.h"
+#include "core/physics/evaluation.h"
 
 #include <QObject>
 
@@ -332,6 +335,20 @@ void Exports::keyAssumptionsNameTheInputs()
     QCOMPARE(gb[6].second, std::string("2.5 GB"));
     const auto gib = core::keyAssumptions(lesson, core::MemoryUnits::GiB);
     QVERIFY2(gib[6].second.find("GiB") != std::string::npos, gib[6].second.c_str());
+    QCOMPARE(gb[7].second, std::string("$4.00 per hour at 70 %"));
+    // with traffic the fleet is busy as the traffic makes it, the figure every cost uses: a
+    // slide's footer said "at 50 %" (the unused input) beside a report of 42.8 %
+    const std::vector<std::string> sets{"traffic.requests_per_day=200000"};
+    const auto read = core::readScenario(*core::scenarioPresetText("llama-70b-fleet"), sets);
+    QVERIFY(read);
+    const core::Scenario busy = read.value().scenario;
+    const core::Evaluation e = core::evaluate(busy);
+    QVERIFY(e[core::FigureId::CostTokensFromTraffic] != 0.0);
+    QVERIFY(std::fabs(e[core::FigureId::CostUtilisation] - busy.cost.utilisation) > 0.01);
+    QCOMPARE(core::keyAssumptions(busy, core::MemoryUnits::GB)[7].second,
+             core::formatUsd(busy.cost.pricePerHourUsd) + " per hour at " +
+                 core::formatNumber(e[core::FigureId::CostUtilisation] * 100, 3) +
+                 " % (the traffic's)");
 }
 
 QTEST_GUILESS_MAIN(Exports)

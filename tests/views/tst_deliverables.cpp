@@ -465,6 +465,21 @@ void Deliverables::reportPageOneReadsWithoutTheApp()
     QVERIFY2(!lessonLine.match(html).hasMatch(),
              qPrintable(html.mid(
                  std::max<qsizetype>(0, lessonLine.match(html).capturedStart() - 80), 160)));
+    // nor a data file's key in the assumptions' sources (a CFO read "(_name_or_path ...)",
+    // "(params_computed)" and "memory_gb is decimal GB"), nor a range of years as a date
+    // ("2025-20" from "2025-2026")
+    {
+        QTextDocument whole;
+        whole.setHtml(html);
+        const QString text = whole.toPlainText();
+        for (const QString &key :
+             {QStringLiteral("_name_or_path"), QStringLiteral("params_computed"),
+              QStringLiteral("memory_gb"), QStringLiteral("price_per_hour_usd")})
+            QVERIFY2(!text.contains(key), qPrintable(key));
+        static const QRegularExpression badDate(
+            QStringLiteral("<td>20\\d\\d-(?:[2-9]\\d|1[3-9]|00)</td>"));
+        QVERIFY2(!badDate.match(html).hasMatch(), qPrintable(badDate.match(html).captured()));
+    }
     // nor a scenario file's key where the sensitivity table says where a range comes from
     // ("sensitivity.context_l / ow/high", broken over two lines in the PDF)
     QVERIFY2(!html.contains(QStringLiteral("sensitivity.")), "a sensitivity key in the report");

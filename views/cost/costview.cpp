@@ -241,11 +241,14 @@ void CostView::refresh()
             }
             setPlainName(
                 m_curves[i],
+                // to the cent, as every other price ("$6.7/h" was $6.72); a replica's devices
+                // said as devices ("per replica of 2" read as a fleet of 2 replicas)
                 curves[i].devices > 1
-                    ? tr("%1, $%2/h per replica of %3")
-                          .arg(curves[i].name, style::number(curves[i].price, 3),
+                    ? tr("%1, %2/h per replica (%3 devices)")
+                          .arg(curves[i].name, fromStd(core::formatUsd(curves[i].price)),
                                style::number(curves[i].devices, 9))
-                    : tr("%1, $%2/h").arg(curves[i].name, style::number(curves[i].price, 3)));
+                    : tr("%1, %2/h")
+                          .arg(curves[i].name, fromStd(core::formatUsd(curves[i].price))));
         }
         replaceIfChanged(m_curves[i], points);
         m_curves[i]->setVisible(shown && !hidden &&

@@ -465,6 +465,23 @@ QString checksTable(const core::Selection &selection)
            reasonsHtml(selection);
 }
 
+/** A preset's source note in a reader's words: the data files' keys it quotes ("memory_gb is
+ *  decimal GB", "_name_or_path") read as code names in a CFO's report. */
+QString readableSource(QString source)
+{
+    static const std::pair<const char *, const char *> words[] = {
+        {"_name_or_path", "model id"},
+        {"params_computed", "parameters counted"},
+        {"memory_gb", "memory"},
+        {"bandwidth_gb_s", "bandwidth"},
+        {"price_per_hour_usd", "price per hour"},
+        {"power_w", "power"},
+        {"peak_tflops", "peak"}};
+    for (const auto &[key, word] : words)
+        source.replace(QLatin1String(key), QLatin1String(word));
+    return source;
+}
+
 QString assumptions(const core::Scenario &s)
 {
     static const char *const paths[] = {"model.parameters",
@@ -487,7 +504,9 @@ QString assumptions(const core::Scenario &s)
                                         "serving.compute_efficiency"};
     QString out = QObject::tr("<h2>Assumptions</h2><table><tr><th>Input</th><th>Value</th>"
                               "<th>Kind</th><th>Source</th><th>Date</th></tr>");
-    static const QRegularExpression dated(QStringLiteral("(20\\d\\d-\\d\\d(?:-\\d\\d)?)"));
+    // a date, not a range of years ("2025-2026" read as "2025-20")
+    static const QRegularExpression dated(
+        QStringLiteral("\\b(20\\d\\d-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\\d|3[01]))?)(?!\\d)"));
     for (const char *path : paths) {
         const auto value = core::numberAt(s, path);
         if (!value || !std::isfinite(*value))
@@ -522,6 +541,7 @@ QString assumptions(const core::Scenario &s)
                              : source.contains(QLatin1String("measured"), Qt::CaseInsensitive)
                                  ? QObject::tr("measurement")
                                  : QObject::tr("datasheet or published reference");
+        source = readableSource(source);
         const auto match = dated.match(source);
         const core::ParameterInfo *info = core::findParameter(path);
         out += QStringLiteral("<tr><td>%1</td><td>%2 %3</td><td>%4</td><td>%5</td><td>%6</td></tr>")

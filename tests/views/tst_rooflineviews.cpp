@@ -9,6 +9,7 @@
 #include "views/memory/oomview.h"
 #include "views/scale/interconnectview.h"
 #include "views/widgets/batchcontrol.h"
+#include "views/widgets/chartlabels.h"
 #include "views/widgets/explanationpanel.h"
 
 #include "core/data/presets.h"
@@ -57,6 +58,8 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QImage>
+#include <QLineSeries>
+#include <QPainter>
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
@@ -86,6 +89,7 @@ private slots:
     void labelsKeepOffTheSlopeAndOtherMarkers();
     void wallSitsAtMaxConcurrentSequences();
     void wallLabelNeverCrossesTheWall();
+    void aLineUnderALabelFadesBehindIt();
     void speculationDrawsItsVerifyStepAndCurve();
     void operatorsAreTheCoresBreakdown();
     void operatorsMoveWithBatchAndContext();
@@ -257,6 +261,52 @@ void RooflineViews::wallLabelNeverCrossesTheWall()
         }
         QVERIFY2(found, qPrintable(QString::number(width)));
     }
+}
+
+// A teacher's reading of the handout: the lesson's dashed limit line ran through "decode, batch
+// 1", the memory wall through its own caption, a ridge line through "M4 Max". Where a line must
+// pass under a label the label sits on a plate of the chart's background: no pixel of the line
+// keeps its full colour inside the label's box.
+void RooflineViews::aLineUnderALabelFadesBehindIt()
+{
+    QGraphicsScene scene; // first: the chart leaves it as it goes, whatever the outcome
+    QChart chart;
+    chart.legend()->hide();
+    auto *line = new QLineSeries;
+    line->append(5, 0);
+    line->append(5, 10);
+    line->setPen(QPen(QColor(255, 0, 0), 8));
+    chart.addSeries(line);
+    chart.createDefaultAxes();
+    chart.axes(Qt::Horizontal).first()->setRange(0, 10);
+    chart.axes(Qt::Vertical).first()->setRange(0, 10);
+    scene.addItem(&chart);
+    chart.resize(600, 400);
+    views::ChartLabels labels(&chart);
+    labels.add(QStringLiteral("a label across the line: MMMMMMMM"), QPointF(5, 5), line,
+               QColor(0, 0, 0), QPointF(0, 0), true, views::ChartLabels::Align::Centre);
+    QGraphicsSimpleTextItem *label = nullptr;
+    for (QGraphicsItem *item : scene.items())
+        if (auto *t = dynamic_cast<QGraphicsSimpleTextItem *>(item);
+            t && t->isVisible() && t->text().startsWith(u"a label"))
+            label = t;
+    QVERIFY(label);
+    const QRectF box = label->sceneBoundingRect();
+    const double lineX = chart.mapToPosition(QPointF(5, 5), line).x();
+    QVERIFY(box.left() < lineX && box.right() > lineX); // the line does pass under it
+    QImage image(600, 400, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        scene.render(&painter, QRectF(0, 0, 600, 400), QRectF(0, 0, 600, 400));
+    }
+    int fullRed = 0;
+    for (int y = int(box.top()) + 1; y < int(box.bottom()) - 1; ++y)
+        for (int x = int(box.left()) + 1; x < int(box.right()) - 1; ++x) {
+            const QColor c = image.pixelColor(x, y);
+            fullRed += c.red() > 230 && c.green() < 40 && c.blue() < 40;
+        }
+    QCOMPARE(fullRed, 0);
 }
 
 void RooflineViews::speculationDrawsItsVerifyStepAndCurve()

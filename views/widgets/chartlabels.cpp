@@ -9,6 +9,7 @@
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QGraphicsSimpleTextItem>
+#include <QPainter>
 #include <QPen>
 #include <QXYSeries>
 
@@ -17,6 +18,27 @@
 #include <limits>
 
 namespace views {
+
+namespace {
+
+/** A label on a plate of the chart's background: a line that runs under it (the lesson's limit
+ *  through "decode, batch 1", a ridge line through a device's name, a wall through its own
+ *  caption in the handout) fades behind the words instead of striking them through. */
+class PlatedText : public QGraphicsSimpleTextItem
+{
+public:
+    using QGraphicsSimpleTextItem::QGraphicsSimpleTextItem;
+    QColor plate;
+
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override
+    {
+        if (plate.alpha() > 0)
+            painter->fillRect(boundingRect(), plate);
+        QGraphicsSimpleTextItem::paint(painter, option, widget);
+    }
+};
+
+} // namespace
 
 void replaceIfChanged(QXYSeries *series, const QList<QPointF> &points)
 {
@@ -58,7 +80,19 @@ void ChartLabels::add(const QString &text, QPointF value, QAbstractSeries *serie
                       const QColor &color, QPointF offset, bool bold, Align align)
 {
     QGraphicsSimpleTextItem *item =
-        m_spare.isEmpty() ? new QGraphicsSimpleTextItem(m_chart) : m_spare.takeLast();
+        m_spare.isEmpty() ? new PlatedText(m_chart) : m_spare.takeLast();
+    if (auto *plated = dynamic_cast<PlatedText *>(item)) {
+        // the chart's own background, most of the way opaque: the line stays visible as it
+        // passes, the words stay whole
+        QColor plate = m_chart->backgroundBrush().color();
+        if (!m_chart->isBackgroundVisible() || plate.alpha() == 0)
+            plate = style::paper();
+        plate.setAlpha(200);
+        if (plated->plate != plate) {
+            plated->plate = plate;
+            plated->update();
+        }
+    }
     QFont font = style::annotationFont(0.95);
     font.setBold(bold);
     if (item->font() != font)

@@ -517,4 +517,121 @@ Scenario calibratedScenario(const Measurement &measurement, const CalibrationPro
     return s;
 }
 
+std::string_view estimateReachKey(EstimateReach reach)
+{
+    switch (reach) {
+    case EstimateReach::Lesson:
+        return "lesson";
+    case EstimateReach::DeviceAndEngine:
+        return "device_and_engine";
+    case EstimateReach::Device:
+        return "device";
+    case EstimateReach::ClassWithDevice:
+        return "class_with_device";
+    case EstimateReach::ClassOnly:
+        return "class_only";
+    case EstimateReach::NoData:
+        return "no_data";
+    }
+    return "lesson";
+}
+
+namespace {
+
+/** "A, B and C" */
+std::string listed(const std::vector<std::string> &items)
+{
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == items.size() ? " and " : ", ";
+        out += items[i];
+    }
+    return out;
+}
+
+std::string errorsOf(const CalibrationEntry &entry)
+{
+    if (!std::isfinite(entry.medianRelativeError))
+        return {};
+    std::string out = " (median error " + formatNumber(entry.medianRelativeError * 100, 2) + " %";
+    if (std::isfinite(entry.worstRelativeError))
+        out += ", worst " + formatNumber(entry.worstRelativeError * 100, 2) + " %";
+    return out + ")";
+}
+
+} // namespace
+
+ReachInfo estimateReach(const Scenario &s)
+{
+    ReachInfo info;
+    const EstimateTerms terms = estimateTerms(s);
+    if (s.calibration.mode == EstimateMode::SpeedOfLight) {
+        info.reach = EstimateReach::Lesson;
+        info.text = "The speed of light: the lesson's ceiling, which engines measure slower.";
+        return info;
+    }
+    const std::string &name = s.device.name;
+    if (!terms.entry) {
+        info.reach = EstimateReach::NoData;
+        info.text = "No measured runs of " + calibrationClassOf(s.device) +
+                    " devices in the profile: the speed of light stands in for " + name +
+                    ", faster than any engine will be.";
+        return info;
+    }
+    const CalibrationEntry &entry = *terms.entry;
+    const std::string points = formatNumber(entry.points, 3);
+    if (!entry.device.empty() && !entry.engine.empty()) {
+        info.reach = EstimateReach::DeviceAndEngine;
+        info.text = "Inside the fitted data: " + points + " measured runs of " + name + " with " +
+                    entry.engine + errorsOf(entry) + ".";
+        return info;
+    }
+    if (!entry.device.empty()) {
+        info.reach = EstimateReach::Device;
+        info.text = "Fitted on " + points + " measured runs of " + name + " across engines" +
+                    (s.calibration.engine.empty()
+                         ? std::string()
+                         : " (none with " + s.calibration.engine + ": its own speed may differ)") +
+                    errorsOf(entry) + ".";
+        return info;
+    }
+    // a class's entry: which devices and engines stand behind it (the shipped runs for the
+    // typical profile; a user's profile does not record them)
+    const std::string key = s.device.presetId.empty() ? s.device.name : s.device.presetId;
+    std::vector<std::string> devices;
+    std::vector<std::string> engines;
+    bool ownRuns = false;
+    if (s.calibration.mode == EstimateMode::Typical) {
+        for (const Measurement &m : publishedMeasurements().rows) {
+            if (calibrationClassOf(m.scenario.device) != entry.deviceClass)
+                continue;
+            const std::string &device = m.scenario.device.name;
+            if (std::find(devices.begin(), devices.end(), device) == devices.end())
+                devices.push_back(device);
+            if (!m.engine.empty() &&
+                std::find(engines.begin(), engines.end(), m.engine) == engines.end())
+                engines.push_back(m.engine);
+            ownRuns |= m.scenario.device.presetId == key;
+        }
+    }
+    const std::string behind =
+        devices.empty() ? std::string()
+                        : " on " + listed(devices) +
+                              (engines.empty() ? std::string() : " with " + listed(engines));
+    if (ownRuns) {
+        info.reach = EstimateReach::ClassWithDevice;
+        info.text = "The " + entry.deviceClass + " class's fit of " + points + " runs" + behind +
+                    errorsOf(entry) + "; too few runs of " + name + " for a fit of its own.";
+        return info;
+    }
+    info.reach = EstimateReach::ClassOnly;
+    info.text = "Outside the fitted data: no measured run of " + name + " is in the fit. The " +
+                entry.deviceClass + " class's efficiencies, fitted on " + points + " runs" +
+                behind + errorsOf(entry) +
+                ", are applied: expect larger errors than the fit's, and measure before relying "
+                "on the speed.";
+    return info;
+}
+
 } // namespace core

@@ -61,6 +61,23 @@ struct CalibrationResult
 /** Each measurement predicted by a fit of all the others: an honest accuracy figure. */
 std::vector<CalibrationPoint> leaveOneOut(std::span<const Measurement> measurements);
 
+/** How near an estimate lies to the data behind it (issue #43): the lesson's ceiling, a fit
+ *  of this device with this engine, of this device, of its class with or without this device
+ *  among the fitted runs, or no data at all (the speed of light stands in). */
+enum class EstimateReach { Lesson, DeviceAndEngine, Device, ClassWithDevice, ClassOnly, NoData };
+
+struct ReachInfo
+{
+    EstimateReach reach = EstimateReach::Lesson;
+    std::string text; ///< one sentence for a reader: the runs, their errors, what is outside
+};
+
+std::string_view estimateReachKey(EstimateReach reach); ///< "lesson", "device_and_engine", ...
+
+/** Where `scenario`'s estimate comes from, said in a sentence. For the typical profile the
+ *  fitted devices and engines are the shipped measurements'; a user's profile names none. */
+ReachInfo estimateReach(const Scenario &scenario);
+
 /** `measurement`'s scenario with `profile` applied (its engine preferred). */
 Scenario calibratedScenario(const Measurement &measurement, const CalibrationProfile &profile);
 

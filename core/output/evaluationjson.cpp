@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/output/evaluationjson.h"
 
+#include "core/calibrate/calibration.h"
+
 #include "core/data/calibrationprofile.h"
 #include "core/data/presets.h"
 #include "core/model/scenario.h"
@@ -47,6 +49,10 @@ json toJsonObject(const Scenario &scenario, const Evaluation &e, bool withExplai
     out["prefill"]["bound"] = std::string(boundKey(e.prefillBound));
     out["estimate"]["mode"] = std::string(estimateModeKey(e.estimateMode));
     out["estimate"]["label"] = estimateLabel(scenario);
+    // how near its data the estimate lies: a device outside the fit says so (issue #43)
+    const ReachInfo reach = estimateReach(scenario);
+    out["estimate"]["reach"] = std::string(estimateReachKey(reach.reach));
+    out["estimate"]["reach_text"] = reach.text;
     out["roofline"]["compute_format"] = std::string(formatKey(e.computeFormat));
     json warnings = json::array();
     for (std::string_view text : warningTexts(e))

@@ -672,6 +672,20 @@ void Cli::calibrateWritesAProfileThatValidateAndEvaluateUse()
         QVERIFY2(first.contains(QLatin1String(key)), key);
     QVERIFY(first.value("predicted").toDouble() < first.value("predicted_uncalibrated").toDouble());
 
+    // issue #43, item 4: evaluate says how near its data the estimate is; an AMD device took
+    // the NVIDIA-fitted efficiencies with no remark
+    const Run amd = accelCalc({"evaluate", "llama-70b-fleet", "--set", "device=\"amd-mi300x\"",
+                               "--set", "serving.tensor_parallel=2"});
+    QCOMPARE(amd.exitCode, 0);
+    const QJsonObject amdEstimate = parseObject(amd.out).value("estimate").toObject();
+    QCOMPARE(amdEstimate.value("reach").toString(), QStringLiteral("class_only"));
+    QVERIFY(amdEstimate.value("reach_text")
+                .toString()
+                .startsWith(QStringLiteral("Outside the fitted data")));
+    const Run lesson = accelCalc({"evaluate", "lesson-default"});
+    QCOMPARE(parseObject(lesson.out).value("estimate").toObject().value("reach").toString(),
+             QStringLiteral("lesson"));
+
     // issue #43, item 5: without --calibration, validate judges the estimate the app gives by
     // default (each device's own: typical for these real devices), and says so
     const Run byDefault = accelCalc({"validate", "published"});

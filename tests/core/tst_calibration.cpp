@@ -54,6 +54,7 @@ private slots:
     void profileErrorsNameTheField_data();
     void profileErrorsNameTheField();
     void scenarioSectionAppliesAProfile();
+    void everyEstimateSaysHowFarItIsFromItsData();
 };
 
 namespace {
@@ -774,6 +775,37 @@ void Calibration::realDevicesDefaultToTheTypicalEstimate()
     const core::Selection chosen = core::selectDevice(
         testsupport::loadScenario(QStringLiteral("llama-70b-fleet"), {testsupport::kSpeedOfLight}));
     QCOMPARE(core::estimatesUsed(chosen), core::EstimatesUsed::SpeedOfLight);
+}
+
+// Issue #43, item 4: the typical efficiencies, fitted on NVIDIA devices with gpt-fast, vLLM
+// and TensorRT-LLM, were applied to an AMD MI300X with no remark that it lies outside the fitted
+// data. Every estimate now says how near its data it is.
+void Calibration::everyEstimateSaysHowFarItIsFromItsData()
+{
+    auto on = [](const char *device, const char *engine) {
+        QStringList sets{QStringLiteral("serving.tensor_parallel=1"),
+                         QStringLiteral("device=\"%1\"").arg(QLatin1String(device)),
+                         QStringLiteral("calibration={\"mode\": \"typical\", \"engine\": \"%1\"}")
+                             .arg(QLatin1String(engine))};
+        return core::estimateReach(
+            testsupport::loadScenario(QStringLiteral("llama-70b-fleet"), sets));
+    };
+    const core::ReachInfo fitted = on("nvidia-a100-80gb-sxm", "gpt-fast");
+    QCOMPARE(fitted.reach, core::EstimateReach::DeviceAndEngine);
+    QVERIFY2(fitted.text.find("gpt-fast") != std::string::npos, fitted.text.c_str());
+    QCOMPARE(on("nvidia-a100-80gb-sxm", "SGLang").reach, core::EstimateReach::Device);
+    const core::ReachInfo h100 = on("nvidia-h100-sxm", "");
+    QCOMPARE(h100.reach, core::EstimateReach::ClassWithDevice);
+    const core::ReachInfo amd = on("amd-mi300x", "vLLM");
+    QCOMPARE(amd.reach, core::EstimateReach::ClassOnly);
+    for (const char *said : {"Outside the fitted data", "AMD Instinct MI300X", "A100", "H100"})
+        QVERIFY2(amd.text.find(said) != std::string::npos,
+                 (std::string(said) + ": " + amd.text).c_str());
+    const core::ReachInfo edge = on("nvidia-jetson-agx-orin-64gb", "");
+    QCOMPARE(edge.reach, core::EstimateReach::NoData);
+    QVERIFY2(edge.text.find("speed of light") != std::string::npos, edge.text.c_str());
+    QCOMPARE(core::estimateReach(testsupport::loadScenario(QStringLiteral("lesson-default"))).reach,
+             core::EstimateReach::Lesson);
 }
 
 QTEST_APPLESS_MAIN(Calibration)

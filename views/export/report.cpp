@@ -261,7 +261,12 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
             if (core::provenanceOf(decided, path).find("ILLUSTRATIVE") != std::string::npos)
                 prices = QObject::tr(" Prices: illustrative public rates, not quotes.");
     }
-    const QString estimate = esc(core::estimateLabel(best ? best->scenario : s));
+    const core::Scenario &judged = best ? best->scenario : s;
+    QString estimate = esc(core::estimateLabel(judged));
+    // a device with no measured runs in the fit says so where its speeds are quoted (issue #43)
+    if (const core::ReachInfo reach = core::estimateReach(judged);
+        reach.reach == core::EstimateReach::ClassOnly || reach.reach == core::EstimateReach::NoData)
+        estimate += QStringLiteral(". ") + esc(reach.text).chopped(1);
     out += QObject::tr("<p class=\"muted\">Speeds: %1. Estimates rank the options; a load test "
                        "under the real mix must confirm the p95 before committing.%2</p>")
                .arg(estimate, prices);

@@ -322,8 +322,15 @@ void ScenarioPanel::refresh()
                  QString::number(e[core::FigureId::EstimateBandwidthEfficiency] * 100.0, 'f', 0),
                  QString::number(e[core::FigureId::EstimateComputeEfficiency] * 100.0, 'f', 0),
                  fromView(core::formatSeconds(e[core::FigureId::EstimateStepOverheadSeconds])));
-    if (m_estimateNote->text() != note)
-        m_estimateNote->setText(note);
+    // a device outside the fitted data says so beside its estimate (issue #43: an MI300X got
+    // the NVIDIA-fitted efficiencies with no remark)
+    const core::ReachInfo reach = core::estimateReach(s);
+    const bool outside =
+        reach.reach == core::EstimateReach::ClassOnly || reach.reach == core::EstimateReach::NoData;
+    const QString shown =
+        outside ? note + tr(" (outside the fitted data: no measured run of this device)") : note;
+    if (m_estimateNote->text() != shown)
+        m_estimateNote->setText(shown);
     // where the efficiencies come from: the runs a typical or calibrated profile was fitted on
     QString sources;
     const core::CalibrationProfile *profile =
@@ -338,7 +345,8 @@ void ScenarioPanel::refresh()
         for (const std::string &source : profile->sources)
             sources += QStringLiteral("\n- ") + QString::fromStdString(source);
     }
-    m_estimateNote->setToolTip(sources);
+    m_estimateNote->setToolTip(QString::fromStdString(reach.text) +
+                               (sources.isEmpty() ? QString() : QStringLiteral("\n") + sources));
     for (auto it = m_editors.begin(); it != m_editors.end(); ++it) {
         const auto value = core::numberAt(s, it.key().toStdString());
         if (!value)

@@ -25,6 +25,37 @@ UNIFIED_SHARE = 0.75
 # Values re-checked against other sources and found wrong in the reference (docs/data-verification.md).
 # Each replaces one field of one device and says where the new value comes from and why.
 CORRECTIONS = {
+    # issue #43: the only compute figure was the Neural Engine's TOPS, which GPU engines
+    # (llama.cpp, MLX) never use: a prompt was predicted 3.1x too fast on an M4 Max.
+    "apple-m4-max": {
+        "peak_tflops": ({"fp32": 13.27, "fp16": 13.29, "int8": 38},
+                        "GPU fp32 and fp16: chsasank/device-benchmarks @ "
+                        "7ccc88389b1eabd05365756bfd507bb6bc1d7ae0, README.md summary table "
+                        "(benchmark.py at the same commit; PyTorch MPS matmul, 40-core GPU, 128 GB, "
+                        "2025-04-15); Neural Engine int8: Apple's 38 TOPS",
+                        "Dense figures (no 2:4 sparsity). fp16 and fp32 are the GPU's MEASURED matmul rates (PyTorch MPS), not a "
+                        "datasheet peak: Apple publishes no GPU TFLOPS. A prompt on the GPU (llama.cpp, "
+                        "MLX) is computed at these. int8 is the Neural Engine's 38 TOPS (Apple; "
+                        "precision unstated, widely read as INT8), which GPU engines do not use."),
+        "native_formats": (["fp32", "fp16", "int8"],
+                           "the GPU computes fp32 and fp16; the Neural Engine int8",
+                           "fp16 and fp32 added beside the Neural Engine's int8 (issue #43)"),
+    },
+    "apple-m3-max": {
+        "peak_tflops": ({"fp32": 11.4, "int8": 18},
+                        "GPU fp32: chsasank/device-benchmarks @ "
+                        "7ccc88389b1eabd05365756bfd507bb6bc1d7ae0, README.md summary table (PyTorch "
+                        "MPS torch.matmul, best at 4096x4096: 11.42 TFLOP/s, 40-core GPU); Neural "
+                        "Engine: Apple's 18 TOPS",
+                        "Dense figures (no 2:4 sparsity). fp32 is the GPU's MEASURED matmul rate "
+                        "(PyTorch MPS), not a datasheet peak: "
+                        "Apple publishes no GPU TFLOPS; no fp16 measurement was found. int8 is the "
+                        "Neural Engine's 18 TOPS (precision unstated by Apple), which GPU engines do "
+                        "not use."),
+        "native_formats": (["fp32", "int8"],
+                           "the GPU computes fp32; the Neural Engine int8",
+                           "fp32 added beside the Neural Engine's int8 (issue #43)"),
+    },
     "nvidia-a10g": {
         "power_w": (300,
                     "nvidia-smi on every AWS G5 size reports a 300 W power limit for the A10G "

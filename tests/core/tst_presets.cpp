@@ -175,6 +175,22 @@ void Presets::correctionsCarryTheirSource()
             a10g->sources.at("power_w").find("nvidia-smi") != std::string::npos);
     QVERIFY(a10g->notes.count("power_w") &&
             a10g->notes.at("power_w").find("150 W") != std::string::npos);
+    // issue #43: an M4 Max's only compute figure was its Neural Engine's 38 TOPS, which GPU
+    // engines (llama.cpp, MLX) never use: a prompt was predicted 3.1x too fast. The GPU's
+    // measured matmul rate (13.29 TFLOP/s FP16, 13.27 FP32; PyTorch MPS, 40-core GPU) is the
+    // 16-bit figure a prompt is computed at; the NPU's TOPS stay beside it.
+    auto m4 = core::devicePreset("apple-m4-max");
+    QVERIFY(m4.ok());
+    QCOMPARE(m4->peak(core::NumericFormat::Fp16), 13.29);
+    QCOMPARE(m4->peak(core::NumericFormat::Fp32), 13.27);
+    QCOMPARE(m4->peak(core::NumericFormat::Int8), 38.0);
+    QVERIFY(m4->sources.count("peak_tflops") &&
+            m4->sources.at("peak_tflops").find("device-benchmarks") != std::string::npos);
+    QVERIFY(m4->notes.count("peak_tflops") &&
+            m4->notes.at("peak_tflops").find("Neural Engine") != std::string::npos);
+    auto m3 = core::devicePreset("apple-m3-max");
+    QVERIFY(m3.ok());
+    QCOMPARE(m3->peak(core::NumericFormat::Fp32), 11.4);
 }
 
 // Links are per direction; a vendor's bidirectional headline is twice that.

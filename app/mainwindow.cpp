@@ -852,10 +852,11 @@ void MainWindow::fitTourDock()
     if (!m_presenter || !m_tourDock->isVisible())
         return;
     // the step's whole text and question, never under a scroll bar (step 21's question was cut
-    // at 1366x768, issue #42): at least a fifth of the screen, at most two fifths; the view
-    // keeps the rest
+    // at 1366x768, issue #42) and no more: at least an eighth of the screen, at most two
+    // fifths; the view keeps the rest (a fifth left a blank band under a short step's text
+    // while the family's notes scrolled at 1920x1080)
     const int wanted = m_tour->heightFor(m_tourDock->width());
-    const int height = std::clamp(wanted, this->height() * 20 / 100, this->height() * 40 / 100);
+    const int height = std::clamp(wanted, this->height() * 12 / 100, this->height() * 40 / 100);
     resizeDocks({m_tourDock}, {height}, Qt::Vertical);
 }
 

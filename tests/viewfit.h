@@ -16,6 +16,7 @@
 #include <QScrollBar>
 #include <QTabBar>
 #include <QTableView>
+#include <QTextEdit>
 #include <QTextLayout>
 #include <QToolButton>
 
@@ -115,6 +116,14 @@ inline QStringList fitProblems(QWidget &view)
                                                               : bar))
                             .arg(bar->maximum() - bar->minimum());
     }
+    // a text with its scroll bar switched off must show whole: its document within its viewport
+    for (QTextEdit *text : view.findChildren<QTextEdit *>())
+        if (text->isVisible() && text->verticalScrollBarPolicy() == Qt::ScrollBarAlwaysOff &&
+            text->document()->size().height() > text->viewport()->height() + 1)
+            problems << QStringLiteral("text cut in %1 (%2 px of %3)")
+                            .arg(describe(text))
+                            .arg(text->viewport()->height())
+                            .arg(text->document()->size().height());
     for (QTableView *table : view.findChildren<QTableView *>()) {
         if (!table->isVisible() || !table->model())
             continue;

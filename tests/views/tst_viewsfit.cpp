@@ -20,6 +20,7 @@
 #include <QPainter>
 #include <QTableWidget>
 #include <QTest>
+#include <QTextDocument>
 
 using viewfit::fitProblems;
 using viewfit::tabBarProblems;
@@ -31,6 +32,7 @@ class ViewsFit : public QObject
 private slots:
     void initTestCase();
     void widestColumnsWrapFirst();
+    void aNoteIsMeasuredInItsOwnFont();
     void printedTextCutShortIsFound();
     void importMeasurementsShowsWholeRunNames();
     void everyViewFitsItsScreen_data();
@@ -55,6 +57,28 @@ void ViewsFit::widestColumnsWrapFirst()
     QCOMPARE(fittedColumnWidths(natural, minimum, 230), (std::vector<int>{50, 100, 80}));
     QCOMPARE(fittedColumnWidths(natural, minimum, 220), (std::vector<int>{50, 100, 70}));
     QCOMPARE(fittedColumnWidths(natural, minimum, 100), minimum); // no room: the minimums
+}
+
+// A note's width is chosen on a copy of its document: the width found shows the text whole in
+// the font it is shown in (19 px on a projector, not the desk's 12).
+void ViewsFit::aNoteIsMeasuredInItsOwnFont()
+{
+    QTextDocument note;
+    QFont large = note.defaultFont();
+    large.setPixelSize(19);
+    note.setDefaultFont(large);
+    note.setPlainText(QString(QStringLiteral("Every word of this paragraph wraps at the width "
+                                             "chosen for it, in the font it is shown in. "))
+                          .repeated(12));
+    const int room = 600;
+    const int width = views::widthShowingWhole(note, room, 100, 1500);
+    QVERIFY(width < 1500); // found, not the widest allowed
+    note.setTextWidth(width);
+    QVERIFY2(note.size().height() <= room,
+             qPrintable(QStringLiteral("%1 px high at %2 px wide, room %3")
+                            .arg(note.size().height())
+                            .arg(width)
+                            .arg(room)));
 }
 
 // Issue #42 item 4: the handout printed "Attainable arith..." while its check passed: Qt Charts

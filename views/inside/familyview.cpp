@@ -9,8 +9,10 @@
 #include "core/data/presets.h"
 #include "core/model/scenario.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QChart>
 #include <QChartView>
+#include <QFontMetrics>
 #include <QGraphicsEllipseItem>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -154,6 +156,10 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
     chartView->setMinimumSize(420, 300);
     m_notes->setOpenLinks(false);
     m_notes->setMinimumWidth(250);
+    // the notes' text laid out anew (the projector's larger font arrives after the view is
+    // sized): measured again, or its last paragraphs went under a scroll bar at 1920x1080
+    connect(m_notes->document()->documentLayout(),
+            &QAbstractTextDocumentLayout::documentSizeChanged, this, [this] { fitNotes(); });
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     QList<std::pair<QColor, QString>> entries{{QColor(), tr("- - ridges (FLOP/B)")}};
@@ -213,23 +219,40 @@ FamilyView::~FamilyView() = default;
 void FamilyView::resizeEvent(QResizeEvent *event)
 {
     View::resizeEvent(event);
+    fitNotes();
+}
+
+void FamilyView::fitNotes()
+{
+    if (m_fittingNotes || !layout())
+        return;
+    m_fittingNotes = true;
     // the document is laid out at the viewport's width and must fit its height
+    const QSize size = this->size();
     const int frame = 2 * m_notes->frameWidth();
-    const int room = event->size().height() - layout()->contentsMargins().top() -
+    const int room = size.height() - layout()->contentsMargins().top() -
                      layout()->contentsMargins().bottom() - frame - 2;
     // on a projector the notes may take 55 % of the view: the class reads them whole (at 1366x768
     // two fifths left their last paragraph under a scroll bar); on a desk the chart keeps 3/5
     const bool projector = style::minimumChartPixels() > 0;
-    const int widest = projector ? event->size().width() * 11 / 20 : event->size().width() * 2 / 5;
+    const int widest = projector ? size.width() * 11 / 20 : size.width() * 2 / 5;
     // on a desk the notes read like a page: where the screen is short they scroll rather than
     // squeeze the chart; on a projector they must show whole (the fit test reads this)
     m_notes->setProperty("accelRowsScroll", !projector);
+    // on a projector the width is chosen to show them whole: no scroll bar that, once shown
+    // while the view was still small, narrowed the text into needing it (1920x1080)
+    m_notes->setVerticalScrollBarPolicy(projector ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
+    // a line's slack: at the narrowest width that fits, one word more per line than measured
+    // (the viewport's own rounding) wrapped a line, a scroll bar came and took more width
+    const int slack = QFontMetrics(m_notes->font()).lineSpacing();
     const int width =
-        widthShowingWhole(*m_notes->document(), room, 250 - frame, widest - frame) + frame + 2;
+        widthShowingWhole(*m_notes->document(), room - slack, 250 - frame, widest - frame) + frame +
+        2;
     // the notes grow first, up to that width, and the chart takes the rest; a maximum, not a
     // fixed width, which would hold the window at its widest (a stretch ratio was not exact)
     if (m_notes->maximumWidth() != width)
         m_notes->setMaximumWidth(width);
+    m_fittingNotes = false;
 }
 
 bool FamilyView::choose(const QString &id)

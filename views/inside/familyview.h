@@ -55,6 +55,11 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    /** The notes as wide as they must be to show whole at the view's size and their font. */
+    void fitNotes();
+
+protected:
+private:
     const Point *nearestPoint(QPointF at) const;
     /** Moves the memory-sized bubbles onto their points (after a change of the plot area). */
     void placeBubbles();
@@ -67,6 +72,7 @@ private:
     QScatterSeries *m_current;
     std::unique_ptr<ChartLabels> m_labels;
     QTextBrowser *m_notes;
+    bool m_fittingNotes = false;
     QList<Point> m_points;
     QList<QGraphicsEllipseItem *> m_bubbles; ///< one per point, sized by memory
     QString m_hovered;                       ///< the device under the mouse: labelled too

@@ -116,7 +116,7 @@ void HierarchyCanvas::text(QPainter &p, const QRectF &box, const QString &text, 
 {
     const QRectF used = p.boundingRect(box, flags, text);
     p.drawText(box, flags, text);
-    m_drawn.append({text, used});
+    m_drawn.append({text, p.transform().mapRect(used)}); // on the widget, the fit's scale applied
 }
 
 void HierarchyCanvas::paintEvent(QPaintEvent *)
@@ -134,7 +134,9 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     // Everything below the tiers (cold start, spill) has the height it had last time; the tiers
     // take what is left, and when even their least is too much the whole drawing is scaled to
     // fit: at presenter size on 1366x768 the spill bars were cut off (issue #23).
-    const double least = margin + line * 14 + m_restHeight + margin;
+    // (and a line's slack: the part below wraps anew at the scaled width, a line more at
+    // 1366x768 on a projector cut the host link's note in half)
+    const double least = margin + line * 14 + m_restHeight + margin + line;
     const double fit = m_restHeight > 0 && least > height() ? height() / least : 1.0;
     p.scale(fit, fit);
     const double virtualHeight = height() / fit;

@@ -108,8 +108,8 @@ void OomView::refresh()
             tr("<p><b>3. Account for every term%1.</b> %2 of memory - %3 of weights - %4 of "
                "runtime context and workspace leaves <b>%5 for the KV cache</b>, at %6: "
                "<b>how many sequences fit, and which request is the first to fail?</b></p>"
-               "<p>Predict it, then Reveal: the rest of the diagnosis, the levers and their "
-               "prices, follows the answer.</p>")
+               "<p>Predict it first: the rest of the diagnosis, the levers and their prices, "
+               "come with the answer.</p>")
                 .arg(perDevice, bytes(d.capacityBytes, units), bytes(d.weightsBytes, units),
                      bytes(d.overheadBytes, units), bytes(d.freeForKvBytes, units), perSequence);
         m_html = html;

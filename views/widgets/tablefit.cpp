@@ -86,7 +86,7 @@ UnitKeepingDelegate::UnitKeepingDelegate(QObject *parent)
 QString UnitKeepingDelegate::drawnText(const QModelIndex &index) const
 {
     // as Qt draws it: its line breaks are line separators
-    const QString text = displayText(index.data(), QLocale());
+    QString text = displayText(index.data(), QLocale());
     const int column = index.column();
     if (column < 0 || column >= m_textWidths.size())
         return text;

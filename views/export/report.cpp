@@ -10,6 +10,7 @@
 #include "views/memory/memoryview.h"
 #include "views/roofline/rooflineview.h"
 #include "views/widgets/appearance.h"
+#include "views/widgets/lessonlines.h"
 #include "views/widgets/offscreen.h"
 #include "views/widgets/style.h"
 #include "views/wizard/checksview.h"
@@ -49,12 +50,6 @@
 #include <memory>
 
 namespace views {
-
-QString withoutLessonLines(QString html)
-{
-    static const QRegularExpression lessonLine(QStringLiteral("\\s*\\(l\\.\\d+(-\\d+)?\\)"));
-    return html.remove(lessonLine);
-}
 
 namespace {
 

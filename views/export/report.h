@@ -22,9 +22,6 @@ bool writeReport(const core::Scenario &scenario, core::MemoryUnits units, const 
 
 /** The report's text as HTML with the charts left out (for tests and previews). */
 QString reportHtml(const core::Scenario &scenario, core::MemoryUnits units);
-/** `html` without the lesson's line references ("(l.220)"): the app's teaching aid, noise to a
- *  stakeholder reading a report or a slide. */
-QString withoutLessonLines(QString html);
 /** How many A4 pages the PDF's first part (the question, the answer, its cost, the options and
  *  the glossary) takes: one, so its last lines never stand alone on page 2 (issue #42). */
 int reportSummaryPages(const core::Scenario &scenario, core::MemoryUnits units);

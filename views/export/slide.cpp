@@ -2,6 +2,7 @@
 #include "slide.h"
 
 #include "views/export/report.h"
+#include "views/widgets/lessonlines.h"
 
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"

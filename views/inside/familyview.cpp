@@ -3,6 +3,7 @@
 
 #include "views/document/scenariodocument.h"
 #include "views/widgets/chartlabels.h"
+#include "views/widgets/lessonlines.h"
 #include "views/widgets/style.h"
 #include "views/widgets/tablefit.h"
 
@@ -189,18 +190,19 @@ FamilyView::FamilyView(ScenarioDocument *document, QWidget *parent)
                   "the software that research code targets first.</p>"
                   "<p><b>Datacenter versus edge.</b> Hundreds of watts, HBM and fast links "
                   "against a few watts, shared memory and quantised small models.</p>")) +
-        tr("<h3>The families</h3>"
-           "<p><b>GPU</b>: programmable many-thread design and a deep software ecosystem; the "
-           "cost of flexibility is die area and power (l.141).</p>"
-           "<p><b>TPU</b>: large systolic matrix units and a compiler-driven model, in pods of "
-           "tightly connected chips, mostly as a cloud service (l.143).</p>"
-           "<p><b>NPU</b>: small accelerators in phones and laptops for performance per watt; "
-           "vendor-specific stacks, narrower operator coverage, memory shared with the system "
-           "(l.145).</p>"
-           "<p><b>Custom ASIC</b>: designed by a provider for its own mix, cost and efficiency at "
-           "volume for a narrower software path (l.147).</p>"
-           "<p><b>CPU</b>: a few dozen wide cores and DIMM bandwidth: the baseline the others "
-           "are measured against (l.11).</p>") +
+        lessonLinesForTheRoom(tr(
+            "<h3>The families</h3>"
+            "<p><b>GPU</b>: programmable many-thread design and a deep software ecosystem; the "
+            "cost of flexibility is die area and power (l.141).</p>"
+            "<p><b>TPU</b>: large systolic matrix units and a compiler-driven model, in pods of "
+            "tightly connected chips, mostly as a cloud service (l.143).</p>"
+            "<p><b>NPU</b>: small accelerators in phones and laptops for performance per watt; "
+            "vendor-specific stacks, narrower operator coverage, memory shared with the system "
+            "(l.145).</p>"
+            "<p><b>Custom ASIC</b>: designed by a provider for its own mix, cost and efficiency at "
+            "volume for a narrower software path (l.147).</p>"
+            "<p><b>CPU</b>: a few dozen wide cores and DIMM bandwidth: the baseline the others "
+            "are measured against (l.11).</p>")) +
         (projector
              ? QString()
              : tr("<p style=\"color:#666\">None is a universal winner: compare for a specific "

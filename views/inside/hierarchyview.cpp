@@ -2,6 +2,7 @@
 #include "hierarchyview.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/widgets/lessonlines.h"
 #include "views/widgets/style.h"
 
 #include "core/model/scenario.h"
@@ -236,7 +237,8 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     const std::pair<QColor, QString> keys[] = {
         {device, tr("the device preset")},
         {link, tr("a link preset")},
-        {typical, tr("~ typical order of magnitude, not a specification (l.33)")}};
+        {typical,
+         lessonLinesForTheRoom(tr("~ typical order of magnitude, not a specification (l.33)"))}};
     for (const auto &[colour, name] : keys) {
         QColor fill = colour;
         fill.setAlphaF(0.5);
@@ -302,9 +304,9 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     p.setPen(style::grey(90));
     const int wrapped = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
     // as many lines as the note takes at this width (a fixed two were cut at a narrow one)
-    const QRectF leftOut =
-        p.boundingRect(QRectF(margin, y, w, line * 10), wrapped, fromStd(m_coldStart.leftOut));
-    text(p, leftOut, fromStd(m_coldStart.leftOut), wrapped);
+    const QString leftOutText = lessonLinesForTheRoom(fromStd(m_coldStart.leftOut));
+    const QRectF leftOut = p.boundingRect(QRectF(margin, y, w, line * 10), wrapped, leftOutText);
+    text(p, leftOut, leftOutText, wrapped);
     y += leftOut.height() + line * 0.4;
 
     // ---- spill -----------------------------------------------------------------------------
@@ -348,7 +350,7 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
     }
     y += line * 3.2;
     p.setPen(style::grey(90));
-    const QString hostNote =
+    const QString hostNote = lessonLinesForTheRoom(
         tr("The host link carries %1%2%3 against HBM's %4: offloading is a last resort for "
            "latency-sensitive serving (l.33).")
             .arg(typicalMark(m_spill.hostLink),
@@ -356,7 +358,7 @@ void HierarchyCanvas::paintEvent(QPaintEvent *)
                  m_spill.hostLink.origin == core::FigureOrigin::Device
                      ? QString()
                      : tr(" (the preset gives no host link: PCIe 4.0 x16 assumed)"),
-                 fromStd(core::formatBandwidth(m_spill.hbmBandwidth)));
+                 fromStd(core::formatBandwidth(m_spill.hbmBandwidth))));
     const QRectF hostBox = p.boundingRect(QRectF(margin, y, w, line * 10), wrapped, hostNote);
     text(p, hostBox, hostNote, wrapped);
     // measured for the next paint: redraw once if the part below the tiers changed its height

@@ -11,6 +11,7 @@
 #include "core/model/scenarioedits.h"
 #include "core/output/evaluationjson.h"
 #include "core/output/exports.h"
+#include "core/physics/estimateterms.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/explain.h"
 
@@ -253,11 +254,25 @@ std::string measurements(const std::uint8_t *data, std::size_t size)
         if (!rows.empty()) {
             auto fit = core::calibrate(rows);
             if (fit) {
+                // shares of measured ceilings: a run may beat one up to its spec sheet
                 for (const core::CalibrationEntry &e : fit.value().profile.entries)
-                    if (!(e.bandwidthEfficiency > 0.0 && e.bandwidthEfficiency <= 1.0) ||
-                        !(e.computeEfficiency > 0.0 && e.computeEfficiency <= 1.0) ||
+                    if (!(e.bandwidthEfficiency > 0.0 && e.bandwidthEfficiency <= 20.0) ||
+                        !(e.computeEfficiency > 0.0 && e.computeEfficiency <= 20.0) ||
                         !(e.stepOverheadSeconds >= 0.0) || !std::isfinite(e.stepOverheadSeconds))
                         return "a fitted figure outside its bounds";
+                for (const core::Measurement &m : rows) {
+                    const core::CalibrationEntry *e = core::findCalibrationEntry(
+                        fit.value().profile, m.scenario.device, m.engine);
+                    if (e &&
+                        (e->bandwidthEfficiency * core::bandwidthCeiling(m.scenario.device).share >
+                             1.0 + 1e-9 ||
+                         e->computeEfficiency *
+                                 core::computeCeiling(m.scenario.device,
+                                                      core::computeFormatFor(m.scenario))
+                                     .share >
+                             1.0 + 1e-9))
+                        return "a fitted efficiency beyond a run's spec sheet";
+                }
                 if (auto problem = stableProfile(fit.value().profile); !problem.empty())
                     return problem;
             } else if (fit.error().message.empty()) {

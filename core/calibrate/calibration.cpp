@@ -42,6 +42,9 @@ struct Row
     std::string device;
     std::string deviceClass;
     std::string engine;
+    /// the measured ceilings' shares of the spec the run's passes are timed at
+    double bandwidthShare = 1.0;
+    double computeShare = 1.0;
 };
 
 /** What a device link's all-reduce costs when neither the preset nor a fit says
@@ -65,8 +68,10 @@ Scenario fitScenario(const Measurement &m)
 {
     Scenario s = m.scenario;
     s.calibration = CalibrationConfig{};
-    s.serving.bandwidthEfficiency = 1.0;
-    s.serving.computeEfficiency = 1.0;
+    // at the measured ceilings: the fitted efficiencies are shares of what kernels can reach
+    // on the device, so they carry to a device whose ceilings sit elsewhere (issue #43)
+    s.serving.bandwidthEfficiency = bandwidthCeiling(s.device).share;
+    s.serving.computeEfficiency = computeCeiling(s.device, computeFormatFor(s)).share;
     s.serving.stepOverheadSeconds = 0.0;
     s.serving.attentionFlops = 1.0;
     s.serving.kvWrite = 1.0;
@@ -78,11 +83,23 @@ double decodeLinks(const Evaluation &e)
     return e[FigureId::DecodeCommunicationSeconds];
 }
 
+/** A prefill's memory and arithmetic time at the run's efficiencies (the measured ceilings). */
+double prefillMemory(const Evaluation &e)
+{
+    return e[FigureId::PrefillBytes] /
+           (e[FigureId::Bandwidth] * e[FigureId::EstimateBandwidthEfficiency]);
+}
+
+double prefillCompute(const Evaluation &e)
+{
+    return e[FigureId::PrefillFlops] /
+           (e[FigureId::PeakFlops] * e[FigureId::EstimateComputeEfficiency]);
+}
+
 double prefillLinks(const Evaluation &e)
 {
-    return std::max(0.0, e[FigureId::PrefillSeconds] -
-                             std::max(e[FigureId::PrefillBytes] / e[FigureId::Bandwidth],
-                                      e[FigureId::PrefillFlops] / e[FigureId::PeakFlops]));
+    return std::max(0.0,
+                    e[FigureId::PrefillSeconds] - std::max(prefillMemory(e), prefillCompute(e)));
 }
 
 /** A pass's times; `withoutLatency` is the same run with the device link's latency at 0, so
@@ -91,8 +108,8 @@ Pass makePass(const Evaluation &e, const Evaluation &withoutLatency, double late
 {
     Pass p;
     if (prefill) {
-        p.memory = e[FigureId::PrefillBytes] / e[FigureId::Bandwidth];
-        p.compute = e[FigureId::PrefillFlops] / e[FigureId::PeakFlops];
+        p.memory = prefillMemory(e);
+        p.compute = prefillCompute(e);
     } else {
         p.memory = e[FigureId::DecodeMemorySeconds];
         p.compute = e[FigureId::DecodeComputeSeconds];
@@ -155,6 +172,8 @@ Row makeRow(const Measurement &m, std::size_t index)
     row.deviceClass = calibrationClassOf(m.scenario.device);
     row.engine = m.engine;
     const Scenario s = fitScenario(m);
+    row.bandwidthShare = s.serving.bandwidthEfficiency;
+    row.computeShare = s.serving.computeEfficiency;
     row.seconds = asSeconds(m.metric, m.value, s.serving.batch);
     switch (m.metric) {
     case MeasuredMetric::DecodeTokensPerSecondPerSequence:
@@ -265,9 +284,18 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
                 problem.targets.push_back(target);
             }
             problem.weights = weights;
+            // a measured ceiling is a benchmark's best, and an engine may beat it (a stream
+            // benchmark's triad reads and writes; decode only reads): each run may reach up to
+            // its device's spec sheet, no further
+            double bandwidthFloor = 0.0;
+            double computeFloor = 0.0;
+            for (const Row *row : rows) {
+                bandwidthFloor = std::max(bandwidthFloor, row->bandwidthShare);
+                computeFloor = std::max(computeFloor, row->computeShare);
+            }
             for (std::size_t j : free) {
-                // efficiencies in [0.01 %, 100 %], overhead in [0, 1 s], latency in [0, 1 ms]
-                problem.lower.push_back(j >= 2 ? 0.0 : 1.0);
+                // efficiencies up to the spec sheet, overhead in [0, 1 s], latency in [0, 1 ms]
+                problem.lower.push_back(j >= 2 ? 0.0 : j == 0 ? bandwidthFloor : computeFloor);
                 problem.upper.push_back(j == 2 ? 1.0 : j == 3 ? 1e-3 : 1e4);
                 problem.names.emplace_back(kCoefficientNames[j]);
             }
@@ -340,6 +368,7 @@ double median(std::vector<double> values)
 CalibrationProfile fitProfile(const std::vector<Row> &rows)
 {
     CalibrationProfile profile;
+    profile.measuredCeilings = true;
     std::map<std::string, std::vector<const Row *>> byClass;
     std::map<std::string, std::vector<const Row *>> byDevice;
     for (const Row &row : rows) {

@@ -14,13 +14,20 @@ namespace {
 
 using json = nlohmann::json;
 
-double readEfficiency(const json &entry, const char *key, const std::string &where)
+/** An efficiency: a share of the spec sheet, at most 1; or of a measured ceiling, which an
+ *  engine may beat up to the spec sheet (at most 1 / 0.05, the lowest share a ceiling takes). */
+double readEfficiency(const json &entry, const char *key, const std::string &where,
+                      bool ofMeasuredCeiling)
 {
     if (!entry.contains(key))
         return 1.0;
     const json &v = entry.at(key);
-    if (!v.is_number() || !(v.get<double>() > 0.0) || v.get<double>() > 1.0)
-        detail::fail(where + "/" + key, "must be a number in (0, 1]");
+    const double most = ofMeasuredCeiling ? 20.0 : 1.0;
+    if (!v.is_number() || !(v.get<double>() > 0.0) || v.get<double>() > most)
+        detail::fail(where + "/" + key, ofMeasuredCeiling
+                                            ? "must be a number in (0, 20] (a share of the "
+                                              "device's measured ceiling)"
+                                            : "must be a number in (0, 1]");
     return v.get<double>();
 }
 
@@ -62,11 +69,12 @@ Result<CalibrationProfile> readCalibrationProfile(std::string_view text)
             const json &terms = doc["terms"];
             if (!terms.is_object())
                 detail::fail("/terms", "must be an object");
-            for (const char *key : {"attention_flops", "kv_write"})
+            for (const char *key : {"attention_flops", "kv_write", "measured_ceilings"})
                 if (terms.contains(key) && !terms[key].is_boolean())
                     detail::fail(std::string("/terms/") + key, "must be true or false");
             p.attentionFlops = terms.value("attention_flops", true);
             p.kvWrite = terms.value("kv_write", true);
+            p.measuredCeilings = terms.value("measured_ceilings", false);
         }
         if (!doc.contains("entries") || !doc["entries"].is_array() || doc["entries"].empty())
             detail::fail("/entries", "a profile needs at least one entry");
@@ -81,8 +89,10 @@ Result<CalibrationProfile> readCalibrationProfile(std::string_view text)
             entry.engine = e.value("engine", std::string());
             if (entry.device.empty() && entry.deviceClass.empty())
                 detail::fail(where, "an entry names a device or a class");
-            entry.bandwidthEfficiency = readEfficiency(e, "bandwidth_efficiency", where);
-            entry.computeEfficiency = readEfficiency(e, "compute_efficiency", where);
+            entry.bandwidthEfficiency =
+                readEfficiency(e, "bandwidth_efficiency", where, p.measuredCeilings);
+            entry.computeEfficiency =
+                readEfficiency(e, "compute_efficiency", where, p.measuredCeilings);
             if (e.contains("step_overhead_s")) {
                 const json &v = e["step_overhead_s"];
                 if (!v.is_number() || v.get<double>() < 0.0 || v.get<double>() > 10.0)
@@ -125,7 +135,9 @@ std::string calibrationProfileToJson(const CalibrationProfile &p)
     if (!p.created.empty())
         doc["created"] = p.created;
     doc["sources"] = p.sources;
-    doc["terms"] = {{"attention_flops", p.attentionFlops}, {"kv_write", p.kvWrite}};
+    doc["terms"] = {{"attention_flops", p.attentionFlops},
+                    {"kv_write", p.kvWrite},
+                    {"measured_ceilings", p.measuredCeilings}};
     json entries = json::array();
     for (const CalibrationEntry &e : p.entries) {
         json entry = json::object();

@@ -652,12 +652,43 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
     return m;
 }
 
+namespace {
+
+/** A device's measured ceilings: {"tflops": {"bf16": 794.5}, "bandwidth_gb_s": 2970,
+ *  "allreduce_busbw_gb_s": 479}, each a positive number. */
+void readMeasuredCeilings(const json &object, const std::string &pointer, DeviceSpec &d,
+                          Diagnostics &warnings, std::map<std::string, InputOrigin> *given)
+{
+    FieldReader r(object, pointer, "device.measured", warnings, given);
+    r.warnUnknown({"tflops", "bandwidth_gb_s", "allreduce_busbw_gb_s"});
+    auto positive = [&](const FieldReader &reader, std::string_view key, double value) {
+        if (isSet(value) && !(value > 0.0 && std::isfinite(value)))
+            fail(reader.pointerOf(key), "a measured ceiling must be a positive number");
+    };
+    r.number("bandwidth_gb_s", d.measuredBandwidthGbPerSecond);
+    positive(r, "bandwidth_gb_s", d.measuredBandwidthGbPerSecond);
+    r.number("allreduce_busbw_gb_s", d.measuredAllReduceBusGbPerSecond);
+    positive(r, "allreduce_busbw_gb_s", d.measuredAllReduceBusGbPerSecond);
+    if (const json *tflops = r.find("tflops")) {
+        FieldReader tr(*tflops, r.pointerOf("tflops"), "device.measured.tflops", warnings, given);
+        tr.warnUnknown({"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "nvfp4", "mxfp4"});
+        for (NumericFormat f : kAllFormats) {
+            double &value = d.measuredTflops[static_cast<std::size_t>(f)];
+            tr.number(formatKey(f), value);
+            positive(tr, formatKey(f), value);
+        }
+    }
+}
+
+} // namespace
+
 DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diagnostics &warnings,
                             std::map<std::string, InputOrigin> *given)
 {
     FieldReader r(object, pointer, "device", warnings, given);
     r.warnUnknownBesideNumbers({"id", "name", "family", "deployment", "peak_tflops",
-                                "native_formats", "weight_only_formats", "sources", "notes"});
+                                "native_formats", "weight_only_formats", "measured", "sources",
+                                "notes"});
     Scenario holder; // the parameter table's accessors address a whole scenario
     DeviceSpec &d = holder.device;
     r.string("name", d.name);
@@ -697,6 +728,8 @@ DeviceSpec readDeviceObject(const json &object, const std::string &pointer, Diag
         for (NumericFormat f : kAllFormats)
             pr.number(formatKey(f), d.peakTflops[static_cast<std::size_t>(f)]);
     }
+    if (const json *measured = r.find("measured"))
+        readMeasuredCeilings(*measured, r.pointerOf("measured"), d, warnings, given);
     if (r.has("native_formats")) {
         d.nativeFormats.emplace();
         r.formatList("native_formats", *d.nativeFormats);
@@ -801,6 +834,20 @@ json deviceToJson(const DeviceSpec &d)
             peaks[std::string(formatKey(f))] = numberJson(d.peak(f));
     }
     out["peak_tflops"] = peaks;
+    json measured = json::object();
+    json measuredTflops = json::object();
+    for (NumericFormat f : kAllFormats) {
+        if (isSet(d.measuredPeak(f)))
+            measuredTflops[std::string(formatKey(f))] = numberJson(d.measuredPeak(f));
+    }
+    if (!measuredTflops.empty())
+        measured["tflops"] = measuredTflops;
+    if (isSet(d.measuredBandwidthGbPerSecond))
+        measured["bandwidth_gb_s"] = numberJson(d.measuredBandwidthGbPerSecond);
+    if (isSet(d.measuredAllReduceBusGbPerSecond))
+        measured["allreduce_busbw_gb_s"] = numberJson(d.measuredAllReduceBusGbPerSecond);
+    if (!measured.empty())
+        out["measured"] = measured;
     if (d.nativeFormats)
         out["native_formats"] = formatsToJson(*d.nativeFormats);
     if (d.weightOnlyFormats)

@@ -58,6 +58,10 @@ struct CalibrationProfile
     /// The model terms the fit assumed (and so every prediction with this profile uses).
     bool attentionFlops = true;
     bool kvWrite = true;
+    /// The efficiencies are shares of each device's measured ceilings (estimateterms.h,
+    /// CeilingShare), not of its spec sheet: profiles fitted since issue #43. A file without the
+    /// term was fitted against the spec sheet and is read so.
+    bool measuredCeilings = false;
 };
 
 struct CalibrationConfig

@@ -114,10 +114,22 @@ struct DeviceSpec
     /// tensor-parallel group that stays on it. Unset: unknown (1 when there is no device link).
     double scaleUpDevices = kUnset;
     double sramMb = kUnset;
+    /// Measured ceilings (issue #43): the fastest dense matmul a benchmark reached per format
+    /// (TFLOP/s), a stream benchmark's bandwidth (GB/s) and an 8-device all-reduce's bus
+    /// bandwidth (GB/s); kUnset where nothing citable was found. Their sources are
+    /// sources["measured.*"]. The spec sheet's peaks above stay the lesson's.
+    std::array<double, kAllFormats.size()> measuredTflops{kUnset, kUnset, kUnset, kUnset, kUnset,
+                                                          kUnset, kUnset, kUnset, kUnset};
+    double measuredBandwidthGbPerSecond = kUnset;
+    double measuredAllReduceBusGbPerSecond = kUnset;
     std::map<std::string, std::string> sources;
     std::map<std::string, std::string> notes;
 
     double peak(NumericFormat format) const { return peakTflops[static_cast<std::size_t>(format)]; }
+    double measuredPeak(NumericFormat format) const
+    {
+        return measuredTflops[static_cast<std::size_t>(format)];
+    }
     double capacityGb() const { return isSet(usableMemoryGb) ? usableMemoryGb : memoryGb; }
 };
 

@@ -26,6 +26,23 @@ double *fieldAt(Scenario &scenario, std::string_view path)
     return info && info->field ? info->field(scenario) : nullptr;
 }
 
+/** A what-if on a spec figure moves its measured ceiling with it: a device with twice the
+ *  bandwidth is assumed to reach the same share of it (issue #43), not the old measurement. */
+void scaleMeasuredCeiling(DeviceSpec &device, std::string_view path, double before, double after)
+{
+    auto scale = [&](double &measured) {
+        if (isSet(measured) && before > 0.0 && std::isfinite(before))
+            measured *= after / before;
+    };
+    constexpr std::string_view peakPrefix = "device.peak_tflops.";
+    if (path == "device.bandwidth_gb_s") {
+        scale(device.measuredBandwidthGbPerSecond);
+    } else if (path.starts_with(peakPrefix)) {
+        if (const auto format = parseFormat(path.substr(peakPrefix.size())))
+            scale(device.measuredTflops[static_cast<std::size_t>(*format)]);
+    }
+}
+
 } // namespace
 
 std::optional<double> numberAt(const Scenario &scenario, std::string_view path)
@@ -76,6 +93,7 @@ Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value
     if (path.starts_with("device.")) {
         scenario.device.presetId.clear();
         scenario.device.referencePreset = false;
+        scaleMeasuredCeiling(scenario.device, path, *field, value);
     }
     if (path.starts_with("load.")) // an edited stream is one the scenario now describes
         scenario.load.present = true;

@@ -3,9 +3,125 @@
 
 #include "core/data/calibrationprofile.h"
 #include "core/data/jsonread.h"
+#include "core/data/presets.h"
 #include "core/model/scenario.h"
+#include "core/physics/evaluation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
 
 namespace core {
+
+namespace {
+
+constexpr double kLowestShare = 0.05;
+
+double clampShare(double share)
+{
+    return std::clamp(share, kLowestShare, 1.0);
+}
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return 1.0;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+/** The share of `format`'s peak the device's own measurements give: that format's, else a
+ *  sibling's on the same units (bf16 and fp16, fp8 and int8), else its 16-bit one. */
+CeilingShare ownComputeShare(const DeviceSpec &device, NumericFormat format)
+{
+    auto shareOf = [&](NumericFormat f) -> std::optional<CeilingShare> {
+        const double measured = device.measuredPeak(f);
+        const double peak = device.peak(f);
+        if (!isSet(measured) || !(peak > 0.0))
+            return std::nullopt;
+        CeilingShare c;
+        c.share = clampShare(measured / peak);
+        c.measured = true;
+        c.ceiling = f == format ? measured : c.share * device.peak(format);
+        const auto source = device.sources.find("measured.tflops." + std::string(formatKey(f)));
+        if (source != device.sources.end())
+            c.source = source->second;
+        if (f != format)
+            c.source = "the " + std::string(formatKey(f)) + " share: " + c.source;
+        return c;
+    };
+    using F = NumericFormat;
+    std::vector<F> order{format};
+    if (format == F::Bf16 || format == F::Fp16)
+        order.push_back(format == F::Bf16 ? F::Fp16 : F::Bf16);
+    if (format == F::Fp8 || format == F::Int8)
+        order.push_back(format == F::Fp8 ? F::Int8 : F::Fp8);
+    for (F f : {F::Bf16, F::Fp16})
+        order.push_back(f);
+    for (F f : order)
+        if (auto c = shareOf(f))
+            return *c;
+    return CeilingShare{};
+}
+
+/** The median shares of the reference devices with measurements: what a device without one is
+ *  assumed to reach (0.85 of the bandwidth and 0.78 of the matmul peak with the 2026-12 data). */
+struct MedianShares
+{
+    double bandwidth = 1.0;
+    double compute = 1.0;
+};
+
+const MedianShares &medianShares()
+{
+    static const MedianShares shares = [] {
+        std::vector<double> bandwidth;
+        std::vector<double> compute;
+        for (const PresetInfo &info : presetList()) {
+            if (info.kind != "device" || !isReferenceDevice(info.id))
+                continue;
+            const auto device = devicePreset(info.id);
+            if (!device)
+                continue;
+            if (isSet(device->measuredBandwidthGbPerSecond) && device->bandwidthGbPerSecond > 0.0)
+                bandwidth.push_back(clampShare(device->measuredBandwidthGbPerSecond /
+                                               device->bandwidthGbPerSecond));
+            const CeilingShare c = ownComputeShare(device.value(), NumericFormat::Bf16);
+            if (c.measured)
+                compute.push_back(c.share);
+        }
+        return MedianShares{median(bandwidth), median(compute)};
+    }();
+    return shares;
+}
+
+} // namespace
+
+CeilingShare bandwidthCeiling(const DeviceSpec &device)
+{
+    CeilingShare c;
+    if (isSet(device.measuredBandwidthGbPerSecond) && device.bandwidthGbPerSecond > 0.0) {
+        c.share = clampShare(device.measuredBandwidthGbPerSecond / device.bandwidthGbPerSecond);
+        c.measured = true;
+        c.ceiling = device.measuredBandwidthGbPerSecond;
+        if (const auto it = device.sources.find("measured.bandwidth_gb_s");
+            it != device.sources.end())
+            c.source = it->second;
+        return c;
+    }
+    c.share = medianShares().bandwidth;
+    return c;
+}
+
+CeilingShare computeCeiling(const DeviceSpec &device, NumericFormat format)
+{
+    CeilingShare c = ownComputeShare(device, format);
+    if (!c.measured)
+        c.share = medianShares().compute;
+    return c;
+}
 
 std::string calibrationClassOf(const DeviceSpec &device)
 {
@@ -65,10 +181,17 @@ EstimateTerms estimateTerms(const Scenario &s)
     t.entry = entry;
     t.bandwidthEfficiency = entry->bandwidthEfficiency;
     t.computeEfficiency = entry->computeEfficiency;
+    if (profile->measuredCeilings) { // the entry's shares are of the measured ceilings
+        t.bandwidthEfficiency =
+            std::min(1.0, t.bandwidthEfficiency * bandwidthCeiling(s.device).share);
+        t.computeEfficiency = std::min(
+            1.0, t.computeEfficiency * computeCeiling(s.device, computeFormatFor(s)).share);
+    }
     t.stepOverheadSeconds = entry->stepOverheadSeconds;
     t.collectiveLatencySeconds = entry->collectiveLatencySeconds;
     t.attentionFlops = profile->attentionFlops;
     t.kvWrite = profile->kvWrite;
+    t.measuredCeilings = profile->measuredCeilings;
     return t;
 }
 

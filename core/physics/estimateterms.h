@@ -6,6 +6,7 @@
 // the label every figure carries. docs/formulas.md, "Calibration", says how.
 
 #include "core/model/estimate.h"
+#include "core/model/formats.h"
 
 #include <limits>
 #include <string>
@@ -25,6 +26,9 @@ struct EstimateTerms
     double collectiveLatencySeconds = std::numeric_limits<double>::quiet_NaN(); ///< NaN: the link's
     bool attentionFlops = false;
     bool kvWrite = false;
+    /// The profile's efficiencies are shares of the device's measured ceilings (CeilingShare):
+    /// the two efficiencies above are their products, shares of the spec sheet (at most 1)
+    bool measuredCeilings = false;
     EstimateMode mode = EstimateMode::SpeedOfLight;
     const CalibrationEntry *entry = nullptr; ///< the profile entry used, if any
     bool missingProfileEntry = false; ///< a profile asked for, none for this device: own values
@@ -45,6 +49,21 @@ const CalibrationEntry *findCalibrationEntry(const CalibrationProfile &profile,
 const CalibrationEntry *findCalibrationEntry(const CalibrationProfile &profile,
                                              std::string_view deviceKey,
                                              std::string_view deviceClass, std::string_view engine);
+
+/** What share of a spec figure a device reaches at best, measured (issue #43): a benchmark's
+ *  fastest dense matmul over the dense peak, a stream benchmark's bandwidth over the spec
+ *  sheet's. A device (or format) with no measurement takes the median share of the reference
+ *  devices that have one, said so by `measured` false. */
+struct CeilingShare
+{
+    double share = 1.0;    ///< in [0.05, 1]
+    bool measured = false; ///< from this device's own measurement (of this format, or a sibling)
+    double ceiling = 0.0;  ///< the measured figure (TFLOP/s or GB/s); 0 when not measured
+    std::string source;    ///< where the measurement comes from; empty when not measured
+};
+
+CeilingShare bandwidthCeiling(const DeviceSpec &device);
+CeilingShare computeCeiling(const DeviceSpec &device, NumericFormat format);
 
 /** The class a profile pools a device in: its deployment ("datacenter", "edge", "client"). */
 std::string calibrationClassOf(const DeviceSpec &device);

@@ -742,6 +742,12 @@ std::string_view boundKey(Bound bound)
     return bound == Bound::Compute ? "compute" : "memory";
 }
 
+NumericFormat computeFormatFor(const Scenario &scenario)
+{
+    bool fallback = false;
+    return chooseComputeFormat(scenario, fallback);
+}
+
 Evaluation evaluate(const Scenario &scenario)
 {
     Evaluation e;

@@ -229,6 +229,10 @@ std::optional<std::string_view> notAvailableReason(const Evaluation &e, FigureId
 /** Computes every figure. Pure: the same scenario always gives the same evaluation. */
 Evaluation evaluate(const Scenario &scenario);
 
+/** The format a step computes in: the scenario's compute_format, else FP8/FP4 weights on units
+ *  of their own, else BF16, FP16 or FP32, whichever peak the device gives first. */
+NumericFormat computeFormatFor(const Scenario &scenario);
+
 /** One decode operating point of a batch sweep (roofline trail, throughput chart). */
 struct BatchPoint
 {

@@ -200,6 +200,25 @@ void estimateInputs(Builder &b, const Scenario &s, const Evaluation &e)
     b.derived("bandwidth efficiency (" + label + ")", F::EstimateBandwidthEfficiency);
     b.derived("compute efficiency (" + label + ")", F::EstimateComputeEfficiency);
     b.derived("step overhead (" + label + ")", F::EstimateStepOverheadSeconds);
+    if (!estimateTerms(s).measuredCeilings)
+        return;
+    // the fitted share multiplies what a benchmark reached on the device (issue #43)
+    const CeilingShare bandwidth = bandwidthCeiling(s.device);
+    const NumericFormat format = computeFormatFor(s);
+    const CeilingShare compute = computeCeiling(s.device, format);
+    auto ceilingText = [](const CeilingShare &c, double spec, const std::string &unit) {
+        const std::string share = formatNumber(c.share * 100.0, 3) + " % of the spec sheet's " +
+                                  formatNumber(spec, 4) + " " + unit;
+        return c.measured ? formatNumber(c.ceiling, 4) + " " + unit + " measured, " + share
+                          : share + " (not measured: the median of the measured devices)";
+    };
+    b.input("measured bandwidth ceiling",
+            ceilingText(bandwidth, s.device.bandwidthGbPerSecond, "GB/s"),
+            bandwidth.measured ? "device.measured.bandwidth_gb_s" : "device.bandwidth_gb_s");
+    const std::string tflops = "TFLOP/s " + std::string(formatKey(format));
+    b.input("measured matmul ceiling", ceilingText(compute, s.device.peak(format), tflops),
+            compute.measured ? "device.measured.tflops." + std::string(formatKey(format))
+                             : "device.peak_tflops." + std::string(formatKey(format)));
 }
 
 } // namespace

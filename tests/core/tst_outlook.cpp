@@ -147,19 +147,30 @@ void Outlook::efficiencyRangeComesFromTheEstimate()
 // speed of light they were run at back to the typical estimate).
 void Outlook::efficiencyEndsMoveATypicalFleet()
 {
-    const core::Scenario s = testsupport::loadScenario(
-        QStringLiteral("llama-70b-fleet"), {QStringLiteral("traffic.requests_per_day=864000"),
-                                            QStringLiteral("traffic.peak_requests_per_second=20")});
-    QCOMPARE(s.calibration.mode, core::EstimateMode::Typical);
-    const core::Sensitivity t = core::sensitivity(s, core::selectDevice(s));
-    QVERIFY(t.available);
-    const core::TornadoBar &efficiency = barOf(t, "efficiency");
-    QVERIFY(efficiency.range.low < 1.0 && efficiency.range.high > 1.0);
-    QVERIFY2(efficiency.costLow > t.baseCost && efficiency.costHigh < t.baseCost,
-             qPrintable(QStringLiteral("%1 / %2 / %3")
-                            .arg(efficiency.costLow)
-                            .arg(t.baseCost)
-                            .arg(efficiency.costHigh)));
+    // replicas are whole: a peak is searched for where the ends' speeds cross a replica step
+    // (20 requests/s with the estimate of 2026-12-06, 22 after its refit on measured ceilings)
+    QString seen;
+    for (int peak = 10; peak <= 40; peak += 2) {
+        const core::Scenario s = testsupport::loadScenario(
+            QStringLiteral("llama-70b-fleet"),
+            {QStringLiteral("traffic.requests_per_day=864000"),
+             QStringLiteral("traffic.peak_requests_per_second=%1").arg(peak)});
+        QCOMPARE(s.calibration.mode, core::EstimateMode::Typical);
+        const core::Sensitivity t = core::sensitivity(s, core::selectDevice(s));
+        QVERIFY(t.available);
+        const core::TornadoBar &efficiency = barOf(t, "efficiency");
+        QVERIFY(efficiency.range.low < 1.0 && efficiency.range.high > 1.0);
+        // the slower end never costs less, the faster never more
+        QVERIFY(efficiency.costLow >= t.baseCost && efficiency.costHigh <= t.baseCost);
+        seen += QStringLiteral("%1/s: %2 / %3 / %4; ")
+                    .arg(peak)
+                    .arg(efficiency.costLow)
+                    .arg(t.baseCost)
+                    .arg(efficiency.costHigh);
+        if (efficiency.costLow > t.baseCost && efficiency.costHigh < t.baseCost)
+            return;
+    }
+    QFAIL(qPrintable("no peak where both ends move the fleet: " + seen));
 }
 
 // Today 1.4 replicas' worth of demand on 2 replicas; at 10 % a month the throughput needs

@@ -133,6 +133,28 @@ void Presets::everyPresetCarriesItsSources()
             QVERIFY2(d->sources.count("memory_gb") &&
                          d->sources.at("memory_gb").find("decimal GB") != std::string::npos,
                      info.id.c_str());
+            // a measured ceiling (issue #43) has its own source and note, is dense, in decimal
+            // GB/s, and sits at most 10 % above the spec sheet (a benchmark's rounding, not a
+            // unit slip or a sparse figure)
+            for (core::NumericFormat f : core::kAllFormats) {
+                if (!core::isSet(d->measuredPeak(f)))
+                    continue;
+                const std::string key = "measured.tflops." + std::string(core::formatKey(f));
+                const std::string what = info.id + " " + key;
+                QVERIFY2(d->sources.count(key) && d->notes.count(key), what.c_str());
+                QVERIFY2(d->notes.at(key).find("Dense") == 0, what.c_str());
+                QVERIFY2(d->measuredPeak(f) > 0.0 && d->measuredPeak(f) <= 1.1 * d->peak(f),
+                         what.c_str());
+            }
+            if (core::isSet(d->measuredBandwidthGbPerSecond)) {
+                const std::string what = info.id + " measured bandwidth";
+                QVERIFY2(d->sources.count("measured.bandwidth_gb_s") &&
+                             d->notes.at("measured.bandwidth_gb_s").find("decimal GB/s") !=
+                                 std::string::npos,
+                         what.c_str());
+                QVERIFY2(d->measuredBandwidthGbPerSecond <= 1.1 * d->bandwidthGbPerSecond,
+                         what.c_str());
+            }
         } else if (info.kind == "model") {
             auto m = core::modelPreset(info.id);
             QVERIFY2(m->sources.count("*") && m->sources.count("parameters"), info.id.c_str());

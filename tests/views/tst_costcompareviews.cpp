@@ -313,27 +313,34 @@ void CostCompareViews::afterApplyTheCostTabPricesTheDecidedFleet()
                                .arg(views::style::number(e[FigureId::CostUtilisation] * 100, 3))));
 }
 
-// A 70B fleet at a peak of 5 requests/s: 3 replicas keep up with the throughput, and the
-// wizard's latency check, simulating the peak, needs 4 for the p95. The Cost tab priced 3
-// ($74,635.20 a month) with no word while the wizard said 4 ($99,513.60) for the same device,
-// format and shape: before Apply the Cost tab names the wizard's fleet and why it differs.
+// A 70B fleet at a peak where the throughput alone keeps up with fewer replicas than the
+// wizard's latency check, simulating the peak, needs for the p95 (found at 5 requests/s with
+// the estimate of 2026-12-06: 3 against 4, $74,635.20 against $99,513.60 a month). The Cost tab
+// priced the smaller fleet with no word while the wizard said the larger for the same device,
+// format and shape: before Apply the Cost tab names the wizard's fleet and why it differs. The
+// peak is searched for, so a refit of the estimate moves it without hiding the case.
 void CostCompareViews::beforeApplyTheCostTabSaysTheWizardsFleet()
 {
-    const std::vector<std::string> sets{"traffic.requests_per_day=200000",
-                                        "traffic.peak_requests_per_second=5"};
-    auto loaded = core::readScenario(*core::scenarioPresetText("llama-70b-fleet"), sets);
-    QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
     views::ScenarioDocument doc;
-    doc.reset(loaded.value().scenario);
-    doc.flush();
-    const core::Selection &chosen = doc.selection();
-    const core::Candidate *same = core::candidateRunning(chosen, doc.scenario());
-    QVERIFY(same);
-    const core::Evaluation &e = doc.evaluation();
-    QVERIFY2(
-        same->replicas > e[FigureId::CostReplicas],
-        qPrintable(
-            QStringLiteral("%1 against %2").arg(same->replicas).arg(e[FigureId::CostReplicas])));
+    const core::Candidate *same = nullptr;
+    double cheaperFleet = 0.0;
+    for (double peak = 3.0; peak <= 12.0 && !same; peak += 0.5) {
+        const std::vector<std::string> sets{"traffic.requests_per_day=200000",
+                                            "traffic.peak_requests_per_second=" +
+                                                std::to_string(peak)};
+        auto loaded = core::readScenario(*core::scenarioPresetText("llama-70b-fleet"), sets);
+        QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+        doc.reset(loaded.value().scenario);
+        doc.flush();
+        const core::Candidate *running = core::candidateRunning(doc.selection(), doc.scenario());
+        QVERIFY(running);
+        cheaperFleet = doc.evaluation()[FigureId::CostReplicas];
+        if (running->replicas > cheaperFleet)
+            same = running;
+    }
+    QVERIFY2(same, "no peak from 3 to 12 requests/s where the wizard's p95 fleet is larger than "
+                   "the throughput's");
+    QVERIFY(same->replicas > cheaperFleet);
     views::CostView cost(&doc);
     showOffscreen(cost);
     const QString month = QString::fromStdString(core::formatUsd(same->monthlyCostUsd));

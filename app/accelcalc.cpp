@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -40,6 +41,8 @@ const char *const kUsage =
     "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain] [--operators]\n"
     "                  [--calibration PROFILE.json|typical|speed_of_light]\n"
     "  accel-calc calibrate MEASUREMENTS ... [-o PROFILE.json] [--leave-one-out]\n"
+    "                  [--leave-out engine|device]   (each run predicted by a fit without\n"
+    "                  its engine family or its device: the error where nobody measured)\n"
     "  accel-calc calibrate --typical [-o presets/calibration/typical.json]\n"
     "  accel-calc validate MEASUREMENTS ... [--calibration PROFILE.json|typical|speed_of_light]\n"
     "                  (without --calibration: each device's default estimate, as the app uses)\n"
@@ -370,11 +373,30 @@ nlohmann::json pointJson(const core::Measurement &m, const core::CalibrationPoin
             {"profile_entry", p.scope}};
 }
 
+/** The share within 15 % and 25 % and the median and worst absolute relative error. */
+nlohmann::json errorSummary(std::vector<double> errors)
+{
+    std::sort(errors.begin(), errors.end());
+    const std::size_t n = errors.size();
+    auto within = [&](double limit) {
+        return std::count_if(errors.begin(), errors.end(), [&](double e) { return e <= limit; });
+    };
+    const double median = n == 0       ? 0.0
+                          : n % 2 == 1 ? errors[n / 2]
+                                       : 0.5 * (errors[n / 2 - 1] + errors[n / 2]);
+    return {{"runs", n},
+            {"within_15_percent", within(0.15)},
+            {"within_25_percent", within(0.25)},
+            {"median_error", median},
+            {"worst_error", n == 0 ? 0.0 : errors.back()}};
+}
+
 int calibrateCommand(const std::vector<std::string> &args)
 {
     std::vector<std::string> files;
     std::string output;
     bool leaveOut = false;
+    std::vector<core::HoldOut> groupsOut;
     bool typical = false;
     core::MeasurementDefaults defaults;
     std::string optionError;
@@ -385,6 +407,11 @@ int calibrateCommand(const std::vector<std::string> &args)
             output = args[++i];
         } else if (args[i] == "--leave-one-out") {
             leaveOut = true;
+        } else if (args[i] == "--leave-out") {
+            if (i + 1 >= args.size() || (args[i + 1] != "engine" && args[i + 1] != "device"))
+                return usageError("--leave-out needs engine or device");
+            groupsOut.push_back(args[++i] == "engine" ? core::HoldOut::Engine
+                                                      : core::HoldOut::Device);
         } else if (args[i] == "--typical") {
             typical = true;
         } else if (const auto option = defaultsOption(args, i, defaults, optionError);
@@ -399,7 +426,7 @@ int calibrateCommand(const std::vector<std::string> &args)
     }
     if (typical) {
         // the shipped profile, refitted: what presets/calibration/typical.json must hold
-        if (!files.empty() || leaveOut)
+        if (!files.empty() || leaveOut || !groupsOut.empty())
             return usageError("calibrate --typical fits the shipped measurements and takes no "
                               "other input");
         const std::string text = core::calibrationProfileToJson(core::fitTypicalProfile());
@@ -445,6 +472,31 @@ int calibrateCommand(const std::vector<std::string> &args)
             within += std::fabs(p.relativeError) <= 0.15 ? 1 : 0;
         }
         result["leave_one_out"] = {{"rows", held}, {"within_15_percent", within}};
+    }
+    for (core::HoldOut holdOut : groupsOut) {
+        // per group: how the runs of an engine (a device) nobody else ran are predicted
+        const std::vector<core::CalibrationPoint> held = core::leaveGroupOut(rows, holdOut);
+        nlohmann::json points = nlohmann::json::array();
+        std::map<std::string, std::vector<double>> byGroup;
+        std::vector<double> all;
+        for (const core::CalibrationPoint &p : held) {
+            points.push_back(pointJson(rows[p.row], p));
+            const core::Measurement &m = rows[p.row];
+            const std::string group =
+                holdOut == core::HoldOut::Engine
+                    ? core::engineFamily(m.engine)
+                    : (m.scenario.device.presetId.empty() ? m.scenario.device.name
+                                                          : m.scenario.device.presetId);
+            byGroup[group].push_back(std::fabs(p.relativeError));
+            all.push_back(std::fabs(p.relativeError));
+        }
+        nlohmann::json groups = nlohmann::json::object();
+        for (const auto &[group, errors] : byGroup)
+            groups[group] = errorSummary(errors);
+        nlohmann::json summary = errorSummary(all);
+        summary["rows"] = points;
+        summary["by_group"] = groups;
+        result["leave_one_" + std::string(core::holdOutKey(holdOut)) + "_out"] = summary;
     }
     if (!output.empty()) {
         const auto written =

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -27,8 +28,10 @@ using json = nlohmann::json;
 /** One forward pass of a measured run at speed of light: memory, arithmetic and link time. */
 struct Pass
 {
-    double memory = 0;
+    double memory = 0; ///< bytes other than a decode step's KV traffic
+    double kv = 0;     ///< a decode step's KV traffic (the attention kernels)
     double compute = 0;
+    double sequences = 0;   ///< sequences generating a token in the pass (a decode's batch)
     double links = 0;       ///< link time without the all-reduces' fixed latency
     double collectives = 0; ///< tensor-parallel all-reduces, each paying the latency
 };
@@ -39,6 +42,7 @@ struct Row
     std::size_t index = 0;
     std::vector<Pass> passes;
     double seconds = 0; ///< the measurement as time (a rate's step time)
+    bool rate = false;  ///< measured as a rate (tokens/s): its error is of the rate, not the time
     std::string device;
     std::string deviceClass;
     std::string engine;
@@ -52,16 +56,28 @@ struct Row
 constexpr double kDefaultCollectiveLatency = 10e-6;
 
 /** The coefficients: 1/bandwidth efficiency, 1/compute efficiency, overhead per pass, latency
- *  per tensor-parallel all-reduce. */
+ *  per tensor-parallel all-reduce, 1/the KV traffic's bandwidth efficiency, time per sequence
+ *  per decode step. The KV column is tied to the bandwidth's until runs whose KV shares differ
+ *  separate it. */
+constexpr std::size_t kCoefficients = 6;
+enum Column : std::size_t { kBandwidth, kCompute, kOverhead, kLatency, kKv, kPerSequence };
+
 struct Coefficients
 {
-    std::array<double, 4> x{1.0, 1.0, 0.0, kDefaultCollectiveLatency};
-    std::array<bool, 4> fitted{false, false, false, false};
+    std::array<double, kCoefficients> x{1.0, 1.0, 0.0, kDefaultCollectiveLatency, 1.0, 0.0};
+    std::array<bool, kCoefficients> fitted{};
+    bool kvTied = true; ///< x[kKv] follows x[kBandwidth]
+    double kv() const { return kvTied ? x[kBandwidth] : x[kKv]; }
 };
 
-constexpr std::size_t kCoefficients = 4;
 constexpr std::array<const char *, kCoefficients> kCoefficientNames = {
-    "bandwidth efficiency", "compute efficiency", "step overhead", "all-reduce latency"};
+    "bandwidth efficiency", "compute efficiency",      "step overhead",
+    "all-reduce latency",   "KV bandwidth efficiency", "time per sequence"};
+
+/** A residual past this relative error is weighed down (Huber): a few runs of an engine far off
+ *  the roofline (a GQA-unaware attention kernel, a 2024 ROCm build) must not set a class's
+ *  figures for every other engine. */
+constexpr double kRobustRelativeError = 0.25;
 
 /** The run with the terms a profile assumes and the speed of light's efficiencies. */
 Scenario fitScenario(const Measurement &m)
@@ -111,8 +127,11 @@ Pass makePass(const Evaluation &e, const Evaluation &withoutLatency, double late
         p.memory = prefillMemory(e);
         p.compute = prefillCompute(e);
     } else {
-        p.memory = e[FigureId::DecodeMemorySeconds];
+        p.kv = e[FigureId::DecodeKvBytesPerStep] /
+               (e[FigureId::Bandwidth] * e[FigureId::EstimateBandwidthEfficiency]);
+        p.memory = std::max(0.0, e[FigureId::DecodeMemorySeconds] - p.kv);
         p.compute = e[FigureId::DecodeComputeSeconds];
+        p.sequences = e[FigureId::DecodeBatch];
     }
     const double links = prefill ? prefillLinks(e) : decodeLinks(e);
     p.links = prefill ? prefillLinks(withoutLatency) : decodeLinks(withoutLatency);
@@ -175,6 +194,8 @@ Row makeRow(const Measurement &m, std::size_t index)
     row.bandwidthShare = s.serving.bandwidthEfficiency;
     row.computeShare = s.serving.computeEfficiency;
     row.seconds = asSeconds(m.metric, m.value, s.serving.batch);
+    row.rate = m.metric == MeasuredMetric::DecodeTokensPerSecond ||
+               m.metric == MeasuredMetric::DecodeTokensPerSecondPerSequence;
     switch (m.metric) {
     case MeasuredMetric::DecodeTokensPerSecondPerSequence:
     case MeasuredMetric::DecodeTokensPerSecond:
@@ -195,8 +216,9 @@ double predictSeconds(const Row &row, const Coefficients &c)
 {
     double seconds = 0.0;
     for (const Pass &p : row.passes)
-        seconds += std::max(p.memory * c.x[0], p.compute * c.x[1]) + p.links + c.x[2] +
-                   p.collectives * c.x[3];
+        seconds += std::max(p.memory * c.x[kBandwidth] + p.kv * c.kv(), p.compute * c.x[kCompute]) +
+                   p.links + c.x[kOverhead] + p.collectives * c.x[kLatency] +
+                   p.sequences * c.x[kPerSequence];
     return seconds;
 }
 
@@ -207,65 +229,149 @@ std::string percent(double efficiency)
 
 std::string describe(std::size_t column, double value)
 {
-    if (column >= 2)
-        return formatSeconds(value);
-    return percent(1.0 / value);
+    if (column == kBandwidth || column == kCompute || column == kKv)
+        return percent(1.0 / value);
+    return formatSeconds(value);
+}
+
+/** Whether `rows` can separate the KV traffic's efficiency from the weights': runs whose KV
+ *  share of the bytes differs by a fifth or more. */
+bool separatesKv(const std::vector<const Row *> &rows)
+{
+    double least = 1.0;
+    double most = 0.0;
+    for (const Row *row : rows) {
+        double kv = 0.0;
+        double all = 0.0;
+        for (const Pass &p : row->passes) {
+            kv += p.kv;
+            all += p.kv + p.memory;
+        }
+        if (all <= 0.0)
+            continue;
+        least = std::min(least, kv / all);
+        most = std::max(most, kv / all);
+    }
+    return rows.size() >= 3 && most - least >= 0.2;
+}
+
+/** Whether `rows` can separate a cost per sequence from the fixed one: three runs or more
+ *  decoding 16 sequences or more a step, and three of a few (one run at a batch of 10 beside
+ *  batch-1 runs would set it alone). */
+bool separatesSequences(const std::vector<const Row *> &rows)
+{
+    std::size_t large = 0;
+    std::size_t small = 0;
+    for (const Row *row : rows) {
+        double sequences = 0.0;
+        for (const Pass &p : row->passes)
+            sequences = std::max(sequences, p.sequences);
+        large += sequences >= 16.0 ? 1 : 0;
+        small += sequences > 0.0 && sequences <= 4.0 ? 1 : 0;
+    }
+    return large >= 3 && small >= 3;
 }
 
 /** Bounded weighted least squares on relative error for `rows`; what the rows cannot determine
  *  is held at `fallback`'s value and a note says so. */
+double median(std::vector<double> values);
+
+/** How many runs' worth of evidence a device's (or engine's) fit gives its class's figures:
+ *  partial pooling, so a device with two runs borrows from its class instead of fitting them
+ *  exactly (an H200 fitted on two runs found 540 us per all-reduce). */
+constexpr double kPooledRuns = 2.0;
+
 Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &fallback,
                      const std::string &scope, const std::string &fallbackScope,
-                     std::vector<std::string> &notes)
+                     std::vector<std::string> &notes, bool pooled)
 {
     Coefficients c = fallback;
-    c.fitted = {false, false, false, false};
-    std::array<bool, kCoefficients> held{false, false, false, false};
+    c.fitted = {};
+    std::array<bool, kCoefficients> held{};
     std::array<std::string, kCoefficients> why;
+    // the KV traffic's efficiency: its own where the runs separate it, else the level above's
+    // own, else the weights'
+    if (separatesKv(rows)) {
+        c.kvTied = false;
+    } else {
+        held[kKv] = true;
+        if (!fallback.kvTied)
+            c.x[kKv] = fallback.x[kKv];
+    }
+    if (!separatesSequences(rows))
+        held[kPerSequence] = true; // the level above's (0 at the speed of light)
+    // a measured ceiling is a benchmark's best, and an engine may beat it (a stream benchmark's
+    // triad reads and writes; decode only reads): each run may reach up to its device's spec
+    // sheet, no further
+    double bandwidthFloor = 0.0;
+    double computeFloor = 0.0;
+    for (const Row *row : rows) {
+        bandwidthFloor = std::max(bandwidthFloor, row->bandwidthShare);
+        computeFloor = std::max(computeFloor, row->computeShare);
+    }
     std::vector<bool> memoryBound;
-    for (int iteration = 0; iteration < 12; ++iteration) {
+    std::vector<double> robust(rows.size(), 1.0);
+    for (int iteration = 0; iteration < 20; ++iteration) {
         // which roof each pass is under with the coefficients so far
         std::vector<bool> bound;
         for (const Row *row : rows)
             for (const Pass &p : row->passes)
-                bound.push_back(p.memory * c.x[0] >= p.compute * c.x[1]);
-        if (iteration > 0 && bound == memoryBound)
+                bound.push_back(p.memory * c.x[kBandwidth] + p.kv * c.kv() >=
+                                p.compute * c.x[kCompute]);
+        // runs far off the fit so far weigh less (Huber on relative error)
+        std::vector<double> weighting(rows.size(), 1.0);
+        if (iteration > 0)
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const double error = std::abs(predictSeconds(*rows[i], c) / rows[i]->seconds - 1.0);
+                weighting[i] = error > kRobustRelativeError ? kRobustRelativeError / error : 1.0;
+            }
+        const bool settled = iteration > 0 && bound == memoryBound &&
+                             std::equal(weighting.begin(), weighting.end(), robust.begin(),
+                                        [](double a, double b) { return std::abs(a - b) < 1e-4; });
+        if (settled)
             break;
         memoryBound = bound;
+        robust = weighting;
 
         std::vector<std::array<double, kCoefficients>> design;
         std::vector<double> targets;
         std::vector<double> weights;
         std::size_t k = 0;
-        for (const Row *row : rows) {
-            std::array<double, kCoefficients> a{0.0, 0.0, 0.0, 0.0};
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const Row *row = rows[i];
+            std::array<double, kCoefficients> a{};
             double links = 0.0;
             for (const Pass &p : row->passes) {
-                if (memoryBound[k++])
-                    a[0] += p.memory;
-                else
-                    a[1] += p.compute;
-                a[2] += 1.0;
-                a[3] += p.collectives;
+                if (memoryBound[k++]) {
+                    a[kBandwidth] += p.memory;
+                    a[c.kvTied ? kBandwidth : kKv] += p.kv;
+                } else {
+                    a[kCompute] += p.compute;
+                }
+                a[kOverhead] += 1.0;
+                a[kLatency] += p.collectives;
+                a[kPerSequence] += p.sequences;
                 links += p.links;
             }
             design.push_back(a);
             targets.push_back(row->seconds - links);
-            weights.push_back(1.0 / (row->seconds * row->seconds));
+            weights.push_back(robust[i] / (row->seconds * row->seconds));
         }
         for (std::size_t j = 0; j < kCoefficients; ++j) {
             const bool used = std::any_of(design.begin(), design.end(),
                                           [j](const auto &a) { return a[j] > 0.0; });
             if (!used && !held[j]) {
                 held[j] = true;
-                why[j] = j == 1   ? "every measurement is memory-bound; a ttft_seconds or "
-                                    "prefill_seconds with a prompt of 1,000 tokens or more, or a "
-                                    "decode at a batch past the ridge, would determine it"
-                         : j == 3 ? "" // no run at TP > 1: the link's own, nothing to say
-                                  : "no measurement depends on it";
+                why[j] = j == kCompute
+                             ? "every measurement is memory-bound; a ttft_seconds or "
+                               "prefill_seconds with a prompt of 1,000 tokens or more, or a "
+                               "decode at a batch past the ridge, would determine it"
+                         : j == kLatency || j == kKv || j == kPerSequence
+                             ? "" // the link's own, the weights' or the level above's
+                             : "no measurement depends on it";
             }
         }
-        for (int attempt = 0; attempt < 3; ++attempt) {
+        for (int attempt = 0; attempt < 4; ++attempt) {
             LinearFitProblem problem;
             std::vector<std::size_t> free;
             for (std::size_t j = 0; j < kCoefficients; ++j)
@@ -284,19 +390,33 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
                 problem.targets.push_back(target);
             }
             problem.weights = weights;
-            // a measured ceiling is a benchmark's best, and an engine may beat it (a stream
-            // benchmark's triad reads and writes; decode only reads): each run may reach up to
-            // its device's spec sheet, no further
-            double bandwidthFloor = 0.0;
-            double computeFloor = 0.0;
-            for (const Row *row : rows) {
-                bandwidthFloor = std::max(bandwidthFloor, row->bandwidthShare);
-                computeFloor = std::max(computeFloor, row->computeShare);
+            if (pooled) {
+                // one pseudo-run per free figure saying it is the level above's, scaled as a
+                // run's relative error moves with it (the median over the runs that use it)
+                for (std::size_t j : free) {
+                    std::vector<double> scales;
+                    for (std::size_t i = 0; i < design.size(); ++i)
+                        if (design[i][j] > 0.0)
+                            scales.push_back(design[i][j] / rows[i]->seconds);
+                    if (scales.empty())
+                        continue;
+                    const double scale = median(scales);
+                    const double prior = j == kKv ? fallback.kv() : fallback.x[j];
+                    for (std::size_t j2 : free)
+                        problem.design.push_back(j2 == j ? scale : 0.0);
+                    problem.targets.push_back(scale * prior);
+                    problem.weights.push_back(kPooledRuns);
+                }
             }
             for (std::size_t j : free) {
-                // efficiencies up to the spec sheet, overhead in [0, 1 s], latency in [0, 1 ms]
-                problem.lower.push_back(j >= 2 ? 0.0 : j == 0 ? bandwidthFloor : computeFloor);
-                problem.upper.push_back(j == 2 ? 1.0 : j == 3 ? 1e-3 : 1e4);
+                // efficiencies up to the spec sheet, overhead in [0, 1 s], latency and time per
+                // sequence in [0, 1 ms]
+                problem.lower.push_back(j == kBandwidth || j == kKv ? bandwidthFloor
+                                        : j == kCompute             ? computeFloor
+                                                                    : 0.0);
+                problem.upper.push_back(j == kOverhead                       ? 1.0
+                                        : j == kLatency || j == kPerSequence ? 1e-3
+                                                                             : 1e4);
                 problem.names.emplace_back(kCoefficientNames[j]);
             }
             const auto fit = fitLinearLeastSquares(problem);
@@ -309,11 +429,15 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
             }
             // undetermined: hold the overhead first (it and the bandwidth term move together
             // when every run reads about the same bytes), then whatever the solver names
-            std::size_t lost = 2;
+            std::size_t lost = kOverhead;
             const std::string &path = fit.error().path;
-            if (held[2] && path.starts_with("/design/"))
+            if (held[kOverhead] && path.starts_with("/design/"))
                 lost = free[std::min<std::size_t>(free.size() - 1, std::stoul(path.substr(8)))];
             held[lost] = true;
+            if (lost == kKv && fallback.kvTied) { // back to the weights' efficiency
+                c.kvTied = true;
+                c.x[kKv] = c.x[kBandwidth];
+            }
             why[lost] = rows.size() == 1
                             ? "one measurement cannot separate it from the other figures; a "
                               "second run at another batch, prompt length or model size would"
@@ -321,6 +445,8 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
                               "model size, format or batch would separate it";
         }
     }
+    if (c.kvTied)
+        c.x[kKv] = c.x[kBandwidth];
     for (std::size_t j = 0; j < kCoefficients; ++j) {
         if (held[j] && !why[j].empty())
             notes.push_back(scope + ": " + kCoefficientNames[j] + " not determined (" + why[j] +
@@ -332,26 +458,35 @@ Coefficients fitRows(const std::vector<const Row *> &rows, const Coefficients &f
 CalibrationEntry makeEntry(const Coefficients &c)
 {
     CalibrationEntry entry;
-    entry.bandwidthEfficiency = 1.0 / c.x[0];
-    entry.computeEfficiency = 1.0 / c.x[1];
-    entry.stepOverheadSeconds = c.x[2];
-    entry.bandwidthFitted = c.fitted[0];
-    entry.computeFitted = c.fitted[1];
-    entry.overheadFitted = c.fitted[2];
-    entry.latencyFitted = c.fitted[3];
+    entry.bandwidthEfficiency = 1.0 / c.x[kBandwidth];
+    entry.computeEfficiency = 1.0 / c.x[kCompute];
+    entry.stepOverheadSeconds = c.x[kOverhead];
+    entry.secondsPerSequence = c.x[kPerSequence];
+    if (!c.kvTied)
+        entry.kvBandwidthEfficiency = 1.0 / c.x[kKv];
+    entry.bandwidthFitted = c.fitted[kBandwidth];
+    entry.computeFitted = c.fitted[kCompute];
+    entry.overheadFitted = c.fitted[kOverhead];
+    entry.latencyFitted = c.fitted[kLatency];
+    entry.kvFitted = c.fitted[kKv];
+    entry.perSequenceFitted = c.fitted[kPerSequence];
     // the link's own latency unless a fit here or above found another
-    if (c.fitted[3] || c.x[3] != kDefaultCollectiveLatency)
-        entry.collectiveLatencySeconds = c.x[3];
+    if (c.fitted[kLatency] || c.x[kLatency] != kDefaultCollectiveLatency)
+        entry.collectiveLatencySeconds = c.x[kLatency];
     return entry;
 }
 
 Coefficients coefficientsOf(const CalibrationEntry &entry)
 {
     Coefficients c;
-    c.x = {1.0 / entry.bandwidthEfficiency, 1.0 / entry.computeEfficiency,
+    c.kvTied = !std::isfinite(entry.kvBandwidthEfficiency);
+    c.x = {1.0 / entry.bandwidthEfficiency,
+           1.0 / entry.computeEfficiency,
            entry.stepOverheadSeconds,
            std::isnan(entry.collectiveLatencySeconds) ? kDefaultCollectiveLatency
-                                                      : entry.collectiveLatencySeconds};
+                                                      : entry.collectiveLatencySeconds,
+           c.kvTied ? 1.0 / entry.bandwidthEfficiency : 1.0 / entry.kvBandwidthEfficiency,
+           entry.secondsPerSequence};
     return c;
 }
 
@@ -379,7 +514,7 @@ CalibrationProfile fitProfile(const std::vector<Row> &rows)
     std::map<std::string, Coefficients> classFits;
     for (const auto &[deviceClass, members] : byClass) {
         const Coefficients c = fitRows(members, speedOfLight, deviceClass + " devices",
-                                       "the speed of light", profile.notes);
+                                       "the speed of light", profile.notes, false);
         classFits[deviceClass] = c;
         CalibrationEntry entry = makeEntry(c);
         entry.deviceClass = deviceClass;
@@ -391,7 +526,7 @@ CalibrationProfile fitProfile(const std::vector<Row> &rows)
             continue; // one run: pooled with its class
         const std::string deviceClass = members.front()->deviceClass;
         const Coefficients c = fitRows(members, classFits[deviceClass], device,
-                                       deviceClass + " devices", profile.notes);
+                                       deviceClass + " devices", profile.notes, true);
         CalibrationEntry entry = makeEntry(c);
         entry.device = device;
         entry.deviceClass = deviceClass;
@@ -406,7 +541,7 @@ CalibrationProfile fitProfile(const std::vector<Row> &rows)
             if (engine.empty() || runs.size() < 2)
                 continue;
             const Coefficients e =
-                fitRows(runs, c, device + " with " + engine, device, profile.notes);
+                fitRows(runs, c, device + " with " + engine, device, profile.notes, true);
             CalibrationEntry engineEntry = makeEntry(e);
             engineEntry.device = device;
             engineEntry.deviceClass = deviceClass;
@@ -434,6 +569,36 @@ CalibrationPoint pointFor(const Row &row, const Measurement &m, const Coefficien
 const CalibrationEntry *entryForRow(const CalibrationProfile &profile, const Row &row)
 {
     return findCalibrationEntry(profile, row.device, row.deviceClass, row.engine);
+}
+
+/** Per class, the relative errors of each device's runs predicted by the class's fit without
+ *  that device: what a device outside the data can expect. Classes of one device have none. */
+std::map<std::string, std::vector<double>>
+classErrorsWithoutEachDevice(const std::vector<Row> &rows)
+{
+    std::map<std::string, std::set<std::string>> devices;
+    for (const Row &row : rows)
+        devices[row.deviceClass].insert(row.device);
+    std::map<std::string, std::vector<double>> out;
+    for (const auto &[deviceClass, members] : devices) {
+        if (members.size() < 2)
+            continue;
+        for (const std::string &device : members) {
+            std::vector<const Row *> others;
+            for (const Row &row : rows)
+                if (row.deviceClass == deviceClass && row.device != device)
+                    others.push_back(&row);
+            std::vector<std::string> notes;
+            const Coefficients c =
+                fitRows(others, Coefficients{}, deviceClass, "the speed of light", notes, false);
+            for (const Row &row : rows)
+                if (row.device == device) {
+                    const double ratio = predictSeconds(row, c) / row.seconds;
+                    out[deviceClass].push_back(std::abs((row.rate ? 1.0 / ratio : ratio) - 1.0));
+                }
+        }
+    }
+    return out;
 }
 
 } // namespace
@@ -504,6 +669,13 @@ Result<CalibrationResult> calibrate(std::span<const Measurement> measurements,
             errorsByEntry[entry].push_back(std::fabs(point.relativeError));
         result.points.push_back(std::move(point));
     }
+    // a class's entry serves the devices nobody measured: its errors are those of each device's
+    // runs predicted by the class fitted without that device
+    for (const auto &[deviceClass, deviceErrors] : classErrorsWithoutEachDevice(rows)) {
+        for (CalibrationEntry &entry : result.profile.entries)
+            if (entry.device.empty() && entry.engine.empty() && entry.deviceClass == deviceClass)
+                errorsByEntry[&entry] = deviceErrors;
+    }
     for (CalibrationEntry &entry : result.profile.entries) {
         const auto &own = errorsByEntry[&entry];
         entry.medianRelativeError = median(own);
@@ -515,6 +687,61 @@ Result<CalibrationResult> calibrate(std::span<const Measurement> measurements,
     result.within15Percent = std::size_t(
         std::count_if(errors.begin(), errors.end(), [](double e) { return e <= 0.15; }));
     return result;
+}
+
+std::string_view holdOutKey(HoldOut holdOut)
+{
+    switch (holdOut) {
+    case HoldOut::Run:
+        return "run";
+    case HoldOut::Engine:
+        return "engine";
+    case HoldOut::Device:
+        return "device";
+    }
+    return "run";
+}
+
+std::string engineFamily(std::string_view engine)
+{
+    std::string family;
+    for (char ch : engine) {
+        if (ch == ' ' || ch == '(' || ch == ',')
+            break;
+        family += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    }
+    return family;
+}
+
+std::vector<CalibrationPoint> leaveGroupOut(std::span<const Measurement> measurements,
+                                            HoldOut holdOut)
+{
+    if (holdOut == HoldOut::Run)
+        return leaveOneOut(measurements);
+    std::vector<Row> rows;
+    for (std::size_t i = 0; i < measurements.size(); ++i)
+        rows.push_back(makeRow(measurements[i], i));
+    auto groupOf = [&](const Row &row) {
+        return holdOut == HoldOut::Engine ? engineFamily(row.engine) : row.device;
+    };
+    std::map<std::string, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        groups[groupOf(rows[i])].push_back(i);
+    std::vector<CalibrationPoint> points(rows.size());
+    for (const auto &[group, members] : groups) {
+        std::vector<Row> others;
+        for (const Row &row : rows)
+            if (groupOf(row) != group)
+                others.push_back(row);
+        const CalibrationProfile profile = fitProfile(others);
+        for (std::size_t i : members) {
+            const CalibrationEntry *entry = entryForRow(profile, rows[i]);
+            const Coefficients c = entry ? coefficientsOf(*entry) : Coefficients{};
+            points[i] = pointFor(rows[i], measurements[i], c,
+                                 entry ? entry->scopeLabel() : "speed of light");
+        }
+    }
+    return points;
 }
 
 std::vector<CalibrationPoint> leaveOneOut(std::span<const Measurement> measurements)

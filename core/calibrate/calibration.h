@@ -61,6 +61,20 @@ struct CalibrationResult
 /** Each measurement predicted by a fit of all the others: an honest accuracy figure. */
 std::vector<CalibrationPoint> leaveOneOut(std::span<const Measurement> measurements);
 
+/** What a held-out group shares: one run, an engine family or a device. */
+enum class HoldOut { Run, Engine, Device };
+std::string_view holdOutKey(HoldOut holdOut); ///< "run", "engine", "device"
+
+/** "tensorrt-llm" for "TensorRT-LLM 0.6.1", "vllm" for "vLLM (ROCm, 2024)", "llama.cpp" for
+ *  "llama.cpp (May 2024)": the first word, lower case, what a leave-one-engine-out holds out. */
+std::string engineFamily(std::string_view engine);
+
+/** Each measurement predicted by a fit without its whole group: every run of its engine family
+ *  (the estimate for an engine nobody measured) or of its device (for a device nobody measured).
+ *  The points come in the measurements' order. */
+std::vector<CalibrationPoint> leaveGroupOut(std::span<const Measurement> measurements,
+                                            HoldOut holdOut);
+
 /** How near an estimate lies to the data behind it (issue #43): the lesson's ceiling, a fit
  *  of this device with this engine, of this device, of its class with or without this device
  *  among the fitted runs, or no data at all (the speed of light stands in). */

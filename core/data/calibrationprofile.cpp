@@ -100,6 +100,16 @@ Result<CalibrationProfile> readCalibrationProfile(std::string_view text)
                                  "must be a number of seconds from 0 to 10");
                 entry.stepOverheadSeconds = v.get<double>();
             }
+            if (e.contains("kv_bandwidth_efficiency"))
+                entry.kvBandwidthEfficiency =
+                    readEfficiency(e, "kv_bandwidth_efficiency", where, p.measuredCeilings);
+            if (e.contains("step_seconds_per_sequence")) {
+                const json &v = e["step_seconds_per_sequence"];
+                if (!v.is_number() || v.get<double>() < 0.0 || v.get<double>() > 1e-2)
+                    detail::fail(where + "/step_seconds_per_sequence",
+                                 "must be a number of seconds from 0 to 0.01");
+                entry.secondsPerSequence = v.get<double>();
+            }
             if (e.contains("collective_latency_s")) {
                 const json &v = e["collective_latency_s"];
                 if (!v.is_number() || v.get<double>() < 0.0 || v.get<double>() > 1e-3)
@@ -113,6 +123,8 @@ Result<CalibrationProfile> readCalibrationProfile(std::string_view text)
                 entry.computeFitted = f.value("compute_efficiency", false);
                 entry.overheadFitted = f.value("step_overhead_s", false);
                 entry.latencyFitted = f.value("collective_latency_s", false);
+                entry.kvFitted = f.value("kv_bandwidth_efficiency", false);
+                entry.perSequenceFitted = f.value("step_seconds_per_sequence", false);
             }
             entry.points = e.value("points", 0.0);
             if (e.contains("median_error") && e["median_error"].is_number())
@@ -151,10 +163,16 @@ std::string calibrationProfileToJson(const CalibrationProfile &p)
         entry["step_overhead_s"] = e.stepOverheadSeconds;
         if (std::isfinite(e.collectiveLatencySeconds))
             entry["collective_latency_s"] = e.collectiveLatencySeconds;
+        if (std::isfinite(e.kvBandwidthEfficiency))
+            entry["kv_bandwidth_efficiency"] = e.kvBandwidthEfficiency;
+        if (e.secondsPerSequence > 0.0)
+            entry["step_seconds_per_sequence"] = e.secondsPerSequence;
         entry["fitted"] = {{"bandwidth_efficiency", e.bandwidthFitted},
                            {"compute_efficiency", e.computeFitted},
                            {"step_overhead_s", e.overheadFitted},
-                           {"collective_latency_s", e.latencyFitted}};
+                           {"collective_latency_s", e.latencyFitted},
+                           {"kv_bandwidth_efficiency", e.kvFitted},
+                           {"step_seconds_per_sequence", e.perSequenceFitted}};
         entry["points"] = e.points;
         if (std::isfinite(e.medianRelativeError))
             entry["median_error"] = e.medianRelativeError;

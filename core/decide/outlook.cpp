@@ -399,15 +399,9 @@ Scenario varied(const Scenario &scenario, const Candidate &best, const Sensitivi
     // given, a utilisation would shrink the demand with the fleet)
     Scenario v = withDemand(scenario, best, 1.0);
     if (range.key == "efficiency") {
-        // the estimate's own terms on the option's device, scaled: the speed of light's rules
-        const EstimateTerms terms = estimateTerms(best.scenario);
-        v.calibration.mode = EstimateMode::SpeedOfLight;
-        v.givenInputs["calibration"] = InputOrigin::App; // chosen: the device may not reset it
-        v.serving.bandwidthEfficiency = std::min(1.0, terms.bandwidthEfficiency * factor);
-        v.serving.computeEfficiency = std::min(1.0, terms.computeEfficiency * factor);
-        v.serving.stepOverheadSeconds = terms.stepOverheadSeconds;
-        v.serving.attentionFlops = terms.attentionFlops ? 1.0 : 0.0;
-        v.serving.kvWrite = terms.kvWrite ? 1.0 : 0.0;
+        // each option's own estimate, every efficiency scaled (the device may set the estimate's
+        // mode; the factor stays with it)
+        v.calibration.efficiencyFactor = factor;
     } else if (range.key == "traffic") {
         v = withDemand(scenario, best, factor);
     } else if (range.key == "context") {

@@ -28,12 +28,20 @@ struct CalibrationEntry
     /// Time per tensor-parallel all-reduce, fitted from runs at TP > 1; NaN: the device link's
     /// own (10 us where the preset gives none)
     double collectiveLatencySeconds = std::numeric_limits<double>::quiet_NaN();
+    /// Bandwidth efficiency of a decode step's KV traffic (attention kernels reading the cache),
+    /// fitted where runs' KV shares differ enough to separate it; NaN: the weights' (issue #43)
+    double kvBandwidthEfficiency = std::numeric_limits<double>::quiet_NaN();
+    /// Engine time per generated token per decode step (sampling, scheduling, detokenising):
+    /// a step of batch b pays b x this beside the fixed overhead (issue #43)
+    double secondsPerSequence = 0.0;
     /// false where the measurements could not determine the figure and it came from the class
     /// (or stayed at the speed of light): said beside the number
     bool bandwidthFitted = false;
     bool computeFitted = false;
     bool overheadFitted = false;
     bool latencyFitted = false;
+    bool kvFitted = false;
+    bool perSequenceFitted = false;
     double points = 0; ///< measurements fitted
     double medianRelativeError = std::numeric_limits<double>::quiet_NaN();
     double worstRelativeError = std::numeric_limits<double>::quiet_NaN();
@@ -70,6 +78,9 @@ struct CalibrationConfig
     std::string engine;      ///< prefer this engine's entries; empty: the device's own
     std::string profilePath; ///< as the scenario wrote it (a file beside it); empty: inline
     std::optional<CalibrationProfile> profile; ///< the user's profile (Calibrated)
+    /// What the engine delivers against the estimate: every efficiency times this (capped at 1).
+    /// The sensitivity's efficiency row varies it; never read from or written to a file.
+    double efficiencyFactor = 1.0;
 
     bool active() const { return mode != EstimateMode::SpeedOfLight; }
 };

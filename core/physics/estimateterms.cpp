@@ -97,6 +97,17 @@ const MedianShares &medianShares()
     return shares;
 }
 
+/** The terms with every efficiency times `factor` (a sensitivity's end), none above 1. */
+EstimateTerms scaled(EstimateTerms t, double factor)
+{
+    if (factor == 1.0)
+        return t;
+    t.bandwidthEfficiency = std::min(1.0, t.bandwidthEfficiency * factor);
+    t.kvBandwidthEfficiency = std::min(1.0, t.kvBandwidthEfficiency * factor);
+    t.computeEfficiency = std::min(1.0, t.computeEfficiency * factor);
+    return t;
+}
+
 } // namespace
 
 CeilingShare bandwidthCeiling(const DeviceSpec &device)
@@ -161,11 +172,12 @@ EstimateTerms estimateTerms(const Scenario &s)
     t.bandwidthEfficiency = s.serving.bandwidthEfficiency;
     t.computeEfficiency = s.serving.computeEfficiency;
     t.stepOverheadSeconds = s.serving.stepOverheadSeconds;
+    t.kvBandwidthEfficiency = t.bandwidthEfficiency;
     t.attentionFlops = s.serving.attentionFlops != 0.0;
     t.kvWrite = s.serving.kvWrite != 0.0;
     const CalibrationConfig &c = s.calibration;
     if (!c.active())
-        return t;
+        return scaled(t, c.efficiencyFactor);
     const CalibrationProfile *profile = nullptr;
     if (c.mode == EstimateMode::Typical)
         profile = &typicalProfile();
@@ -181,7 +193,13 @@ EstimateTerms estimateTerms(const Scenario &s)
     t.entry = entry;
     t.bandwidthEfficiency = entry->bandwidthEfficiency;
     t.computeEfficiency = entry->computeEfficiency;
+    t.kvBandwidthEfficiency = std::isfinite(entry->kvBandwidthEfficiency)
+                                  ? entry->kvBandwidthEfficiency
+                                  : entry->bandwidthEfficiency;
+    t.secondsPerSequence = entry->secondsPerSequence;
     if (profile->measuredCeilings) { // the entry's shares are of the measured ceilings
+        t.kvBandwidthEfficiency =
+            std::min(1.0, t.kvBandwidthEfficiency * bandwidthCeiling(s.device).share);
         t.bandwidthEfficiency =
             std::min(1.0, t.bandwidthEfficiency * bandwidthCeiling(s.device).share);
         t.computeEfficiency = std::min(
@@ -192,7 +210,7 @@ EstimateTerms estimateTerms(const Scenario &s)
     t.attentionFlops = profile->attentionFlops;
     t.kvWrite = profile->kvWrite;
     t.measuredCeilings = profile->measuredCeilings;
-    return t;
+    return scaled(t, c.efficiencyFactor);
 }
 
 std::string estimateLabel(const Scenario &s)

@@ -23,6 +23,10 @@ struct EstimateTerms
     double bandwidthEfficiency = 1.0;
     double computeEfficiency = 1.0;
     double stepOverheadSeconds = 0.0;
+    /// a decode step's KV traffic (the attention kernels): the bandwidth's unless a profile
+    /// fitted its own
+    double kvBandwidthEfficiency = 1.0;
+    double secondsPerSequence = 0.0; ///< per generated token per decode step
     double collectiveLatencySeconds = std::numeric_limits<double>::quiet_NaN(); ///< NaN: the link's
     bool attentionFlops = false;
     bool kvWrite = false;

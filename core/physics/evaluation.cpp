@@ -180,7 +180,9 @@ struct StepBase
     double bandwidth = 0; ///< bytes/s
     double bandwidthEfficiency = 1;
     double computeEfficiency = 1;
-    double stepOverhead = 0; ///< seconds per forward pass
+    double stepOverhead = 0;          ///< seconds per forward pass
+    double kvBandwidthEfficiency = 1; ///< a decode step's KV traffic (attention kernels)
+    double secondsPerSequence = 0;    ///< per generated token per decode step
     bool kvWrite = false;
     bool attentionFlops = false;
     double attentionFlopsPerToken = 0; ///< whole model, one token at the scenario's context
@@ -301,6 +303,8 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.bandwidthEfficiency = terms.bandwidthEfficiency;
     b.computeEfficiency = terms.computeEfficiency;
     b.stepOverhead = terms.stepOverheadSeconds;
+    b.kvBandwidthEfficiency = terms.kvBandwidthEfficiency;
+    b.secondsPerSequence = terms.secondsPerSequence;
     b.kvWrite = terms.kvWrite;
     b.attentionFlops = terms.attentionFlops;
     if (b.attentionFlops) {
@@ -413,6 +417,23 @@ double communicationSeconds(const Base &b, double tokens)
     return seconds;
 }
 
+/** The one memory roof of a step: its KV traffic (decode attention reading the cache) at the
+ *  attention kernels' efficiency, the rest at the bandwidth efficiency. At the speed of light both
+ *  are the scenario's one efficiency: bytes / (BW x e). */
+double memorySecondsOf(const Base &b, double bytes, double decodeKvBytes)
+{
+    const double other = std::max(0.0, bytes - decodeKvBytes);
+    return other / (b.bandwidth * b.bandwidthEfficiency) +
+           decodeKvBytes / (b.bandwidth * b.kvBandwidthEfficiency);
+}
+
+/** What a forward pass pays beside its roofs: the fixed overhead and, per sequence that
+ *  generates a token in it, the engine's per-sequence work. */
+double fixedSecondsOf(const Base &b, double decodeSequences)
+{
+    return b.stepOverhead + decodeSequences * b.secondsPerSequence;
+}
+
 struct Step
 {
     double weightBytes = 0;
@@ -436,11 +457,11 @@ Step decodeStep(const Base &b, double batch)
     st.bytes = st.weightBytes + st.kvBytes;
     st.attentionFlops = batch * b.attentionFlopsPerToken / b.tensorParallel;
     st.flops = 2.0 * b.active * batch / b.tensorParallel + st.attentionFlops;
-    st.memorySeconds = st.bytes / (b.bandwidth * b.bandwidthEfficiency);
+    st.memorySeconds = memorySecondsOf(b, st.bytes, st.kvBytes);
     st.computeSeconds = st.flops / (b.peak * b.computeEfficiency);
     st.communicationSeconds = communicationSeconds(b, batch);
-    st.seconds =
-        std::max(st.memorySeconds, st.computeSeconds) + st.communicationSeconds + b.stepOverhead;
+    st.seconds = std::max(st.memorySeconds, st.computeSeconds) + st.communicationSeconds +
+                 fixedSecondsOf(b, batch);
     st.bound = st.computeSeconds > st.memorySeconds ? Bound::Compute : Bound::Memory;
     return st;
 }
@@ -585,7 +606,7 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     const double prefillFlops = 2.0 * b.active * prompt / b.tensorParallel + prefillAttention;
     const double prefillBytes =
         weightBytesRead(b, std::max(prompt, 1.0)) + prompt * b.kvPerTokenPerRank;
-    const double prefillMemory = prefillBytes / (b.bandwidth * b.bandwidthEfficiency);
+    const double prefillMemory = memorySecondsOf(b, prefillBytes, 0.0);
     const double prefillCompute = prefillFlops / (b.peak * b.computeEfficiency);
     e.prefillBound = prefillCompute > prefillMemory ? Bound::Compute : Bound::Memory;
     e[F::PrefillTokens] = prompt;
@@ -594,7 +615,7 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     e[F::PrefillBytes] = prefillBytes;
     e[F::PrefillIntensity] = prefillFlops / prefillBytes;
     e[F::PrefillSeconds] = std::max(prefillMemory, prefillCompute) +
-                           communicationSeconds(b, std::max(prompt, 1.0)) + b.stepOverhead;
+                           communicationSeconds(b, std::max(prompt, 1.0)) + fixedSecondsOf(b, 0.0);
     e[F::PrefillAttainableFlops] = prefillFlops / std::max(prefillMemory, prefillCompute);
     // The first token of one request: its prefill and one decode step of its own (batch 1).
     // The scenario's batch made the "single request" figure grow with it (0.301 s at batch 1,
@@ -876,11 +897,13 @@ StepCost StepModel::cost(const StepLoad &load) const
     const double attention =
         (load.decodeContextTokens + load.prefillAttentionPairs) * m_attentionFlopsPerPair;
     c.flops = (2.0 * b.active * tokens + attention) / b.tensorParallel + load.extraFlops;
-    c.memorySeconds = c.bytes / (b.bandwidth * b.bandwidthEfficiency);
+    const double decodeKv = load.decodeContextTokens * m_kvBytesPerContextToken +
+                            (b.kvWrite ? load.decodeSequences : 0.0) * b.kvPerTokenPerRank;
+    c.memorySeconds = memorySecondsOf(b, c.bytes, decodeKv);
     c.computeSeconds = c.flops / (b.peak * b.computeEfficiency);
     c.communicationSeconds = communicationSeconds(b, tokens);
-    c.seconds =
-        std::max(c.memorySeconds, c.computeSeconds) + c.communicationSeconds + b.stepOverhead;
+    c.seconds = std::max(c.memorySeconds, c.computeSeconds) + c.communicationSeconds +
+                fixedSecondsOf(b, load.decodeSequences);
     c.bound = c.computeSeconds > c.memorySeconds ? Bound::Compute : Bound::Memory;
     return c;
 }

@@ -597,17 +597,36 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::DecodeStepSeconds:
     case F::DecodeMemoryToComputeRatio: {
         const double overhead = e[F::EstimateStepOverheadSeconds];
-        x.formula = "step = max(bytes / (BW x efficiency), FLOP / (peak x efficiency))" +
+        // a profile may read the KV cache at its attention kernels' own efficiency and charge
+        // each sequence its engine time (issue #43): the sum shows both where they apply
+        const EstimateTerms terms = estimateTerms(s);
+        const bool kvApart = terms.kvBandwidthEfficiency != terms.bandwidthEfficiency;
+        const double perSequence = terms.secondsPerSequence * sv.batch;
+        const std::string memory =
+            kvApart
+                ? "(" + b.bytes(e[F::DecodeBytesPerStep] - e[F::DecodeKvBytesPerStep]) + " / (" +
+                      b.fig(F::Bandwidth) + " x " + efficiency(e[F::EstimateBandwidthEfficiency]) +
+                      ") + " + b.fig(F::DecodeKvBytesPerStep) + " KV / (" + b.fig(F::Bandwidth) +
+                      " x " + efficiency(terms.kvBandwidthEfficiency) + "))"
+                : b.fig(F::DecodeBytesPerStep) + " / (" + b.fig(F::Bandwidth) + " x " +
+                      efficiency(e[F::EstimateBandwidthEfficiency]) + ")";
+        x.formula = std::string("step = max(bytes / (BW x efficiency)") +
+                    (kvApart ? " + KV bytes / (BW x KV efficiency)" : "") +
+                    ", FLOP / (peak x efficiency))" +
                     std::string(shards > 1 ? " + communication" : "") +
-                    std::string(overhead > 0.0 ? " + step overhead" : "");
+                    std::string(overhead > 0.0 ? " + step overhead" : "") +
+                    std::string(perSequence > 0.0 ? " + batch x time per sequence" : "");
         x.substituted =
-            "= max(" + b.fig(F::DecodeBytesPerStep) + " / (" + b.fig(F::Bandwidth) + " x " +
-            efficiency(e[F::EstimateBandwidthEfficiency]) + "), " + b.fig(F::DecodeFlopsPerStep) +
-            " / (" + b.fig(F::PeakFlops) + " x " + efficiency(e[F::EstimateComputeEfficiency]) +
-            ")) = max(" + b.fig(F::DecodeMemorySeconds) + ", " + b.fig(F::DecodeComputeSeconds) +
-            ")" + (shards > 1 ? " + " + b.fig(F::DecodeCommunicationSeconds) : "") +
-            (overhead > 0.0 ? " + " + formatSeconds(overhead) : "") + " = " +
-            b.fig(F::DecodeStepSeconds) + " (" + std::string(boundKey(e.decodeBound)) + "-bound)";
+            "= max(" + memory + ", " + b.fig(F::DecodeFlopsPerStep) + " / (" + b.fig(F::PeakFlops) +
+            " x " + efficiency(e[F::EstimateComputeEfficiency]) + ")) = max(" +
+            b.fig(F::DecodeMemorySeconds) + ", " + b.fig(F::DecodeComputeSeconds) + ")" +
+            (shards > 1 ? " + " + b.fig(F::DecodeCommunicationSeconds) : "") +
+            (overhead > 0.0 ? " + " + formatSeconds(overhead) : "") +
+            (perSequence > 0.0
+                 ? " + " + count(sv.batch) + " x " + formatSeconds(terms.secondsPerSequence)
+                 : "") +
+            " = " + b.fig(F::DecodeStepSeconds) + " (" + std::string(boundKey(e.decodeBound)) +
+            "-bound)";
         b.derived("bytes per step", F::DecodeBytesPerStep);
         b.derived("FLOP per step", F::DecodeFlopsPerStep);
         estimateInputs(b, s, e);

@@ -63,6 +63,8 @@ private slots:
     void measuredCeilingsAreTheDevicesBest();
     void aWhatIfOnTheSpecMovesItsCeiling();
     void aProfileFittedOnTheSpecSheetReadsAsBefore();
+    void fitSeparatesKvTrafficAndPerSequenceTime();
+    void leaveGroupOutHoldsOutWholeEnginesAndDevices();
 };
 
 namespace {
@@ -348,12 +350,13 @@ void Calibration::readerRefusesAFileWithoutItsColumns()
     QVERIFY(!core::readMeasurementsCsv("", "empty.csv"));
 }
 
-// The 18 published runs the app ships: every one read (the M3 Max run's FP16 compute format,
-// which the preset has no peak for, is reported and replaced, the row kept).
+// The 81 published runs the app ships (18 until issue #43 added 63 more, fit-runs-2026-12.md):
+// every one read (the M3 Max run's FP16 compute format, which the preset has no peak for, is
+// reported and replaced, the row kept).
 void Calibration::publishedMeasurementsAllRead()
 {
     const core::MeasurementSet &set = core::publishedMeasurements();
-    QCOMPARE(set.rows.size(), std::size_t(18));
+    QCOMPARE(set.rows.size(), std::size_t(81));
     QCOMPARE(set.problems.size(), std::size_t(1));
     QCOMPARE(set.problems.front().columnName, std::string("compute_format"));
     for (const core::Measurement &m : set.rows)
@@ -663,8 +666,9 @@ void Calibration::fitSaysWhatItCannotDetermine()
     QVERIFY(!core::calibrate(std::vector<core::Measurement>{}));
 }
 
-// The issue's acceptance, on the shipped data: the speed of light lands 0 of 18 within 15 %
-// (median 1.56x optimistic); each run predicted by a fit of the other 17 lands 12 of 18.
+// The issue's acceptance, on the shipped data: the speed of light lands 3 of 81 within 15 %
+// (median error 49 %); each run predicted by a fit of the other 80 lands 51 of 81 (median
+// 10.0 %). Issue #24's 18 runs: 0 and 12 of 18.
 void Calibration::calibrationBeatsTheSpeedOfLightOnPublishedRuns()
 {
     const auto &rows = core::publishedMeasurements().rows;
@@ -676,8 +680,8 @@ void Calibration::calibrationBeatsTheSpeedOfLightOnPublishedRuns()
         within += std::fabs(p.relativeError) <= 0.15 ? 1 : 0;
         toyWithin += std::fabs(p.predictedUncalibrated / p.measured - 1.0) <= 0.15 ? 1 : 0;
     }
-    QCOMPARE(toyWithin, std::size_t(0));
-    QVERIFY2(within >= 12, qPrintable(QString::number(within)));
+    QVERIFY2(toyWithin <= 3, qPrintable(QString::number(toyWithin)));
+    QVERIFY2(within >= 51, qPrintable(QString::number(within)));
     const core::CalibrationProfile &typical = core::typicalProfile();
     QVERIFY(!typical.entries.empty());
 }
@@ -833,11 +837,13 @@ void Calibration::everyEstimateSaysHowFarItIsFromItsData()
     QCOMPARE(fitted.reach, core::EstimateReach::DeviceAndEngine);
     QVERIFY2(fitted.text.find("gpt-fast") != std::string::npos, fitted.text.c_str());
     QCOMPARE(on("nvidia-a100-80gb-sxm", "SGLang").reach, core::EstimateReach::Device);
-    const core::ReachInfo h100 = on("nvidia-h100-sxm", "");
-    QCOMPARE(h100.reach, core::EstimateReach::ClassWithDevice);
-    const core::ReachInfo amd = on("amd-mi300x", "vLLM");
+    // every measured device has runs enough for an entry of its own since issue #43's 63 runs
+    QCOMPARE(on("nvidia-h100-sxm", "").reach, core::EstimateReach::Device);
+    const core::ReachInfo amd = on("amd-mi325x", "vLLM");
     QCOMPARE(amd.reach, core::EstimateReach::ClassOnly);
-    for (const char *said : {"Outside the fitted data", "AMD Instinct MI300X", "A100", "H100"})
+    // the class's error is each measured device's, predicted by the class fitted without it
+    for (const char *said :
+         {"Outside the fitted data", "AMD Instinct MI325X", "A100", "H100", "MI300X", "worst"})
         QVERIFY2(amd.text.find(said) != std::string::npos,
                  (std::string(said) + ": " + amd.text).c_str());
     const core::ReachInfo edge = on("nvidia-jetson-agx-orin-64gb", "");
@@ -923,13 +929,18 @@ void Calibration::aWhatIfOnTheSpecMovesItsCeiling()
                                                   QStringLiteral("device=\"nvidia-h100-sxm\""),
                                                   QStringLiteral("serving.batch=1")});
     const double share = core::bandwidthCeiling(s.device).share;
-    const double before = core::evaluate(s)[FigureId::EstimateBandwidthEfficiency];
     QVERIFY(core::setNumberAt(s, "device.bandwidth_gb_s", 6700.0));
     QCOMPARE(s.device.measuredBandwidthGbPerSecond, 2970.0 * 2.0);
     ACCEL_COMPARE_NEAR(core::bandwidthCeiling(s.device).share, share, 1e-12);
     QVERIFY(core::setNumberAt(s, "device.peak_tflops.bf16", 989.0 * 3.0));
     QCOMPARE(s.device.measuredPeak(core::NumericFormat::Bf16), 794.5 * 3.0);
-    ACCEL_COMPARE_NEAR(core::evaluate(s)[FigureId::EstimateBandwidthEfficiency], before, 1e-12);
+    // an edited device is no longer the measured H100: its class's fitted share, of the ceiling
+    // that moved with the spec
+    const core::CalibrationEntry *entry =
+        core::findCalibrationEntry(core::typicalProfile(), s.device, s.calibration.engine);
+    QVERIFY(entry && entry->device.empty());
+    ACCEL_COMPARE_NEAR(core::evaluate(s)[FigureId::EstimateBandwidthEfficiency],
+                       std::min(1.0, entry->bandwidthEfficiency * share), 1e-12);
 }
 
 // A profile written before issue #43 has no terms.measured_ceilings: its efficiencies are shares
@@ -960,6 +971,98 @@ void Calibration::aProfileFittedOnTheSpecSheetReadsAsBefore()
     const std::string aboveMeasured = std::string(above).replace(
         above.find("\"kv_write\": true"), 16, "\"kv_write\": true, \"measured_ceilings\": true");
     QVERIFY(core::readCalibrationProfile(aboveMeasured));
+}
+
+// Issue #43, items 2 and 3: decode attention reads the KV cache at its kernels' own efficiency
+// (paged-attention kernels reach 37-55 % of HBM at short contexts, FlashAttention-3's published
+// decode figures) and an engine pays per generated sequence per step (sampling, scheduling:
+// about 42 us in Vidur's vLLM-era profile). Synthetic runs with known figures are recovered.
+void Calibration::fitSeparatesKvTrafficAndPerSequenceTime()
+{
+    core::CalibrationProfile truth;
+    truth.measuredCeilings = true;
+    core::CalibrationEntry entry;
+    entry.deviceClass = "datacenter";
+    entry.bandwidthEfficiency = 0.9;
+    entry.computeEfficiency = 0.8;
+    entry.kvBandwidthEfficiency = 0.5;
+    entry.secondsPerSequence = 40e-6;
+    entry.stepOverheadSeconds = 0.002;
+    truth.entries.push_back(entry);
+    std::vector<core::Measurement> runs;
+    for (const char *model : {"llama-2-7b", "llama-2-13b"}) {
+        for (int batch : {1, 2, 4, 16, 32, 64}) {
+            for (int context : {256, 2048}) {
+                core::Measurement m =
+                    run(QString::fromLatin1(model), QStringLiteral("nvidia-a100-80gb-sxm"),
+                        {QStringLiteral("serving.batch=%1").arg(batch),
+                         QStringLiteral("serving.context_tokens=%1").arg(context),
+                         QStringLiteral("serving.prompt_tokens=128")},
+                        core::MeasuredMetric::StepSeconds, 1.0);
+                core::Scenario known = m.scenario;
+                known.calibration.mode = core::EstimateMode::Calibrated;
+                known.calibration.profile = truth;
+                m.value = core::predict(known, m.metric);
+                runs.push_back(m);
+            }
+        }
+    }
+    auto fit = core::calibrate(runs);
+    QVERIFY(fit);
+    const core::CalibrationEntry *found =
+        core::findCalibrationEntry(fit->profile, runs.front().scenario.device, "e");
+    QVERIFY(found);
+    QVERIFY(found->kvFitted && found->perSequenceFitted);
+    ACCEL_COMPARE_NEAR(found->kvBandwidthEfficiency, 0.5, 0.01);
+    ACCEL_COMPARE_NEAR(found->bandwidthEfficiency, 0.9, 0.01);
+    ACCEL_COMPARE_NEAR(found->secondsPerSequence, 40e-6, 2e-6);
+    ACCEL_COMPARE_NEAR(found->stepOverheadSeconds, 0.002, 1e-4);
+    QVERIFY2(fit->worstAbsoluteError < 0.01, qPrintable(QString::number(fit->worstAbsoluteError)));
+
+    // batch-1 runs alone cannot tell a per-sequence cost from the fixed one: none is fitted
+    std::vector<core::Measurement> single;
+    for (const core::Measurement &m : runs)
+        if (m.scenario.serving.batch == 1)
+            single.push_back(m);
+    auto alone = core::calibrate(single);
+    QVERIFY(alone);
+    for (const core::CalibrationEntry &e : alone->profile.entries) {
+        QVERIFY(!e.perSequenceFitted);
+        QCOMPARE(e.secondsPerSequence, 0.0);
+    }
+}
+
+// Leave-one-engine-out and leave-one-device-out: the error where nobody measured. A held-out
+// device's runs are predicted by its class (no entry of its own survives), an engine's by the
+// others'; the points come back in the runs' order.
+void Calibration::leaveGroupOutHoldsOutWholeEnginesAndDevices()
+{
+    QCOMPARE(core::engineFamily("TensorRT-LLM 0.6.1"), std::string("tensorrt-llm"));
+    QCOMPARE(core::engineFamily("vLLM (ROCm, 2024)"), std::string("vllm"));
+    QCOMPARE(core::engineFamily("llama.cpp (May 2024)"), std::string("llama.cpp"));
+    const auto &rows = core::publishedMeasurements().rows;
+    const std::vector<core::CalibrationPoint> byDevice =
+        core::leaveGroupOut(rows, core::HoldOut::Device);
+    QCOMPARE(byDevice.size(), rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        QCOMPARE(byDevice[i].row, i);
+        QVERIFY2(byDevice[i].scope.find(rows[i].scenario.device.presetId) == std::string::npos,
+                 byDevice[i].scope.c_str());
+    }
+    const std::vector<core::CalibrationPoint> byEngine =
+        core::leaveGroupOut(rows, core::HoldOut::Engine);
+    QCOMPARE(byEngine.size(), rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        QVERIFY2(byEngine[i].scope.find(rows[i].engine) == std::string::npos ||
+                     rows[i].engine.empty(),
+                 byEngine[i].scope.c_str());
+    // the issue's figures (docs/formulas.md): 39 and 41 of 81 within 15 %
+    auto within = [](const std::vector<core::CalibrationPoint> &points) {
+        return std::count_if(points.begin(), points.end(),
+                             [](const auto &p) { return std::fabs(p.relativeError) <= 0.15; });
+    };
+    QVERIFY2(within(byDevice) >= 39, qPrintable(QString::number(within(byDevice))));
+    QVERIFY2(within(byEngine) >= 41, qPrintable(QString::number(within(byEngine))));
 }
 
 QTEST_APPLESS_MAIN(Calibration)

@@ -230,7 +230,7 @@ void CalibrationViews::importMeasurementsFitsAndAppliesUndoably()
              qPrintable(error));
     viewtestsupport::showOffscreen(dialog, {1100, 760});
     QVERIFY(dialog.result());
-    QCOMPARE(dialog.table()->rowCount(), 18);
+    QCOMPARE(dialog.table()->rowCount(), 81);
     QVERIFY(dialog.applyButton()->isEnabled());
     QVERIFY2(dialog.reportText().contains(QStringLiteral("could not determine")),
              qPrintable(dialog.reportText()));

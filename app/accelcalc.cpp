@@ -39,6 +39,8 @@ constexpr int kBadInput = 2;
 const char *const kUsage =
     "usage:\n"
     "  accel-calc evaluate SCENARIO [--set PATH=VALUE ...] [--explain] [--operators]\n"
+    "                  [--unfused-attention]   (operators: attention as LLM-Viewer counts it,\n"
+    "                  the score matrix through memory; default one fused kernel)\n"
     "                  [--calibration PROFILE.json|typical|speed_of_light]\n"
     "  accel-calc calibrate MEASUREMENTS ... [-o PROFILE.json] [--leave-one-out]\n"
     "                  [--leave-out engine|device]   (each run predicted by a fit without\n"
@@ -618,6 +620,7 @@ int run(const std::vector<std::string> &args)
     std::vector<std::string> overrides;
     bool explain = false;
     bool withOperators = false;
+    core::AttentionKernel attentionKernel = core::AttentionKernel::Fused;
     std::string param;
     std::string values;
     bool haveValues = false;
@@ -652,6 +655,8 @@ int run(const std::vector<std::string> &args)
             explain = true;
         } else if (arg == "--operators" && command == "evaluate") {
             withOperators = true;
+        } else if (arg == "--unfused-attention" && command == "evaluate") {
+            attentionKernel = core::AttentionKernel::Unfused;
         } else if (arg == "--param" && command == "sweep") {
             const std::string *value = next("--param");
             if (!value)
@@ -745,7 +750,7 @@ int run(const std::vector<std::string> &args)
         if (withOperators) {
             nlohmann::ordered_json operators = nlohmann::ordered_json::object();
             for (core::Phase phase : {core::Phase::Prefill, core::Phase::Decode}) {
-                auto breakdown = core::operatorBreakdown(scenario, phase);
+                auto breakdown = core::operatorBreakdown(scenario, phase, attentionKernel);
                 if (!breakdown) {
                     std::cerr << input.label << ": " << breakdown.error().path << ": "
                               << breakdown.error().message << "\n";

@@ -124,6 +124,7 @@ std::string operatorsToJson(const OperatorBreakdown &b, int indent)
 {
     json out = json::object();
     out["phase"] = phaseKey(b.phase);
+    out["attention_kernel"] = b.attentionKernel == AttentionKernel::Fused ? "fused" : "unfused";
     put(out, "batch", b.batch);
     put(out, "tokens", b.tokens);
     put(out, "context_tokens", b.contextTokens);

@@ -5,6 +5,7 @@
 #include "core/model/calc.h"
 #include "core/model/scenario.h"
 #include "core/model/units.h"
+#include "core/physics/estimateterms.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +27,7 @@ struct Builder
     double bytesPerParameter = 2;
     double peak = 0;
     double bandwidth = 0;
+    double kvBandwidth = 0;
     std::string prefix;
     std::vector<OperatorCost> operators;
     double parameters = 0; ///< whole model, every layer
@@ -46,7 +48,9 @@ struct Builder
         op.weightBytes = read * bytesPerParameter / tensorParallel;
         op.activationBytes = activationBytes / tensorParallel;
         op.kvBytes = kvBytes / tensorParallel;
-        const double memory = op.bytes() / bandwidth;
+        // the KV cache at the attention kernels' efficiency, as the step reads it
+        const double memory =
+            (op.weightBytes + op.activationBytes) / bandwidth + op.kvBytes / kvBandwidth;
         const double compute = op.flops / peak;
         op.seconds = std::max(memory, compute);
         op.bound = compute > memory ? Bound::Compute : Bound::Memory;
@@ -100,7 +104,7 @@ std::string_view operatorKindKey(OperatorKind kind)
     return "projection";
 }
 
-Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
+Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase, AttentionKernel kernel)
 {
     const ModelSpec &m = s.model;
     if (!isSet(m.hiddenSize) || !isSet(m.attentionHeads) || !isSet(m.kvHeads) ||
@@ -130,6 +134,8 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
     out.contextTokens = phase == Phase::Decode ? sv.contextTokens : out.tokens;
     out.peakFlops = e[FigureId::PeakFlops] * e[FigureId::EstimateComputeEfficiency];
     out.bandwidth = e[FigureId::Bandwidth] * e[FigureId::EstimateBandwidthEfficiency];
+    out.kvBandwidth = e[FigureId::Bandwidth] * estimateTerms(s).kvBandwidthEfficiency;
+    out.attentionKernel = kernel;
     out.modelParameters = m.parameters;
 
     Builder b;
@@ -137,6 +143,7 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
     b.bytesPerParameter = e[FigureId::BytesPerParameter];
     b.peak = out.peakFlops;
     b.bandwidth = out.bandwidth;
+    b.kvBandwidth = out.kvBandwidth;
     const double T = out.tokens;
 
     // Parameters every layer's attention and norms hold; the MLP's are what is left of the count
@@ -191,6 +198,10 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
             "matrices assumed)");
     }
 
+    // the fused kernel's matrix products and softmax, and the score matrix it keeps on chip
+    double fusedMatmulFlops = 0.0;
+    double fusedSoftmaxFlops = 0.0;
+    double scoreBytes = 0.0;
     for (const LayerGroup &g : groups) {
         b.prefix = groups.size() > 1 ? std::string(attentionKindKey(g.attention)) + " " +
                                            std::string(mlpKindKey(g.mlp)) + ": "
@@ -219,12 +230,23 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
                 b.add(name, OperatorKind::Projection, L, 2.0 * T * h * kvDim, h * kvDim,
                       T * h * actBytes, T * kvDim * kvBytes);
         }
-        b.add("qk_matmul", OperatorKind::Attention, L, 2.0 * heads * g.headDim * pairs, 0.0,
-              (T * qDim + heads * pairs) * actBytes, keysRead * kvDim * kvBytes);
-        b.add("softmax", OperatorKind::Attention, L, kSoftmaxOpsPerElement * heads * pairs, 0.0,
-              2.0 * heads * pairs * actBytes, 0.0);
-        b.add("sv_matmul", OperatorKind::Attention, L, 2.0 * heads * g.headDim * pairs, 0.0,
-              (heads * pairs + T * qDim) * actBytes, keysRead * kvDim * kvBytes);
+        if (kernel == AttentionKernel::Fused) {
+            fusedMatmulFlops += L * 4.0 * g.headDim * heads * pairs / b.tensorParallel;
+            fusedSoftmaxFlops += L * kSoftmaxOpsPerElement * heads * pairs / b.tensorParallel;
+            scoreBytes += L * 4.0 * heads * pairs * actBytes / b.tensorParallel;
+            // one kernel: Q in, the output out, K and V read once; the scores never leave the
+            // chip (FlashAttention, FlashInfer: compute-bound on long prompts)
+            b.add("attention", OperatorKind::Attention, L,
+                  (4.0 * g.headDim + kSoftmaxOpsPerElement) * heads * pairs, 0.0,
+                  2.0 * T * qDim * actBytes, 2.0 * keysRead * kvDim * kvBytes);
+        } else {
+            b.add("qk_matmul", OperatorKind::Attention, L, 2.0 * heads * g.headDim * pairs, 0.0,
+                  (T * qDim + heads * pairs) * actBytes, keysRead * kvDim * kvBytes);
+            b.add("softmax", OperatorKind::Attention, L, kSoftmaxOpsPerElement * heads * pairs, 0.0,
+                  2.0 * heads * pairs * actBytes, 0.0);
+            b.add("sv_matmul", OperatorKind::Attention, L, 2.0 * heads * g.headDim * pairs, 0.0,
+                  (heads * pairs + T * qDim) * actBytes, keysRead * kvDim * kvBytes);
+        }
         b.add("out_proj", OperatorKind::Projection, L, 2.0 * T * qDim * h, qDim * h,
               (T * qDim + T * h) * actBytes, 0.0);
         b.add("attn_add", OperatorKind::Elementwise, L, T * h, 0.0, 2.0 * T * h * actBytes, 0.0);
@@ -284,7 +306,9 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
         out.seconds += op.seconds * op.layers;
     }
     out.bytes = out.weightBytes + out.activationBytes + out.kvBytes;
-    out.rooflineSeconds = std::max(out.bytes / out.bandwidth, out.flops / out.peakFlops);
+    out.rooflineSeconds = std::max((out.weightBytes + out.activationBytes) / out.bandwidth +
+                                       out.kvBytes / out.kvBandwidth,
+                                   out.flops / out.peakFlops);
 
     const double kvPerTokenPerRank =
         sequenceCache(m, kvBytes, 1.0, b.tensorParallel).perTokenUncappedPerDevice;
@@ -305,6 +329,8 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
     // What the two accountings count differently, each with its size.
     double attentionFlops = 0.0;
     double elementwiseFlops = 0.0;
+    attentionFlops += fusedMatmulFlops;
+    elementwiseFlops += fusedSoftmaxFlops;
     for (const OperatorCost &op : out.operators) {
         if (op.name.ends_with("qk_matmul") || op.name.ends_with("sv_matmul"))
             attentionFlops += op.flops * op.layers;
@@ -320,6 +346,13 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase)
     out.differences.push_back("Norms, softmax, the activation function and residual adds: " +
                               formatFlops(elementwiseFlops) +
                               " the whole-model figure does not count");
+    if (kernel == AttentionKernel::Fused)
+        out.differences.push_back(
+            "Attention as one fused kernel (FlashAttention-class): the score matrix, " +
+            formatBytes(scoreBytes) +
+            " written and read back by separate QK^T, softmax and scores x V operators, stays on "
+            "chip (LLM-Viewer's accounting moves it: accel-calc evaluate --operators "
+            "--unfused-attention)");
     out.differences.push_back(
         "Activations loaded and stored between operators: " + formatBytes(out.activationBytes) +
         " the whole-model figure does not count (fused kernels keep "

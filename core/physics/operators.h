@@ -22,6 +22,11 @@ struct Scenario;
 enum class Phase : std::uint8_t { Prefill, Decode };
 std::string_view phaseKey(Phase phase); // "prefill" | "decode"
 
+/** How attention runs: one fused kernel (FlashAttention-class: the scores stay on chip, the
+ *  kernel reads Q, K and V and writes the output), or LLM-Viewer's accounting (QK^T, softmax and
+ *  scores x V as three operators, the score matrix written and read back through memory). */
+enum class AttentionKernel : std::uint8_t { Fused, Unfused };
+
 enum class OperatorKind : std::uint8_t {
     Projection, ///< q, k, v and output projections
     Attention,  ///< attention scores, softmax, scores x values
@@ -59,6 +64,8 @@ struct OperatorBreakdown
     double contextTokens = 0; ///< what each new token attends to (decode), the prompt (prefill)
     double peakFlops = 0;     ///< with the compute efficiency
     double bandwidth = 0;     ///< with the bandwidth efficiency
+    double kvBandwidth = 0;   ///< the KV cache's, with the attention kernels' efficiency
+    AttentionKernel attentionKernel = AttentionKernel::Fused;
     std::vector<OperatorCost> operators;
     // sums over every operator x its layers
     double flops = 0;
@@ -87,6 +94,7 @@ struct OperatorBreakdown
  * inferred from the parameter count (said in `differences`). Latent (MLA) and linear-attention
  * layers are not broken down: the error says so, at "/model".
  */
-Result<OperatorBreakdown> operatorBreakdown(const Scenario &scenario, Phase phase);
+Result<OperatorBreakdown> operatorBreakdown(const Scenario &scenario, Phase phase,
+                                            AttentionKernel kernel = AttentionKernel::Fused);
 
 } // namespace core

@@ -805,13 +805,23 @@ void Cli::operatorsAndEngineTechniques()
     QCOMPARE(decode["phase"].toString(), QStringLiteral("decode"));
     const QJsonArray ops = decode["operators"].toArray();
     QCOMPARE(ops.first().toObject()["name"].toString(), QStringLiteral("attn_norm"));
-    QCOMPARE(ops.size(), 18); // 15 per layer + final norm, lm_head, the embedding lookup
+    // 13 per layer (attention one fused kernel) + final norm, lm_head, the embedding lookup
+    QCOMPARE(ops.size(), 16);
+    QCOMPARE(decode["attention_kernel"].toString(), QStringLiteral("fused"));
     // every parameter of Llama-2-7B belongs to an operator
     QCOMPARE(decode["totals"].toObject()["parameters"].toDouble(), 6738415616.0);
     QCOMPARE(decode["model"].toObject()["flops"].toDouble(),
              out["decode"].toObject()["flops_per_step"].toDouble());
     QVERIFY(!decode["differences"].toArray().isEmpty());
     QVERIFY(out["operators"].toObject().contains("prefill"));
+    // LLM-Viewer's accounting on request: QK^T, softmax and scores x V apart (15 per layer)
+    const Run unfused = accelCalc({"evaluate", "lesson-default", "--operators",
+                                   "--unfused-attention", "--set", "model=llama-2-7b"});
+    QVERIFY2(unfused.exitCode == 0, unfused.err.constData());
+    const QJsonObject unfusedDecode =
+        QJsonDocument::fromJson(unfused.out).object()["operators"].toObject()["decode"].toObject();
+    QCOMPARE(unfusedDecode["operators"].toArray().size(), 18);
+    QCOMPARE(unfusedDecode["attention_kernel"].toString(), QStringLiteral("unfused"));
     // the engine's techniques the scenario switches on, and only those
     const QJsonObject engine = out["engine"].toObject();
     QCOMPARE(engine["speculative"].toObject()["tokens_per_verify_step"].toDouble(),

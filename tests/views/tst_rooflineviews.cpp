@@ -378,15 +378,22 @@ void RooflineViews::operatorsMoveWithBatchAndContext()
     showOffscreen(view);
     // decode: the projections move right with the batch; attention stays (its KV grows too)
     const QPointF q8 = view.pointOf(QStringLiteral("q_proj"));
-    const QPointF qk8 = view.pointOf(QStringLiteral("qk_matmul"));
+    const QPointF qk8 = view.pointOf(QStringLiteral("attention"));
     QVERIFY(doc.setNumber(QStringLiteral("serving.batch"), 64));
     QTRY_VERIFY(view.pointOf(QStringLiteral("q_proj")).x() > 6 * q8.x());
-    QVERIFY(near(view.pointOf(QStringLiteral("qk_matmul")).x(), qk8.x()));
-    // prefill: attention scores move right with the prompt, the projections barely
+    QVERIFY(near(view.pointOf(QStringLiteral("attention")).x(), qk8.x()));
+    // prefill: fused attention moves right with the prompt (its FLOP grow as its square, its
+    // bytes as the prompt: the scores stay on chip), the projections barely
     view.setPhase(1);
-    const QPointF qkShort = view.pointOf(QStringLiteral("qk_matmul"));
+    const QPointF qkShort = view.pointOf(QStringLiteral("attention"));
     QVERIFY(doc.setNumber(QStringLiteral("serving.prompt_tokens"), 512));
-    QTRY_VERIFY(view.pointOf(QStringLiteral("qk_matmul")).x() < qkShort.x());
+    QTRY_VERIFY(view.pointOf(QStringLiteral("attention")).x() < qkShort.x());
+    // LLM-Viewer's accounting on request: the three operators, the scores through memory
+    auto *kernel = view.findChild<QComboBox *>(QStringLiteral("operatorsAttention"));
+    QVERIFY(kernel);
+    kernel->setCurrentIndex(1);
+    QTRY_VERIFY(!view.pointOf(QStringLiteral("qk_matmul")).isNull());
+    QVERIFY(view.pointOf(QStringLiteral("qk_matmul")).x() < qkShort.x());
 }
 
 void RooflineViews::operatorsShowWhyAModelIsRefused()

@@ -74,6 +74,7 @@ OperatorsView::OperatorsView(ScenarioDocument *document, QWidget *parent)
     , m_y(new QLogValueAxis)
     , m_roof(new QLineSeries)
     , m_phase(new QComboBox(this))
+    , m_attention(new QComboBox(this))
     , m_table(new QTableWidget(this))
     , m_summary(new QLabel(this))
     , m_error(new QLabel(this))
@@ -117,6 +118,14 @@ OperatorsView::OperatorsView(ScenarioDocument *document, QWidget *parent)
     m_phase->setToolTip(tr("Decode: the scenario's batch, one token each, attending to the "
                            "context. Prefill: one request's prompt."));
     connect(m_phase, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    m_attention->addItem(tr("Fused attention"));
+    m_attention->addItem(tr("Unfused (LLM-Viewer)"));
+    m_attention->setToolTip(
+        tr("Fused: one FlashAttention-class kernel keeps the scores on chip, as engines run "
+           "it. Unfused: QK^T, softmax and scores x V as three operators with the score matrix "
+           "through memory, LLM-Viewer's accounting (to compare with its figures)."));
+    m_attention->setObjectName(QStringLiteral("operatorsAttention"));
+    connect(m_attention, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     m_batch = new LogSliderControl(document, QStringLiteral("serving.batch"), this);
     m_context = new LogSliderControl(document, QStringLiteral("serving.context_tokens"), this);
 
@@ -145,6 +154,7 @@ OperatorsView::OperatorsView(ScenarioDocument *document, QWidget *parent)
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Step"), this));
     controls->addWidget(m_phase);
+    controls->addWidget(m_attention);
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Batch"), this));
     controls->addWidget(m_batch, 1);
@@ -217,7 +227,10 @@ void OperatorsView::refresh()
     const core::Scenario &s = document()->scenario();
     const core::Phase phase =
         m_phase->currentIndex() == 1 ? core::Phase::Prefill : core::Phase::Decode;
-    auto result = core::operatorBreakdown(s, phase);
+    auto result =
+        core::operatorBreakdown(s, phase,
+                                m_attention->currentIndex() == 1 ? core::AttentionKernel::Unfused
+                                                                 : core::AttentionKernel::Fused);
     m_points.clear();
     m_labels->clear();
     // inputs at the ends of their ranges can overflow a sum: say so rather than draw infinity

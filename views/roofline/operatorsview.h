@@ -64,6 +64,7 @@ private:
     QList<QScatterSeries *> m_kinds; ///< one series per operator kind, in OperatorKind order
     std::unique_ptr<ChartLabels> m_labels;
     QComboBox *m_phase;
+    QComboBox *m_attention; ///< one fused kernel, or LLM-Viewer's three operators
     LogSliderControl *m_batch;
     LogSliderControl *m_context;
     QTableWidget *m_table;

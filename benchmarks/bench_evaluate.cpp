@@ -147,8 +147,24 @@ int main()
         sink = b ? b->seconds : 0.0;
     });
 
+    // the typical estimate on a real device (issue #43: measured ceilings, KV efficiency and
+    // time per sequence, all read per evaluation) against the same scenario at the speed of light
+    auto fleetRead = core::readScenario(*core::scenarioPresetText("llama-70b-fleet"), {});
+    const core::Scenario fleetTypical = fleetRead.value().scenario;
+    core::Scenario fleetLight = fleetTypical;
+    fleetLight.calibration.mode = core::EstimateMode::SpeedOfLight;
+    const Summary typical = measure(
+        2000, 100, [&] { sink = core::evaluate(fleetTypical)[core::FigureId::DecodeStepSeconds]; });
+    const Summary light = measure(
+        2000, 100, [&] { sink = core::evaluate(fleetLight)[core::FigureId::DecodeStepSeconds]; });
+
     std::printf("evaluate (lesson-default):        median %8.3f us   p99 %8.3f us\n",
                 evaluate.median, evaluate.p99);
+    std::printf("evaluate (llama-70b-fleet, typical): median %8.3f us   p99 %8.3f us\n",
+                typical.median, typical.p99);
+    std::printf("evaluate (llama-70b-fleet, speed of light): median %8.3f us   p99 %8.3f us   "
+                "(typical / light %.2fx)\n",
+                light.median, light.p99, typical.median / light.median);
     std::printf(
         "sweepBatch 1..1024 (1024 points):  median %8.3f us   p99 %8.3f us   (%.3f us/point)\n",
         sweep.median, sweep.p99, sweep.median / 1024.0);

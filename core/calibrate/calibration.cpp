@@ -86,8 +86,8 @@ Scenario fitScenario(const Measurement &m)
     s.calibration = CalibrationConfig{};
     // at the measured ceilings: the fitted efficiencies are shares of what kernels can reach
     // on the device, so they carry to a device whose ceilings sit elsewhere (issue #43)
-    s.serving.bandwidthEfficiency = bandwidthCeiling(s.device).share;
-    s.serving.computeEfficiency = computeCeiling(s.device, computeFormatFor(s)).share;
+    s.serving.bandwidthEfficiency = bandwidthCeiling(s.device, false).share;
+    s.serving.computeEfficiency = computeCeiling(s.device, computeFormatFor(s), false).share;
     s.serving.stepOverheadSeconds = 0.0;
     s.serving.attentionFlops = 1.0;
     s.serving.kvWrite = 1.0;

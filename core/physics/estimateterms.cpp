@@ -34,7 +34,7 @@ double median(std::vector<double> values)
 
 /** The share of `format`'s peak the device's own measurements give: that format's, else a
  *  sibling's on the same units (bf16 and fp16, fp8 and int8), else its 16-bit one. */
-CeilingShare ownComputeShare(const DeviceSpec &device, NumericFormat format)
+CeilingShare ownComputeShare(const DeviceSpec &device, NumericFormat format, bool described)
 {
     auto shareOf = [&](NumericFormat f) -> std::optional<CeilingShare> {
         const double measured = device.measuredPeak(f);
@@ -45,6 +45,8 @@ CeilingShare ownComputeShare(const DeviceSpec &device, NumericFormat format)
         c.share = clampShare(measured / peak);
         c.measured = true;
         c.ceiling = f == format ? measured : c.share * device.peak(format);
+        if (!described) // the estimate's hot path: no strings
+            return c;
         const auto source = device.sources.find("measured.tflops." + std::string(formatKey(f)));
         if (source != device.sources.end())
             c.source = source->second;
@@ -88,7 +90,7 @@ const MedianShares &medianShares()
             if (isSet(device->measuredBandwidthGbPerSecond) && device->bandwidthGbPerSecond > 0.0)
                 bandwidth.push_back(clampShare(device->measuredBandwidthGbPerSecond /
                                                device->bandwidthGbPerSecond));
-            const CeilingShare c = ownComputeShare(device.value(), NumericFormat::Bf16);
+            const CeilingShare c = ownComputeShare(device.value(), NumericFormat::Bf16, false);
             if (c.measured)
                 compute.push_back(c.share);
         }
@@ -110,13 +112,15 @@ EstimateTerms scaled(EstimateTerms t, double factor)
 
 } // namespace
 
-CeilingShare bandwidthCeiling(const DeviceSpec &device)
+CeilingShare bandwidthCeiling(const DeviceSpec &device, bool described)
 {
     CeilingShare c;
     if (isSet(device.measuredBandwidthGbPerSecond) && device.bandwidthGbPerSecond > 0.0) {
         c.share = clampShare(device.measuredBandwidthGbPerSecond / device.bandwidthGbPerSecond);
         c.measured = true;
         c.ceiling = device.measuredBandwidthGbPerSecond;
+        if (!described)
+            return c;
         if (const auto it = device.sources.find("measured.bandwidth_gb_s");
             it != device.sources.end())
             c.source = it->second;
@@ -126,9 +130,9 @@ CeilingShare bandwidthCeiling(const DeviceSpec &device)
     return c;
 }
 
-CeilingShare computeCeiling(const DeviceSpec &device, NumericFormat format)
+CeilingShare computeCeiling(const DeviceSpec &device, NumericFormat format, bool described)
 {
-    CeilingShare c = ownComputeShare(device, format);
+    CeilingShare c = ownComputeShare(device, format, described);
     if (!c.measured)
         c.share = medianShares().compute;
     return c;
@@ -198,12 +202,11 @@ EstimateTerms estimateTerms(const Scenario &s)
                                   : entry->bandwidthEfficiency;
     t.secondsPerSequence = entry->secondsPerSequence;
     if (profile->measuredCeilings) { // the entry's shares are of the measured ceilings
-        t.kvBandwidthEfficiency =
-            std::min(1.0, t.kvBandwidthEfficiency * bandwidthCeiling(s.device).share);
-        t.bandwidthEfficiency =
-            std::min(1.0, t.bandwidthEfficiency * bandwidthCeiling(s.device).share);
+        const double bandwidthShare = bandwidthCeiling(s.device, false).share;
+        t.kvBandwidthEfficiency = std::min(1.0, t.kvBandwidthEfficiency * bandwidthShare);
+        t.bandwidthEfficiency = std::min(1.0, t.bandwidthEfficiency * bandwidthShare);
         t.computeEfficiency = std::min(
-            1.0, t.computeEfficiency * computeCeiling(s.device, computeFormatFor(s)).share);
+            1.0, t.computeEfficiency * computeCeiling(s.device, computeFormatFor(s), false).share);
     }
     t.stepOverheadSeconds = entry->stepOverheadSeconds;
     t.collectiveLatencySeconds = entry->collectiveLatencySeconds;

@@ -66,8 +66,9 @@ struct CeilingShare
     std::string source;    ///< where the measurement comes from; empty when not measured
 };
 
-CeilingShare bandwidthCeiling(const DeviceSpec &device);
-CeilingShare computeCeiling(const DeviceSpec &device, NumericFormat format);
+/** `described` false skips the source (the estimate's per-evaluation path). */
+CeilingShare bandwidthCeiling(const DeviceSpec &device, bool described = true);
+CeilingShare computeCeiling(const DeviceSpec &device, NumericFormat format, bool described = true);
 
 /** The class a profile pools a device in: its deployment ("datacenter", "edge", "client"). */
 std::string calibrationClassOf(const DeviceSpec &device);

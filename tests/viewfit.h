@@ -55,6 +55,31 @@ inline QStringList elidedChartTexts(QWidget &root)
     return cut;
 }
 
+// Chart labels (views::ChartLabels, z 20) that run past the plot's left or right edge: a
+// label wider than a narrow chart at a projector's type ran off it, clamped at its left
+// ("projections, MLP, head (8): 7.98 FLOP/" on the Operators view at 1366x768, issue #43).
+inline QStringList offPlotLabels(QWidget &root)
+{
+    QStringList off;
+    for (QChartView *view : root.findChildren<QChartView *>()) {
+        if (!view->isVisible() || !view->chart())
+            continue;
+        const QRectF plot = view->chart()->mapRectToScene(view->chart()->plotArea());
+        for (QGraphicsItem *item : view->scene()->items()) {
+            auto *label = dynamic_cast<QGraphicsSimpleTextItem *>(item);
+            if (!label || !label->isVisible() || label->zValue() != 20 || label->text().isEmpty())
+                continue;
+            const QRectF box = label->sceneBoundingRect();
+            if (box.left() < plot.left() - 2 || box.right() > plot.right() + 2)
+                off << QStringLiteral("%1 (%2 px past the plot)")
+                           .arg(label->text().simplified().left(40))
+                           .arg(std::max(plot.left() - box.left(), box.right() - plot.right()), 0,
+                                'f', 0);
+        }
+    }
+    return off;
+}
+
 // A number parted from its unit where `text` wraps at `width` ("waits 16.92" over "s", "2 x TP"
 // over "8" in the wizard's checks table): the first such break, or empty.
 inline QString numberPartedFromUnit(const QString &text, const QFont &font, int width)
@@ -102,6 +127,8 @@ inline QStringList fitProblems(QWidget &view)
                         .arg(view.height());
     for (const QString &text : elidedChartTexts(view))
         problems << QStringLiteral("chart text \"%1\"").arg(text);
+    for (const QString &text : offPlotLabels(view))
+        problems << QStringLiteral("chart label off the plot: %1").arg(text);
     for (QScrollBar *bar : view.findChildren<QScrollBar *>()) {
         // a list of options (the wizard's candidates) says so; its rows may scroll
         const QWidget *area = bar->parentWidget() ? bar->parentWidget()->parentWidget() : nullptr;

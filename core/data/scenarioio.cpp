@@ -64,6 +64,33 @@ void materialise(json &doc, const std::string &section)
     doc[section] = std::move(copy);
 }
 
+/** A --set on a device's spec figure moves its measured ceiling with it (issue #43), as an edit
+ *  in the app does (core/model/scenarioaccess.cpp): twice the bandwidth is assumed to reach the
+ *  same share of it, not the old measurement, which would make a slower device more efficient. */
+void scaleMeasuredCeiling(json &doc, const std::vector<std::string> &parts, const json &parent,
+                          const json &value)
+{
+    if (parts.size() < 2 || parts[0] != "device" || !value.is_number())
+        return;
+    const auto old = parent.find(parts.back());
+    if (old == parent.end() || !old->is_number() || !(old->get<double>() > 0.0) ||
+        !std::isfinite(old->get<double>()))
+        return;
+    json *measured = nullptr;
+    auto device = doc.find("device");
+    if (device == doc.end() || !device->is_object() || !device->contains("measured") ||
+        !(*device)["measured"].is_object())
+        return;
+    json &ceilings = (*device)["measured"];
+    if (parts.size() == 2 && parts[1] == "bandwidth_gb_s" && ceilings.contains("bandwidth_gb_s"))
+        measured = &ceilings["bandwidth_gb_s"];
+    else if (parts.size() == 3 && parts[1] == "peak_tflops" && ceilings.contains("tflops") &&
+             ceilings["tflops"].is_object() && ceilings["tflops"].contains(parts[2]))
+        measured = &ceilings["tflops"][parts[2]];
+    if (measured && measured->is_number())
+        *measured = measured->get<double>() * value.get<double>() / old->get<double>();
+}
+
 void applyOverride(json &doc, const std::string &assignment)
 {
     const auto equals = assignment.find('=');
@@ -98,6 +125,7 @@ void applyOverride(json &doc, const std::string &assignment)
         }
         node = &*it;
     }
+    scaleMeasuredCeiling(doc, parts, *node, value);
     (*node)[parts.back()] = std::move(value);
 }
 

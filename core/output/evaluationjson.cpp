@@ -53,6 +53,13 @@ json toJsonObject(const Scenario &scenario, const Evaluation &e, bool withExplai
     const ReachInfo reach = estimateReach(scenario);
     out["estimate"]["reach"] = std::string(estimateReachKey(reach.reach));
     out["estimate"]["reach_text"] = reach.text;
+    {
+        // the terms beside the efficiencies (issue #43): the KV cache's and the engine's per
+        // sequence, so a reader can redo the step's sum
+        const EstimateTerms terms = estimateTerms(scenario);
+        out["estimate"]["kv_bandwidth_efficiency"] = terms.kvBandwidthEfficiency;
+        out["estimate"]["step_seconds_per_sequence"] = terms.secondsPerSequence;
+    }
     out["roofline"]["compute_format"] = std::string(formatKey(e.computeFormat));
     json warnings = json::array();
     for (std::string_view text : warningTexts(e))

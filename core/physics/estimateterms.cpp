@@ -50,6 +50,7 @@ CeilingShare ownComputeShare(const DeviceSpec &device, NumericFormat format, boo
         const auto source = device.sources.find("measured.tflops." + std::string(formatKey(f)));
         if (source != device.sources.end())
             c.source = source->second;
+        c.sibling = f != format;
         if (f != format)
             c.source = "the " + std::string(formatKey(f)) + " share: " + c.source;
         return c;

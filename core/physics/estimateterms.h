@@ -62,8 +62,11 @@ struct CeilingShare
 {
     double share = 1.0;    ///< in [0.05, 1]
     bool measured = false; ///< from this device's own measurement (of this format, or a sibling)
-    double ceiling = 0.0;  ///< the measured figure (TFLOP/s or GB/s); 0 when not measured
-    std::string source;    ///< where the measurement comes from; empty when not measured
+    /// the share of another format's measurement on the same units (FP16 from BF16): `ceiling`
+    /// is that share of this format's peak, not a measurement of it
+    bool sibling = false;
+    double ceiling = 0.0; ///< the measured figure (TFLOP/s or GB/s); 0 when not measured
+    std::string source;   ///< where the measurement comes from; empty when not measured
 };
 
 /** `described` false skips the source (the estimate's per-evaluation path). */

@@ -209,6 +209,10 @@ void estimateInputs(Builder &b, const Scenario &s, const Evaluation &e)
     auto ceilingText = [](const CeilingShare &c, double spec, const std::string &unit) {
         const std::string share = formatNumber(c.share * 100.0, 3) + " % of the spec sheet's " +
                                   formatNumber(spec, 4) + " " + unit;
+        if (c.sibling) // no measurement of this format: another one's share on the same units
+            return share +
+                   " (not measured in this format: " + c.source.substr(0, c.source.find(':')) +
+                   " of its own measurement)";
         return c.measured ? formatNumber(c.ceiling, 4) + " " + unit + " measured, " + share
                           : share + " (not measured: the median of the measured devices)";
     };

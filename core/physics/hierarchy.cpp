@@ -121,9 +121,11 @@ Spill spill(const Scenario &s)
     // what does not fit is read across the host link every step (weights and KV are read every
     // step); when it fits, a 10 % spill shows the price
     out.spilledBytes = std::min(out.spills ? shortfall : 0.1 * out.stepBytes, out.stepBytes);
-    out.allInHbmSeconds = out.stepBytes / out.hbmBandwidth;
-    out.spillSeconds = (out.stepBytes - out.spilledBytes) / out.hbmBandwidth +
-                       out.spilledBytes / out.hostLinkBandwidth;
+    // the step's own memory roof (its KV at the attention kernels' efficiency), not a second rule
+    out.allInHbmSeconds = e[FigureId::DecodeMemorySeconds];
+    out.spillSeconds =
+        out.allInHbmSeconds * (out.stepBytes - out.spilledBytes) / std::max(out.stepBytes, 1.0) +
+        out.spilledBytes / out.hostLinkBandwidth;
     out.slowdown = out.spillSeconds / out.allInHbmSeconds;
     return out;
 }

@@ -143,7 +143,9 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase, Atte
     b.bytesPerParameter = e[FigureId::BytesPerParameter];
     b.peak = out.peakFlops;
     b.bandwidth = out.bandwidth;
-    b.kvBandwidth = out.kvBandwidth;
+    // a decode step reads the cache at the attention kernels' efficiency; a prefill's KV writes
+    // go with the other bytes, as in the step (evaluation.cpp, memorySecondsOf)
+    b.kvBandwidth = phase == Phase::Decode ? out.kvBandwidth : out.bandwidth;
     const double T = out.tokens;
 
     // Parameters every layer's attention and norms hold; the MLP's are what is left of the count
@@ -307,7 +309,7 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase, Atte
     }
     out.bytes = out.weightBytes + out.activationBytes + out.kvBytes;
     out.rooflineSeconds = std::max((out.weightBytes + out.activationBytes) / out.bandwidth +
-                                       out.kvBytes / out.kvBandwidth,
+                                       out.kvBytes / b.kvBandwidth,
                                    out.flops / out.peakFlops);
 
     const double kvPerTokenPerRank =

@@ -658,8 +658,8 @@ void Cli::calibrateWritesAProfileThatValidateAndEvaluateUse()
     QCOMPARE(fit.exitCode, 0);
     const QJsonObject result = parseObject(fit.out);
     QCOMPARE(result.value("rows_total").toInt(), 81);
-    QVERIFY(result.value("within_15_percent").toInt() >= 63);
-    QVERIFY(result.value("leave_one_out").toObject().value("within_15_percent").toInt() >= 51);
+    QVERIFY(result.value("within_15_percent").toInt() >= 65);
+    QVERIFY(result.value("leave_one_out").toObject().value("within_15_percent").toInt() >= 50);
     QVERIFY(QFile::exists(profile));
     QVERIFY(!QFile::exists(profile + QStringLiteral(".part")));
 
@@ -671,8 +671,8 @@ void Cli::calibrateWritesAProfileThatValidateAndEvaluateUse()
     const QJsonObject byDevice = held.value("leave_one_device_out").toObject();
     const QJsonObject byEngine = held.value("leave_one_engine_out").toObject();
     QCOMPARE(byDevice.value("runs").toInt(), 81);
-    QVERIFY(byDevice.value("within_15_percent").toInt() >= 39);
-    QVERIFY(byEngine.value("within_15_percent").toInt() >= 41);
+    QVERIFY(byDevice.value("within_15_percent").toInt() >= 40);
+    QVERIFY(byEngine.value("within_15_percent").toInt() >= 44);
     QVERIFY(byDevice.value("by_group").toObject().contains(QStringLiteral("amd-mi300x")));
     QVERIFY(byEngine.value("by_group").toObject().contains(QStringLiteral("tensorrt-llm")));
     for (const char *key : {"median_error", "worst_error", "within_25_percent", "rows"})

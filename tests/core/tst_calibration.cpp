@@ -667,7 +667,7 @@ void Calibration::fitSaysWhatItCannotDetermine()
 }
 
 // The issue's acceptance, on the shipped data: the speed of light lands 3 of 81 within 15 %
-// (median error 49 %); each run predicted by a fit of the other 80 lands 51 of 81 (median
+// (median error 49 %); each run predicted by a fit of the other 80 lands 50 of 81 (median
 // 10.0 %). Issue #24's 18 runs: 0 and 12 of 18.
 void Calibration::calibrationBeatsTheSpeedOfLightOnPublishedRuns()
 {
@@ -681,7 +681,7 @@ void Calibration::calibrationBeatsTheSpeedOfLightOnPublishedRuns()
         toyWithin += std::fabs(p.predictedUncalibrated / p.measured - 1.0) <= 0.15 ? 1 : 0;
     }
     QVERIFY2(toyWithin <= 3, qPrintable(QString::number(toyWithin)));
-    QVERIFY2(within >= 51, qPrintable(QString::number(within)));
+    QVERIFY2(within >= 50, qPrintable(QString::number(within)));
     const core::CalibrationProfile &typical = core::typicalProfile();
     QVERIFY(!typical.entries.empty());
 }
@@ -941,6 +941,21 @@ void Calibration::aWhatIfOnTheSpecMovesItsCeiling()
     QVERIFY(entry && entry->device.empty());
     ACCEL_COMPARE_NEAR(core::evaluate(s)[FigureId::EstimateBandwidthEfficiency],
                        std::min(1.0, entry->bandwidthEfficiency * share), 1e-12);
+
+    // the same what-if on the command line (--set rewrites the file before it is read): the
+    // ceiling stayed at 2,970 GB/s beside half the bandwidth, a slower device read as a more
+    // efficient one (the hostile review of issue #43's change)
+    for (const double bandwidth : {6700.0, 1675.0}) {
+        const core::Scenario set = testsupport::loadScenario(
+            QStringLiteral("lesson-default"),
+            {QStringLiteral("device=\"nvidia-h100-sxm\""),
+             QStringLiteral("device.bandwidth_gb_s=%1").arg(bandwidth),
+             QStringLiteral("device.peak_tflops.bf16=%1").arg(989.0 / 2)});
+        ACCEL_COMPARE_NEAR(set.device.measuredBandwidthGbPerSecond, 2970.0 * bandwidth / 3350.0,
+                           1e-9);
+        ACCEL_COMPARE_NEAR(set.device.measuredPeak(core::NumericFormat::Bf16), 794.5 / 2, 1e-9);
+        ACCEL_COMPARE_NEAR(core::bandwidthCeiling(set.device).share, share, 1e-12);
+    }
 }
 
 // A profile written before issue #43 has no terms.measured_ceilings: its efficiencies are shares
@@ -1056,13 +1071,13 @@ void Calibration::leaveGroupOutHoldsOutWholeEnginesAndDevices()
         QVERIFY2(byEngine[i].scope.find(rows[i].engine) == std::string::npos ||
                      rows[i].engine.empty(),
                  byEngine[i].scope.c_str());
-    // the issue's figures (docs/formulas.md): 39 and 41 of 81 within 15 %
+    // the issue's figures (docs/formulas.md): 40 and 44 of 81 within 15 %
     auto within = [](const std::vector<core::CalibrationPoint> &points) {
         return std::count_if(points.begin(), points.end(),
                              [](const auto &p) { return std::fabs(p.relativeError) <= 0.15; });
     };
-    QVERIFY2(within(byDevice) >= 39, qPrintable(QString::number(within(byDevice))));
-    QVERIFY2(within(byEngine) >= 41, qPrintable(QString::number(within(byEngine))));
+    QVERIFY2(within(byDevice) >= 40, qPrintable(QString::number(within(byDevice))));
+    QVERIFY2(within(byEngine) >= 44, qPrintable(QString::number(within(byEngine))));
 }
 
 QTEST_APPLESS_MAIN(Calibration)

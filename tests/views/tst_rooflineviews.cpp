@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Roofline tab: the roofline and the throughput views against the core.
 
+#include "viewfit.h"
 #include "viewtestsupport.h"
 
 #include "app/mainwindow.h"
@@ -94,6 +95,7 @@ private slots:
     void operatorsAreTheCoresBreakdown();
     void operatorsMoveWithBatchAndContext();
     void operatorsShowWhyAModelIsRefused();
+    void operatorLabelsStayOnTheChartOnAProjector();
     void engineViewShowsEachTechniqueBesideThePlainFigure();
 };
 
@@ -394,6 +396,21 @@ void RooflineViews::operatorsMoveWithBatchAndContext()
     kernel->setCurrentIndex(1);
     QTRY_VERIFY(!view.pointOf(QStringLiteral("qk_matmul")).isNull());
     QVERIFY(view.pointOf(QStringLiteral("qk_matmul")).x() < qkShort.x());
+}
+
+// On a projector (1366x768, the presenter's type) the Operators chart is narrow: the label of
+// the eight matrix products of a Llama 2 7B decode step ran 60 px off its right edge, cut
+// ("projections, MLP, head (8): 7.98 FLOP/"). A label wider than the plot breaks over lines.
+void RooflineViews::operatorLabelsStayOnTheChartOnAProjector()
+{
+    viewtestsupport::PresenterScale presenter(true);
+    views::ScenarioDocument doc;
+    QVERIFY(doc.setModelPreset(QStringLiteral("llama-2-7b")));
+    views::OperatorsView view(&doc);
+    showOffscreen(view, {1000, 640}); // the view beside the scenario panel in a 1366 window
+    QCoreApplication::processEvents();
+    const QStringList off = viewfit::offPlotLabels(view);
+    QVERIFY2(off.isEmpty(), qPrintable(off.join(QLatin1String("; "))));
 }
 
 void RooflineViews::operatorsShowWhyAModelIsRefused()

@@ -352,16 +352,16 @@ void OperatorsView::refresh()
                     kinds << kind;
             }
         }
-        m_labels->add(
-            tr("%1: %2 FLOP/B")
-                .arg(names.size() > 2
-                         ? tr("%1 (%2)").arg(kinds.join(QStringLiteral(", "))).arg(names.size())
-                         : names.join(QStringLiteral(", ")),
-                     number(op.intensity())),
-            at, m_kinds[int(op.kind)], kindStyles()[int(op.kind)].colour,
-            // right of the axis' middle the text runs left, so it stays on the chart
-            rightHalf ? QPointF(-10, 6) : QPointF(10, 6), first,
-            rightHalf ? ChartLabels::Align::End : ChartLabels::Align::Start);
+        const QString who =
+            names.size() > 2 ? tr("%1 (%2)").arg(kinds.join(QStringLiteral(", "))).arg(names.size())
+                             : names.join(QStringLiteral(", "));
+        m_labels->add(tr("%1: %2 FLOP/B").arg(who, number(op.intensity())), at,
+                      m_kinds[int(op.kind)], kindStyles()[int(op.kind)].colour,
+                      // right of the axis' middle the text runs left, so it stays on the chart
+                      rightHalf ? QPointF(-10, 6) : QPointF(10, 6), first,
+                      rightHalf ? ChartLabels::Align::End : ChartLabels::Align::Start);
+        // where it has no room (a projector's type): the names over the intensity
+        m_labels->setCrowdedText(tr("%1:\n%2 FLOP/B").arg(who, number(op.intensity())));
     }
     m_labels->add(tr("roof: %1, %2")
                       .arg(QString::fromStdString(core::formatFlopRate(b.peakFlops)),

@@ -396,6 +396,10 @@ void RooflineView::refresh()
                            QString::fromStdString(core::formatBandwidth(bandwidth))),
                   QPointF(xLow * 3, core::rooflineAttainable(peak, bandwidth, xLow * 3) / kTera),
                   m_roofs.front(), style::currentDevice(), QPointF(14, 6));
+    // a projector's type on a narrow chart: the bandwidth under the name, not off the plot
+    m_labels->setCrowdedText(tr("%1:\nmemory bandwidth %2")
+                                 .arg(QString::fromStdString(s.device.name),
+                                      QString::fromStdString(core::formatBandwidth(bandwidth))));
 
     // Reveal: the marker climbs the bandwidth slope from the left edge to the ridge, where the
     // slope meets the roof, as the class watches its prediction met (in a window on screen; a

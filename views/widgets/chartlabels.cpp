@@ -230,6 +230,13 @@ void ChartLabels::reposition()
             return std::isfinite(bestDistance);
         };
         QRectF bounds = label.item->boundingRect();
+        if (bounds.width() > area.width() - 4 && !label.crowdedText.isEmpty() &&
+            label.item->text() != label.crowdedText) {
+            // wider than the plot (a projector's type on a narrow chart): clamped inside it,
+            // it would still run off the right edge
+            label.item->setText(label.crowdedText);
+            bounds = label.item->boundingRect();
+        }
         bool free = place(position, bounds);
         if (!free && !label.crowdedText.isEmpty() && label.item->text() != label.crowdedText) {
             label.item->setText(label.crowdedText);

@@ -876,8 +876,21 @@ ReachInfo estimateReach(const Scenario &s)
     }
     if (!entry.device.empty()) {
         info.reach = EstimateReach::Device;
-        info.text = "Fitted on " + points + " measured runs of " + name + " across engines" +
-                    (s.calibration.engine.empty()
+        // the engines behind the device's runs (the shipped ones for the typical profile): one
+        // engine's speed is the device's estimate, which another engine may not share
+        std::set<std::string> engines;
+        if (s.calibration.mode == EstimateMode::Typical)
+            for (const Measurement &m : publishedMeasurements().rows)
+                if ((m.scenario.device.presetId.empty()
+                         ? m.scenario.device.name
+                         : m.scenario.device.presetId) == entry.device)
+                    engines.insert(m.engine);
+        const std::string across =
+            engines.size() == 1
+                ? ", all with " + *engines.begin() + ": another engine may be faster or slower"
+                : " across engines";
+        info.text = "Fitted on " + points + " measured runs of " + name + across +
+                    (s.calibration.engine.empty() || engines.size() == 1
                          ? std::string()
                          : " (none with " + s.calibration.engine + ": its own speed may differ)") +
                     errorsOf(entry) + ".";

@@ -839,6 +839,12 @@ void Calibration::everyEstimateSaysHowFarItIsFromItsData()
     QCOMPARE(on("nvidia-a100-80gb-sxm", "SGLang").reach, core::EstimateReach::Device);
     // every measured device has runs enough for an entry of its own since issue #43's 63 runs
     QCOMPARE(on("nvidia-h100-sxm", "").reach, core::EstimateReach::Device);
+    // a device measured with one engine only says so: its estimate is that engine's speed
+    const core::ReachInfo mi300x = on("amd-mi300x", "");
+    QCOMPARE(mi300x.reach, core::EstimateReach::Device);
+    QVERIFY2(mi300x.text.find("all with vLLM (ROCm, 2024): another engine may be faster or "
+                              "slower") != std::string::npos,
+             mi300x.text.c_str());
     const core::ReachInfo amd = on("amd-mi325x", "vLLM");
     QCOMPARE(amd.reach, core::EstimateReach::ClassOnly);
     // the class's error is each measured device's, predicted by the class fitted without it

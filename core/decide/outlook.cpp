@@ -296,15 +296,12 @@ std::vector<SensitivityRange> sensitivityRanges(const Scenario &scenario, const 
     const EstimateTerms terms = estimateTerms(best.scenario);
     const double ceiling =
         1.0 / std::max(terms.bandwidthEfficiency, terms.computeEfficiency); // speed of light
-    if (terms.entry && std::isfinite(terms.entry->medianRelativeError)) {
-        // twice the fit's median error (about the 80th percentile of errors spread normally):
-        // since issue #43 an entry's errors include the runs it predicts for devices and engines
-        // held out, whose worst (a 2024 ROCm engine: 154 %) would stretch every bar to x0.1
-        const double error = std::clamp(2.0 * terms.entry->medianRelativeError, 0.05, 0.9);
-        efficiency.low = 1.0 - error;
-        efficiency.high = std::min(ceiling, 1.0 + error);
+    if (const EstimateRange range = estimateRange(terms); range.known()) {
+        // the estimate's own range, the one the roofline draws
+        efficiency.low = range.low;
+        efficiency.high = range.high;
         efficiency.origin = "twice the " + estimateLabel(best.scenario) + " fit's median error, " +
-                            percentText(terms.entry->medianRelativeError);
+                            percentText(range.medianError);
     } else {
         // at the speed of light: down to what the typical engines deliver on this class
         Scenario typical = best.scenario;

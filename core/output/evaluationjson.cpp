@@ -59,6 +59,11 @@ json toJsonObject(const Scenario &scenario, const Evaluation &e, bool withExplai
         const EstimateTerms terms = estimateTerms(scenario);
         out["estimate"]["kv_bandwidth_efficiency"] = terms.kvBandwidthEfficiency;
         out["estimate"]["step_seconds_per_sequence"] = terms.secondsPerSequence;
+        // the range the roofline draws and the sensitivity varies: a factor on every speed
+        if (const EstimateRange range = estimateRange(terms); range.known()) {
+            out["estimate"]["speed_factor_low"] = range.low;
+            out["estimate"]["speed_factor_high"] = range.high;
+        }
     }
     out["roofline"]["compute_format"] = std::string(formatKey(e.computeFormat));
     json warnings = json::array();

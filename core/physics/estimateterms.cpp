@@ -217,6 +217,21 @@ EstimateTerms estimateTerms(const Scenario &s)
     return scaled(t, c.efficiencyFactor);
 }
 
+EstimateRange estimateRange(const EstimateTerms &terms)
+{
+    EstimateRange range;
+    if (!terms.entry || !std::isfinite(terms.entry->medianRelativeError))
+        return range;
+    // since issue #43 an entry's worst error is a held-out device's (a 2024 ROCm engine: 154 %),
+    // which would stretch every range to x0.1: the median's double instead
+    const double error = std::clamp(2.0 * terms.entry->medianRelativeError, 0.05, 0.9);
+    const double ceiling = 1.0 / std::max(terms.bandwidthEfficiency, terms.computeEfficiency);
+    range.medianError = terms.entry->medianRelativeError;
+    range.low = 1.0 - error;
+    range.high = std::max(1.0, std::min(ceiling, 1.0 + error));
+    return range;
+}
+
 std::string estimateLabel(const Scenario &s)
 {
     const EstimateTerms t = estimateTerms(s);

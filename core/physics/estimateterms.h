@@ -42,6 +42,20 @@ struct EstimateTerms
  *  calibrated: the profile's entry for the device (and the scenario's engine), else its class. */
 EstimateTerms estimateTerms(const Scenario &scenario);
 
+/** How far from the estimate an engine's measured speed may lie (issue #43, item 5): a factor on
+ *  the speed either side, twice the applied profile entry's median error (about the 80th
+ *  percentile of errors spread normally; an entry's errors are of the runs it predicts, a class's
+ *  of devices held out), clamped to 5-90 % and at most the speed of light above. No range at the
+ *  speed of light or for an entry without errors (a user's profile fitted on one run). */
+struct EstimateRange
+{
+    double low = 1.0;                                              ///< speed factor at the slow end
+    double high = 1.0;                                             ///< at the fast end
+    double medianError = std::numeric_limits<double>::quiet_NaN(); ///< the entry's
+    bool known() const { return medianError == medianError; }      // not NaN
+};
+EstimateRange estimateRange(const EstimateTerms &terms);
+
 /** "speed of light", "typical: nvidia-a100-80gb-sxm", "calibrated: datacenter devices": what
  *  every figure says it is. */
 std::string estimateLabel(const Scenario &scenario);

@@ -12,14 +12,18 @@
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
 #include "core/model/scenarioaccess.h"
+#include "core/output/evaluationjson.h"
 #include "core/physics/estimateterms.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/explain.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QFile>
 #include <QObject>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 using core::FigureId;
@@ -59,6 +63,7 @@ private slots:
     void profileErrorsNameTheField();
     void scenarioSectionAppliesAProfile();
     void everyEstimateSaysHowFarItIsFromItsData();
+    void everyEstimateCarriesItsRange();
     void measuredCeilingsAreTheDevicesBest_data();
     void measuredCeilingsAreTheDevicesBest();
     void aWhatIfOnTheSpecMovesItsCeiling();
@@ -857,6 +862,59 @@ void Calibration::everyEstimateSaysHowFarItIsFromItsData()
     QVERIFY2(edge.text.find("speed of light") != std::string::npos, edge.text.c_str());
     QCOMPARE(core::estimateReach(testsupport::loadScenario(QStringLiteral("lesson-default"))).reach,
              core::EstimateReach::Lesson);
+}
+
+// Issue #43, item 5: an estimate comes with the range engines measure around it, twice its
+// entry's median error (clamped to 5-90 %, never above the speed of light); the roofline draws
+// it, the sensitivity varies it and evaluate's JSON gives it.
+void Calibration::everyEstimateCarriesItsRange()
+{
+    const core::Scenario lesson = testsupport::loadScenario(QStringLiteral("lesson-default"));
+    const core::EstimateRange none = core::estimateRange(core::estimateTerms(lesson));
+    QVERIFY(!none.known());
+    QCOMPARE(none.low, 1.0);
+    QCOMPARE(none.high, 1.0);
+
+    core::CalibrationProfile profile;
+    profile.name = "range";
+    core::CalibrationEntry entry;
+    entry.deviceClass = "datacenter";
+    entry.bandwidthEfficiency = 0.8;
+    entry.computeEfficiency = 0.7;
+    profile.entries.push_back(entry);
+    core::Scenario s = testsupport::loadScenario(
+        QStringLiteral("lesson-default"),
+        {QStringLiteral("model=\"llama-2-7b\""), QStringLiteral("device=\"nvidia-h100-sxm\"")});
+    s.calibration.mode = core::EstimateMode::Calibrated;
+    auto rangeAt = [&](double medianError) {
+        profile.entries[0].medianRelativeError = medianError;
+        s.calibration.profile = profile;
+        return core::estimateRange(core::estimateTerms(s));
+    };
+    // no errors recorded (a fit of one run): no range to draw
+    QVERIFY(!rangeAt(std::numeric_limits<double>::quiet_NaN()).known());
+    // 10 % median error: 0.8x to 1.2x (the speed of light, 1 / 0.8 = 1.25x, is further)
+    const core::EstimateRange ten = rangeAt(0.10);
+    QVERIFY(ten.known());
+    ACCEL_COMPARE_NEAR(ten.low, 0.8, 1e-12);
+    ACCEL_COMPARE_NEAR(ten.high, 1.2, 1e-12);
+    // 60 %: twice is 120 %, clamped to 90 % below, and the speed of light caps it above
+    const core::EstimateRange wide = rangeAt(0.60);
+    ACCEL_COMPARE_NEAR(wide.low, 0.1, 1e-12);
+    ACCEL_COMPARE_NEAR(wide.high, 1.0 / 0.8, 1e-12);
+    // 1 %: at least 5 % either side
+    const core::EstimateRange narrow = rangeAt(0.01);
+    ACCEL_COMPARE_NEAR(narrow.low, 0.95, 1e-12);
+    ACCEL_COMPARE_NEAR(narrow.high, 1.05, 1e-12);
+
+    // evaluate's JSON gives the factors (and none at the speed of light)
+    rangeAt(0.10);
+    const auto json = nlohmann::json::parse(core::evaluationToJson(s, core::evaluate(s), false));
+    ACCEL_COMPARE_NEAR(json["estimate"]["speed_factor_low"].get<double>(), 0.8, 1e-12);
+    ACCEL_COMPARE_NEAR(json["estimate"]["speed_factor_high"].get<double>(), 1.2, 1e-12);
+    const auto toy =
+        nlohmann::json::parse(core::evaluationToJson(lesson, core::evaluate(lesson), false));
+    QVERIFY(!toy["estimate"].contains("speed_factor_low"));
 }
 
 // Issue #43, item 1: the typical estimate's efficiencies are shares of what a benchmark measured

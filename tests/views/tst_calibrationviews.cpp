@@ -14,11 +14,13 @@
 #include "views/roofline/throughputview.h"
 #include "views/widgets/scenariopanel.h"
 #include "views/widgets/steadylabel.h"
+#include "views/widgets/style.h"
 #include "views/wizard/checksview.h"
 
 #include "core/calibrate/calibration.h"
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
+#include "core/physics/estimateterms.h"
 #include "core/physics/evaluation.h"
 
 #include <QChart>
@@ -34,6 +36,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+
+#include <algorithm>
+#include <limits>
 
 using core::FigureId;
 
@@ -178,10 +183,18 @@ void CalibrationViews::chartsShowTheSpeedOfLightBesideTheEstimate()
             count += series->count() > 0 ? 1 : 0;
         return count;
     };
+    auto rangeOf = [](QWidget &view) -> QLineSeries * {
+        for (QAbstractSeries *series : view.findChild<QChartView *>()->chart()->series())
+            if (series->objectName() == QLatin1String("estimateRange"))
+                return qobject_cast<QLineSeries *>(series);
+        return nullptr;
+    };
     const int scattersLight = nonEmpty(seriesOf(roofline, (QScatterSeries *)nullptr));
     const int linesLight = nonEmpty(seriesOf(throughput, (QLineSeries *)nullptr));
     const QString toyNote = roofline.findChild<QLabel *>(QStringLiteral("estimateNote"))->text();
     QVERIFY(toyNote.startsWith(QStringLiteral("Speed of light")));
+    // the lesson's model has no fit and so no range
+    QCOMPARE(rangeOf(roofline)->count(), 0);
 
     document.setEstimateMode(core::EstimateMode::Typical);
     document.flush();
@@ -201,6 +214,33 @@ void CalibrationViews::chartsShowTheSpeedOfLightBesideTheEstimate()
             ringFound = true;
     QVERIFY(ringFound);
     QVERIFY(roofline.operatingPoint().y() < lightFlops);
+    // the bar through the expected point: where engines measure, twice the A100 entry's median
+    // error either side (issue #43, item 5), with the same range said in tokens/s
+    const core::EstimateTerms terms = core::estimateTerms(document.scenario());
+    QVERIFY(terms.entry);
+    const double error = 2.0 * terms.entry->medianRelativeError;
+    QVERIFY(error > 0.05 && error < 0.9);
+    QLineSeries *range = rangeOf(roofline);
+    QVERIFY(range);
+    const QPointF point = roofline.operatingPoint();
+    double lowest = std::numeric_limits<double>::infinity();
+    double highest = 0.0;
+    bool throughThePoint = false;
+    for (const QPointF &at : range->points()) {
+        lowest = std::min(lowest, at.y());
+        highest = std::max(highest, at.y());
+        throughThePoint |= at.x() == point.x();
+        QVERIFY(at.x() > point.x() / 2 && at.x() < point.x() * 2); // caps, not a second point
+    }
+    QVERIFY(throughThePoint);
+    QVERIFY(viewtestsupport::near(lowest, point.y() * (1.0 - error), 1e-9));
+    QVERIFY(viewtestsupport::near(highest, point.y() * (1.0 + error), 1e-9));
+    const double tokens = document.evaluation()[FigureId::DecodeTokensPerSecond];
+    const QString note = roofline.findChild<QLabel *>(QStringLiteral("estimateNote"))->text();
+    QVERIFY2(note.contains(QStringLiteral("where engines measure: %1-%2 tokens/s")
+                               .arg(views::style::number(tokens * (1.0 - error)),
+                                    views::style::number(tokens * (1.0 + error)))),
+             qPrintable(note));
     look(roofline, QStringLiteral("roofline-typical"));
     look(throughput, QStringLiteral("throughput-typical"));
 }

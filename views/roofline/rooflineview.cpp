@@ -15,6 +15,7 @@
 #include "core/model/scenario.h"
 #include "core/model/scenarioedits.h"
 #include "core/model/units.h"
+#include "core/physics/estimateterms.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/techniques.h"
 
@@ -40,6 +41,10 @@ namespace views {
 namespace {
 
 using style::number;
+
+/** The range bar's caps reach this far either side of the point, in pixels at scale 1: wider
+ *  than the point's marker (16 pixels across), so a narrow range still shows its ends. */
+constexpr double kRangeCapPixels = 12.0;
 
 using core::FigureId;
 constexpr double kTera = 1e12;
@@ -85,6 +90,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     , m_trail(new QScatterSeries)
     , m_point(new QScatterSeries)
     , m_lightPoint(new QScatterSeries)
+    , m_range(new QLineSeries)
     , m_ridge(new QScatterSeries)
     , m_ridgeSlideAt(std::numeric_limits<double>::infinity())
     , m_prefill(new QScatterSeries)
@@ -151,6 +157,9 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     m_measured->setMarkerSize(12 * style::scale());
     m_measured->setColor(style::ink());
     attach(m_measured);
+    m_range->setObjectName(QStringLiteral("estimateRange"));
+    attach(m_range);
+    connect(m_chart, &QChart::plotAreaChanged, this, &RooflineView::drawRange);
     m_lightPoint->setMarkerSize(16 * style::scale());
     m_lightPoint->setColor(Qt::transparent);
     m_lightPoint->setBorderColor(style::ink());
@@ -244,6 +253,24 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
 }
 
 RooflineView::~RooflineView() = default;
+
+void RooflineView::drawRange()
+{
+    if (m_rangeAt.x() <= 0.0) {
+        m_range->clear();
+        return;
+    }
+    const double width = m_chart->plotArea().width();
+    const double decades = std::log10(m_x->max() / m_x->min());
+    // before the first layout the plot has no width: a tenth of a decade either side
+    const double capDecades =
+        width > 0.0 && decades > 0.0 ? kRangeCapPixels * style::scale() * decades / width : 0.1;
+    const double cap = std::pow(10.0, capDecades);
+    const double x = m_rangeAt.x();
+    replaceIfChanged(m_range, {QPointF(x / cap, m_rangeLow), QPointF(x * cap, m_rangeLow),
+                               QPointF(x, m_rangeLow), QPointF(x, m_rangeHigh),
+                               QPointF(x / cap, m_rangeHigh), QPointF(x * cap, m_rangeHigh)});
+}
 
 void RooflineView::addReadoutRow(QFormLayout *form, const QString &name, core::FigureId id)
 {
@@ -453,6 +480,19 @@ void RooflineView::refresh()
         e.decodeBound == core::Bound::Compute ? style::computeBound() : style::memoryBound();
     m_point->setColor(boundColour);
     const bool expected = e.estimateMode != core::EstimateMode::SpeedOfLight;
+    const core::EstimateRange range = core::estimateRange(core::estimateTerms(s));
+    if (range.known()) {
+        // a speed factor moves the attainable FLOP/s with it (the step's FLOP over its time)
+        m_rangeAt = current;
+        m_rangeLow = current.y() * range.low;
+        m_rangeHigh = current.y() * range.high;
+        m_range->setPen(pen(boundColour, 2.5));
+        for (const double y : {m_rangeLow, m_rangeHigh}) // labels keep off the caps
+            m_labels->addMarkerObstacle(QPointF(current.x(), y), kRangeCapPixels + 4, m_range);
+    } else {
+        m_rangeAt = QPointF();
+    }
+    drawRange();
     m_labels->add(
         tr("decode, batch %1%4: %2 FLOP/B, %3 TFLOP/s")
             .arg(number(s.serving.batch, 7), number(current.x()), number(current.y()),
@@ -550,7 +590,18 @@ void RooflineView::refresh()
                  "weight-matrix FLOP only. Use it to rank options, then measure.")
             : tr("Expected (%1): efficiencies and a step overhead fitted to measured runs. The "
                  "ring is the speed of light.")
-                  .arg(QString::fromStdString(core::estimateLabel(s)));
+                      .arg(QString::fromStdString(core::estimateLabel(s))) +
+                  (range.known()
+                       ? tr(" The bar through the point is where engines measure: %1-%2 tokens/s "
+                            "(twice the fit's median error, %3 %).")
+                             .arg(doc.unlessConcealed(
+                                      FigureId::DecodeTokensPerSecond,
+                                      number(e[FigureId::DecodeTokensPerSecond] * range.low)),
+                                  doc.unlessConcealed(
+                                      FigureId::DecodeTokensPerSecond,
+                                      number(e[FigureId::DecodeTokensPerSecond] * range.high)),
+                                  number(range.medianError * 100.0))
+                       : QString());
     if (m_estimateNote->text() != estimateNote)
         m_estimateNote->setText(estimateNote);
     m_bound->setCustomText(

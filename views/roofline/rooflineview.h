@@ -58,6 +58,9 @@ protected:
 
 private:
     void addReadoutRow(QFormLayout *form, const QString &name, core::FigureId id);
+    /** The range bar at m_rangeAt from m_rangeLow to m_rangeHigh (TFLOP/s), its caps a fixed
+     *  width in pixels at any chart size (redrawn when the plot area changes). */
+    void drawRange();
 
     QChart *m_chart;
     QChartView *m_chartView;
@@ -74,6 +77,11 @@ private:
     QLabel *m_estimateNote = nullptr;
     QScatterSeries
         *m_lightPoint; ///< the speed of light's point, beside a typical or calibrated one
+    /// through the expected point: where measured engines fall (core::estimateRange)
+    QLineSeries *m_range;
+    QPointF m_rangeAt; ///< the expected point; x 0 when there is no range
+    double m_rangeLow = 0;
+    double m_rangeHigh = 0;
     QScatterSeries *m_ridge;
     /** Reveal: the ridge marker slides up the bandwidth slope to its place (a window on
      *  screen only); infinity when it stands at its place. */

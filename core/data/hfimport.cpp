@@ -88,6 +88,9 @@ constexpr FamilyInfo kFamilies[] = {
     {Family::MiniCpm, "minicpm", true, true},
     {Family::Nemotron, "nemotron", false, false},
     {Family::MiniMaxM2, "minimax_m2", true, false},
+    // SmolLM3: Llama's matrices (no_rope_layers only turns RoPE off in some layers), tied by
+    // default
+    {Family::Llama, "smollm3", true, true},
     {Family::Gemma4, "gemma4_text", true, true},
     // Qwen3.5 and 3.6: the Qwen3-Next layout (Gated DeltaNet : gated attention, 3 : 1), dense or
     // MoE
@@ -263,7 +266,7 @@ const char *sizeChangingKey(const std::string &key)
                                 "scenario's format"},
         {"layer_types", "a per-layer pattern of attention kinds (sliding, full, linear)"},
         {"_pattern", "a per-layer attention pattern"},
-        {"chunk", "chunked attention holds at most a chunk of KV on some layers"},
+        {"attention_chunk", "chunked attention holds at most a chunk of KV on some layers"},
         {"no_rope_layers", "a per-layer pattern"},
         {"full_attention_interval", "only some layers attend fully; the others keep a fixed state"},
         {"linear_",
@@ -316,7 +319,15 @@ struct Located
     const json *config = nullptr;
     const json *outer = nullptr;  ///< the multimodal wrapper around config, if any
     const json *vision = nullptr; ///< a multimodal model's vision_config, if any
+    /// a wrapper this import does not know by name ("kimi_k25"), read through its text_config
+    std::string unknownWrapper;
 };
+
+bool knownFamily(const std::string &type)
+{
+    return std::any_of(std::begin(kFamilies), std::end(kFamilies),
+                       [&](const FamilyInfo &info) { return type == info.key; });
+}
 
 Located identify(const json &root)
 {
@@ -345,6 +356,20 @@ Located identify(const json &root)
                  "missing: a " + type + " config keeps the language model's sizes in text_config");
         }
         break;
+    }
+    // any other wrapper whose text_config names a family this import reads (Kimi K2.5's
+    // kimi_k25 around a kimi_k2 text model): the language model is the text_config's
+    if (at.outer == nullptr && !knownFamily(type)) {
+        auto text = root.find("text_config");
+        if (text != root.end() && text->is_object() && knownFamily(modelTypeOf(*text))) {
+            if (auto vision = root.find("vision_config");
+                vision != root.end() && vision->is_object())
+                at.vision = &*vision;
+            at.config = &*text;
+            at.outer = &root;
+            at.unknownWrapper = type.substr(0, 40);
+            type = modelTypeOf(*text);
+        }
     }
     for (const Refusal &refusal : kRefusals) {
         if (type == refusal.key)
@@ -540,6 +565,7 @@ HfImport import(const json &root)
     out.family = family.key;
     ModelSpec &m = out.model;
     const Family f = family.family;
+    const bool smolLm3 = std::string_view(family.key) == "smollm3";
 
     // A size the family's config class defaults when the file leaves it out.
     auto size = [&](std::initializer_list<const char *> names, bool required, const char *field) {
@@ -730,7 +756,7 @@ HfImport import(const json &root)
     const bool readsWindow = f == Family::Mistral || f == Family::Mixtral || f == Family::Qwen2 ||
                              f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Gemma2 ||
                              f == Family::Gemma3 || f == Family::Gemma4 || f == Family::GptOss ||
-                             f == Family::Cohere2 || f == Family::StarCoder2;
+                             f == Family::Cohere2 || f == Family::StarCoder2 || smolLm3;
     if (readsWindow)
         window = size({"sliding_window"}, false, "sliding_window");
     else if (f == Family::Phi3)
@@ -739,7 +765,7 @@ HfImport import(const json &root)
     const bool qwenWindowOn = qwenWindow && c.flag("use_sliding_window", false);
     const double maxWindowLayers =
         qwenWindow ? c.countOrZero("max_window_layers", 0) : 0; // read: Qwen's window switch
-    const bool readsLayerTypes = f == Family::GptOss || f == Family::Gemma2 ||
+    const bool readsLayerTypes = smolLm3 || f == Family::GptOss || f == Family::Gemma2 ||
                                  f == Family::Gemma3 || f == Family::Gemma4 ||
                                  f == Family::Cohere2 || f == Family::Qwen2 || f == Family::Qwen3 ||
                                  f == Family::Qwen3Moe || f == Family::Qwen3Next;
@@ -759,8 +785,11 @@ HfImport import(const json &root)
     }
     double chunk = kUnset;
     std::vector<double> noRope;
-    if (f == Family::Llama4) {
-        chunk = size({"attention_chunk_size"}, false, nullptr);
+    if (f == Family::Llama4 || smolLm3) {
+        if (f == Family::Llama4)
+            chunk = size({"attention_chunk_size"}, false, nullptr);
+        // SmolLM3's layers without RoPE (NoPE) differ in position encoding only: checked, not
+        // sized
         if (const json *list = c.list("no_rope_layers")) {
             if (static_cast<double>(list->size()) != L)
                 fail(c.pathOf("no_rope_layers"), "lists " + std::to_string(list->size()) +
@@ -1063,6 +1092,11 @@ HfImport import(const json &root)
         }
         parameterNote += (parameterNote.empty() ? "" : "; ") + visionNote;
     }
+    if (!at.unknownWrapper.empty())
+        parameterNote += (parameterNote.empty() ? "" : "; ") +
+                         std::string("read from text_config (model_type ") + family.key +
+                         "): the file's own model_type, " + at.unknownWrapper +
+                         ", is a wrapper this import does not know by name";
     if (!parameterNote.empty())
         m.notes["parameters"] = parameterNote;
 
@@ -1160,12 +1194,91 @@ HfImport import(const json &root)
     return out;
 }
 
+/** Where a bare Infinity, -Infinity or NaN stood: a string JSON can hold until the parse is
+ *  done. */
+constexpr std::string_view kPythonConstant = "\u0001python constant";
+
+void replacePythonConstants(json &node, const std::string &pointer, std::vector<std::string> &found)
+{
+    if (node.is_string() && node.get_ref<const std::string &>() == kPythonConstant) {
+        node = nullptr;
+        found.push_back(pointer);
+    } else if (node.is_object()) {
+        for (auto it = node.begin(); it != node.end(); ++it)
+            replacePythonConstants(it.value(), detail::childPointer(pointer, it.key()), found);
+    } else if (node.is_array()) {
+        for (std::size_t i = 0; i < node.size(); ++i)
+            replacePythonConstants(node[i], pointer + "/" + std::to_string(i), found);
+    }
+}
+
+/** A config.json as Python's json module writes it: JSON, except that a float field may hold
+ *  Infinity, -Infinity or NaN (Nemotron-H's "time_step_limit": [0.0, Infinity]). Those read as
+ *  null, and `found` gets where each stood; everything else is parsed strictly. */
+json parsePythonJson(std::string_view text, std::vector<std::string> &found)
+{
+    std::string cleaned;
+    bool inString = false;
+    bool escaped = false;
+    bool replaced = false;
+    std::vector<char> open; // the containers around the position: '{' or '['
+    char previous = '\0';   // the last character outside strings and whitespace
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (ch == '\\')
+                escaped = true;
+            else if (ch == '"')
+                inString = false;
+            cleaned += ch;
+            continue;
+        }
+        // only where a value goes (after ':', '[' or an array's ','): a key stays refused
+        const bool value = previous == ':' || previous == '[' ||
+                           (previous == ',' && !open.empty() && open.back() == '[');
+        std::size_t length = 0;
+        for (std::string_view token : {"-Infinity", "Infinity", "NaN"})
+            if (value && length == 0 && text.substr(i).starts_with(token))
+                length = token.size();
+        if (length > 0) {
+            cleaned += "\"\\u0001python constant\"";
+            i += length - 1;
+            replaced = true;
+            previous = '"';
+            continue;
+        }
+        if (ch == '"')
+            inString = true;
+        else if (ch == '{' || ch == '[')
+            open.push_back(ch);
+        else if ((ch == '}' || ch == ']') && !open.empty())
+            open.pop_back();
+        if (std::string_view(" \t\r\n").find(ch) == std::string_view::npos)
+            previous = ch;
+        cleaned += ch;
+    }
+    json root = detail::parseStrict(replaced ? std::string_view(cleaned) : text);
+    if (replaced)
+        replacePythonConstants(root, "", found);
+    return root;
+}
+
 } // namespace
 
 Result<HfImport> importHuggingFaceConfig(std::string_view configJson)
 {
     try {
-        return import(detail::parseStrict(configJson));
+        std::vector<std::string> pythonConstants;
+        json root = parsePythonJson(configJson, pythonConstants);
+        Result<HfImport> imported = import(root);
+        for (const std::string &where : pythonConstants)
+            if (imported)
+                imported->warnings.push_back(
+                    {where, "Infinity or NaN, which Python's json module writes but JSON does not "
+                            "have: read as null (the import does not size anything from it)"});
+        return imported;
     } catch (const detail::ReadFailure &failure) {
         return failure.diagnostic;
     } catch (const std::exception &error) {

@@ -73,6 +73,7 @@ private slots:
     void currentFamilies_data();
     void currentFamilies();
     void layerPatterns();
+    void wrappersAndPythonWrittenFiles();
     void checkpointFormats_data();
     void checkpointFormats();
     void contradictoryConfigsAreRefused_data();
@@ -587,6 +588,17 @@ void HfImport::currentFamilies_data()
                                << 40 * kvLayerToken(10, 128) * kTokens << 14.7e9 << 14.7e9 << 0.0
                                << 0.0;
     }
+    // SmolLM3-3B: Llama's matrices (16 heads, 4 KV heads of 128, SwiGLU 11,008), 36 layers, the
+    // 128,256 x 2,048 embeddings tied (SmolLM3Config's default: the file does not say);
+    // no_rope_layers turns RoPE off in every fourth layer, which changes no size. The mirrored
+    // safetensors index: 3,075,098,624 parameters.
+    {
+        const double h = 2048, layer = attention(h, 16, 4, 128) + swiglu(h, 11008) + 2 * h;
+        const double total = 128256 * h + 36 * layer + h;
+        QTest::newRow("smollm3-3b")
+            << "smollm3-3b.json" << total << total << 36 * kvLayerToken(4, 128) * kTokens
+            << 3075098624.0 << 3075098624.0 << 0.0 << 0.0;
+    }
     // OLMo 2 7B: full-width q/k norms (4,096 + 4,096), post-norms only (2 x h). AI2: 7.3 B.
     {
         const double h = 4096, layer = attention(h, 32, 32, 128) + 8192 + swiglu(h, 11008) + 2 * h;
@@ -693,6 +705,61 @@ void HfImport::currentFamilies()
     QVERIFY2(again.ok(), again.ok() ? "" : again.error().message.c_str());
     s.model = again->scenario.model;
     QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence], kvAt32k);
+}
+
+// Issue #44: a wrapper the import does not know by name is read through its text_config when
+// that names a known family (Kimi K2.5's kimi_k25 around a kimi_k2 text model), and a file
+// Python's json module wrote with Infinity (Nemotron-H's time_step_limit) is read, not refused
+// as bad JSON before any family message.
+void HfImport::wrappersAndPythonWrittenFiles()
+{
+    const auto k25 = importFixture(QStringLiteral("kimi-k2.5.json"));
+    QVERIFY2(k25.ok(), k25.ok() ? "" : k25.error().message.c_str());
+    for (const core::Diagnostic &w : k25->warnings)
+        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    // the text model is Kimi K2's layout exactly: the same count as Kimi-K2-Instruct's file
+    const auto k2 = importFixture(QStringLiteral("kimi-k2-instruct.json"));
+    QVERIFY(k2.ok());
+    QCOMPARE(k25->model.parameters, k2->model.parameters);
+    QCOMPARE(k25->model.active(), k2->model.active());
+    QCOMPARE(k25->family, std::string("kimi_k2"));
+    const std::string note = k25->model.notes.at("parameters");
+    for (const char *said : {"text_config", "kimi_k25", "vision tower"})
+        QVERIFY2(note.find(said) != std::string::npos, note.c_str());
+    QCOMPARE(k25->checkpointFormat, std::optional(core::NumericFormat::Int4));
+    // an unknown wrapper around an unknown text model is still refused, naming the outer type
+    const auto both = core::importHuggingFaceConfig(
+        R"({"model_type": "mystery_vl", "text_config": {"model_type": "mystery"}})");
+    QVERIFY(!both.ok());
+    QCOMPARE(both.error().path, std::string("/model_type"));
+    QVERIFY2(both.error().message.find("mystery_vl") != std::string::npos,
+             both.error().message.c_str());
+
+    // Nemotron-H's file holds a bare Infinity: the refusal is the family's, not a parse error
+    const auto nemotron = importFixture(QStringLiteral("nemotron-h-56b-base-8k.json"));
+    QVERIFY(!nemotron.ok());
+    QCOMPARE(nemotron.error().path, std::string("/model_type"));
+    QVERIFY2(nemotron.error().message.find("Mamba-2") != std::string::npos,
+             nemotron.error().message.c_str());
+    // a family the import reads, with Infinity, -Infinity and NaN: read as null and said where;
+    // the same words inside a string are text
+    const auto python = core::importHuggingFaceConfig(
+        R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+            "num_hidden_layers": 2, "vocab_size": 32000, "intermediate_size": 11008,
+            "time_step_limit": [0.0, Infinity], "low": -Infinity, "missing": NaN,
+            "_name_or_path": "Infinity \"NaN\" Infinity"})");
+    QVERIFY2(python.ok(), python.ok() ? "" : python.error().message.c_str());
+    QStringList where;
+    for (const core::Diagnostic &w : python->warnings)
+        where << QString::fromStdString(w.path);
+    where.sort();
+    QCOMPARE(where, QStringList({QStringLiteral("/low"), QStringLiteral("/missing"),
+                                 QStringLiteral("/time_step_limit/1")}));
+    QCOMPARE(python->model.name, std::string("Infinity \"NaN\" Infinity"));
+    // anything else that is not JSON is still refused, with the parser's position
+    QVERIFY(!core::importHuggingFaceConfig(R"({"model_type": "llama", "x": Infinite})").ok());
+    QVERIFY(!core::importHuggingFaceConfig(R"({"model_type": "llama", Infinity: 1})").ok());
+    QVERIFY(!core::importHuggingFaceConfig(R"(Infinity)").ok());
 }
 
 void HfImport::layerPatterns()

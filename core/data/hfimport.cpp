@@ -103,6 +103,10 @@ constexpr FamilyInfo kFamilies[] = {
     {Family::Qwen3Moe, "qwen3_vl_moe_text", true, false},
 };
 
+/** A model_type this import does not know, whose keys are the standard ones of a decoder: read
+ *  with Llama's layout (issue #44), the assumption said beside the number. */
+constexpr FamilyInfo kStandardDecoder = {Family::Llama, "standard decoder", true, false};
+
 /** Multimodal wrappers: the language model's config is nested in text_config; the type its
  *  text_config has when the file leaves text_config's model_type out. */
 struct Wrapper
@@ -321,7 +325,68 @@ struct Located
     const json *vision = nullptr; ///< a multimodal model's vision_config, if any
     /// a wrapper this import does not know by name ("kimi_k25"), read through its text_config
     std::string unknownWrapper;
+    /// a model_type this import does not know, read as a standard decoder (kStandardDecoder)
+    std::string unknownType;
 };
+
+/** Why a config under an unknown model_type cannot be read as a standard decoder (Llama's
+ *  layout: q/k/v/o projections, a gated MLP, RMS norms), or empty when it can: a causal language
+ *  model's architecture, the five standard sizes, a SiLU (gated) MLP, and no key of a layer kind
+ *  the standard layout cannot size (experts, state-space or linear layers, latent attention). */
+std::string standardDecoderRefusal(const json &config, const json &root)
+{
+    const json *architectures = nullptr;
+    for (const json *object : {&config, &root})
+        if (auto it = object->find("architectures"); it != object->end() && it->is_array()) {
+            architectures = &*it;
+            break;
+        }
+    if (!architectures)
+        return "the file names no architectures, so it may not be a causal language model";
+    bool causal = false;
+    std::string names;
+    for (const json &name : *architectures) {
+        if (!name.is_string())
+            continue;
+        const std::string text = name.get<std::string>();
+        causal |= text.ends_with("ForCausalLM") || text.ends_with("ForConditionalGeneration");
+        names += (names.empty() ? "" : ", ") + text.substr(0, 60);
+    }
+    if (!causal)
+        return "its architectures (" + names + ") name no causal language model";
+    std::string missing;
+    for (const char *key : {"hidden_size", "num_hidden_layers", "num_attention_heads",
+                            "intermediate_size", "vocab_size"})
+        if (!config.contains(key) || !config[key].is_number())
+            missing += (missing.empty() ? "" : ", ") + std::string(key);
+    if (!missing.empty())
+        return "the standard sizes are missing (" + missing + ")";
+    const auto act = config.find("hidden_act");
+    const std::string activation =
+        act != config.end() && act->is_string() ? act->get<std::string>() : std::string();
+    if (activation != "silu" && activation != "swish" && activation != "swiglu")
+        return "hidden_act \"" + activation.substr(0, 30) +
+               "\" does not say whether the MLP is gated (SiLU is read as gated, Llama's)";
+    const auto window = config.find("sliding_window");
+    const auto windowOn = config.find("use_sliding_window");
+    if (window != config.end() && !window->is_null() && !config.contains("layer_types") &&
+        !(windowOn != config.end() && *windowOn == false))
+        return "sliding_window without layer_types: which layers slide is each family's own "
+               "rule";
+    for (auto it = config.begin(); it != config.end(); ++it) {
+        const json &value = *it;
+        if (value.is_null() || value == false || value == 0 || value == json::array() ||
+            value == json::object())
+            continue;
+        for (const char *kind : {"expert", "moe", "ssm", "mamba", "linear_", "lora_rank",
+                                 "dense_replace", "mlp_only_layers", "sparse_step",
+                                 "full_attention_interval", "attention_chunk", "_pattern"})
+            if (it.key().find(kind) != std::string::npos)
+                return "\"" + it.key().substr(0, 60) + "\" is a layer kind the standard layout " +
+                       "cannot size (" + sizeChangingKey(it.key()) + ")";
+    }
+    return {};
+}
 
 bool knownFamily(const std::string &type)
 {
@@ -386,13 +451,20 @@ Located identify(const json &root)
                                 "\" uses multi-head latent attention (MLA) under a family this "
                                 "import does not know (deepseek_v2, deepseek_v3 and kimi_k2 are "
                                 "read)");
+    const std::string refusal = standardDecoderRefusal(*at.config, root);
+    if (refusal.empty()) {
+        at.family = &kStandardDecoder;
+        at.unknownType = type.substr(0, 40);
+        return at;
+    }
     std::string known;
     for (const FamilyInfo &info : kFamilies)
         known += (known.empty() ? "" : ", ") + std::string(info.key);
     for (const Wrapper &wrapper : kWrappers)
         known += ", " + std::string(wrapper.key);
-    fail("/model_type",
-         "unknown architecture \"" + type.substr(0, 40) + "\" (supported: " + known + ")");
+    fail("/model_type", "unknown architecture \"" + type.substr(0, 40) +
+                            "\", and not read as a standard decoder: " + refusal +
+                            " (families read by name: " + known + ")");
 }
 
 /** Sizes a family's config class defaults, so a config.json may leave them out. */
@@ -554,6 +626,52 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
                                        " for the checkpoint as published";
 }
 
+/** What a generic read assumed (issue #44): the layout, the keys it used and the ones it did not
+ *  (beside the metadata every config carries), in the parameter note; a parameter count the
+ *  file states is checked against the count from the keys. */
+void describeStandardDecoder(const json &config, const std::string &type, const Config &c,
+                             ModelSpec &m, Diagnostics &warnings)
+{
+    static const std::set<std::string> kMetadata = {
+        "architectures",        "model_type",      "torch_dtype",       "dtype",
+        "transformers_version", "bos_token_id",    "eos_token_id",      "pad_token_id",
+        "initializer_range",    "rms_norm_eps",    "layer_norm_eps",    "use_cache",
+        "rope_theta",           "rope_scaling",    "rope_parameters",   "auto_map",
+        "_name_or_path",        "tokenizer_class", "pretraining_tp",    "attention_dropout",
+        "hidden_dropout",       "hidden_act",      "use_sliding_window"};
+    std::string used;
+    std::string ignored;
+    std::size_t ignoredCount = 0;
+    for (auto it = config.begin(); it != config.end(); ++it) {
+        if (c.used().contains(it.key()))
+            used += (used.empty() ? "" : ", ") + it.key();
+        else if (!kMetadata.contains(it.key()) && !it.key().ends_with("_dropout") &&
+                 ++ignoredCount <= 12)
+            ignored += (ignored.empty() ? "" : ", ") + it.key().substr(0, 40);
+    }
+    if (ignoredCount > 12)
+        ignored += " and " + std::to_string(ignoredCount - 12) + " more";
+    std::string note = "model_type " + type +
+                       " is not a family this import knows by name: read as a standard decoder "
+                       "(Llama's layout: q, k, v and o projections, a gated MLP, RMS norms); "
+                       "read: " +
+                       used + (ignored.empty() ? "" : "; not read: " + ignored);
+    auto &parameters = m.notes["parameters"];
+    parameters += (parameters.empty() ? "" : "; ") + note;
+    for (const char *key : {"num_parameters", "total_parameters", "n_parameters"}) {
+        auto it = config.find(key);
+        if (it == config.end() || !it->is_number() || !(it->get<double>() > 0.0))
+            continue;
+        const double stated = it->get<double>();
+        if (std::abs(m.parameters / stated - 1.0) > 0.02)
+            warnings.push_back({"/" + std::string(key),
+                                "the file states " + formatNumber(stated, 4) +
+                                    " parameters, the standard layout counts " +
+                                    formatNumber(m.parameters, 4) +
+                                    ": the model differs from Llama's layout; check its family"});
+    }
+}
+
 HfImport import(const json &root)
 {
     if (!root.is_object())
@@ -566,6 +684,7 @@ HfImport import(const json &root)
     ModelSpec &m = out.model;
     const Family f = family.family;
     const bool smolLm3 = std::string_view(family.key) == "smollm3";
+    const bool standard = &family == &kStandardDecoder; // an unknown model_type, read generically
 
     // A size the family's config class defaults when the file leaves it out.
     auto size = [&](std::initializer_list<const char *> names, bool required, const char *field) {
@@ -756,7 +875,7 @@ HfImport import(const json &root)
     const bool readsWindow = f == Family::Mistral || f == Family::Mixtral || f == Family::Qwen2 ||
                              f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Gemma2 ||
                              f == Family::Gemma3 || f == Family::Gemma4 || f == Family::GptOss ||
-                             f == Family::Cohere2 || f == Family::StarCoder2 || smolLm3;
+                             f == Family::Cohere2 || f == Family::StarCoder2 || smolLm3 || standard;
     if (readsWindow)
         window = size({"sliding_window"}, false, "sliding_window");
     else if (f == Family::Phi3)
@@ -765,10 +884,10 @@ HfImport import(const json &root)
     const bool qwenWindowOn = qwenWindow && c.flag("use_sliding_window", false);
     const double maxWindowLayers =
         qwenWindow ? c.countOrZero("max_window_layers", 0) : 0; // read: Qwen's window switch
-    const bool readsLayerTypes = smolLm3 || f == Family::GptOss || f == Family::Gemma2 ||
-                                 f == Family::Gemma3 || f == Family::Gemma4 ||
-                                 f == Family::Cohere2 || f == Family::Qwen2 || f == Family::Qwen3 ||
-                                 f == Family::Qwen3Moe || f == Family::Qwen3Next;
+    const bool readsLayerTypes =
+        smolLm3 || standard || f == Family::GptOss || f == Family::Gemma2 || f == Family::Gemma3 ||
+        f == Family::Gemma4 || f == Family::Cohere2 || f == Family::Qwen2 || f == Family::Qwen3 ||
+        f == Family::Qwen3Moe || f == Family::Qwen3Next;
     const json *types = readsLayerTypes ? c.list("layer_types") : nullptr;
     if (types && static_cast<double>(types->size()) != L)
         fail(c.pathOf("layer_types"), "lists " + std::to_string(types->size()) +
@@ -1186,10 +1305,13 @@ HfImport import(const json &root)
         warnUnreadSizeKeys(*at.outer, "", c, family.key, out.warnings);
     }
     warnUnreadSizeKeys(*at.config, at.outer ? "/text_config" : "", c, family.key, out.warnings);
+    if (standard)
+        describeStandardDecoder(*at.config, at.unknownType, c, m, out.warnings);
     std::string name = c.text("_name_or_path");
     if (name.empty())
-        name = std::string(family.key) + " (" + formatNumber(m.parameters / 1e9, 3) +
-               "B, from config.json)";
+        name = (standard ? at.unknownType : std::string(family.key)) + " (" +
+               formatNumber(m.parameters / 1e9, 3) +
+               (standard ? "B, read as a standard decoder)" : "B, from config.json)");
     m.name = name.substr(0, 200);
     return out;
 }

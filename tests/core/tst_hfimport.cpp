@@ -74,6 +74,7 @@ private slots:
     void currentFamilies();
     void layerPatterns();
     void wrappersAndPythonWrittenFiles();
+    void unknownFamiliesReadAsAStandardDecoder();
     void checkpointFormats_data();
     void checkpointFormats();
     void contradictoryConfigsAreRefused_data();
@@ -762,6 +763,63 @@ void HfImport::wrappersAndPythonWrittenFiles()
     QVERIFY(!core::importHuggingFaceConfig(R"(Infinity)").ok());
 }
 
+// Issue #44, item 1: a config under a model_type the import does not know by name, with the
+// standard keys of a decoder, reads with Llama's layout and says so; Llama 3.1 8B relabelled
+// gives Llama's own 8,030,261,248 (models.json), and a count the file states is checked.
+void HfImport::unknownFamiliesReadAsAStandardDecoder()
+{
+    const QString relabel =
+        QStringLiteral(R"({"model_type": "acme_decoder", "architectures": ["AcmeForCausalLM"]})");
+    QJsonObject config;
+    QVERIFY(withEdits(QStringLiteral("llama-3.1-8b.json"), relabel, config));
+    const auto acme = importObject(config);
+    QVERIFY2(acme.ok(), acme.ok() ? "" : acme.error().message.c_str());
+    for (const core::Diagnostic &w : acme->warnings)
+        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    QCOMPARE(acme->model.parameters, 8030261248.0);
+    QCOMPARE(acme->model.kvHeads, 8.0);
+    const std::string note = acme->model.notes.at("parameters");
+    for (const char *said :
+         {"acme_decoder", "standard decoder", "gated MLP", "num_key_value_heads"})
+        QVERIFY2(note.find(said) != std::string::npos, note.c_str());
+    QVERIFY2(acme->model.name.find("read as a standard decoder") != std::string::npos,
+             acme->model.name.c_str());
+
+    // a count the file states that the layout does not reach: said, with the field
+    QVERIFY(withEdits(QStringLiteral("llama-3.1-8b.json"),
+                      relabel.chopped(1) + QStringLiteral(R"(, "num_parameters": 7.0e9})"),
+                      config));
+    const auto off = importObject(config);
+    QVERIFY(off.ok());
+    QCOMPARE(off->warnings.size(), std::size_t(1));
+    QCOMPARE(off->warnings[0].path, std::string("/num_parameters"));
+    QVERIFY(withEdits(QStringLiteral("llama-3.1-8b.json"),
+                      relabel.chopped(1) + QStringLiteral(R"(, "num_parameters": 8.03e9})"),
+                      config));
+    QVERIFY(importObject(config)->warnings.empty());
+
+    // per-layer kinds it can size: layer_types with a window
+    QVERIFY(withEdits(QStringLiteral("llama-3.1-8b.json"),
+                      relabel.chopped(1) + QStringLiteral(R"(, "sliding_window": 4096,
+                          "layer_types": ["sliding_attention", "full_attention",
+                          "sliding_attention", "full_attention", "sliding_attention",
+                          "full_attention", "sliding_attention", "full_attention",
+                          "sliding_attention", "full_attention", "sliding_attention",
+                          "full_attention", "sliding_attention", "full_attention",
+                          "sliding_attention", "full_attention", "sliding_attention",
+                          "full_attention", "sliding_attention", "full_attention",
+                          "sliding_attention", "full_attention", "sliding_attention",
+                          "full_attention", "sliding_attention", "full_attention",
+                          "sliding_attention", "full_attention", "sliding_attention",
+                          "full_attention", "sliding_attention", "full_attention"]})"),
+                      config));
+    const auto windows = importObject(config);
+    QVERIFY2(windows.ok(), windows.ok() ? "" : windows.error().message.c_str());
+    QCOMPARE(windows->model.slidingWindow, 4096.0); // half the layers slide
+    QCOMPARE(windows->model.slidingWindowLayers, 16.0);
+    QCOMPARE(windows->model.parameters, 8030261248.0);
+}
+
 void HfImport::layerPatterns()
 {
     // gpt-oss: 18 sliding (128) + 18 full layers, MoE everywhere
@@ -896,6 +954,37 @@ void HfImport::contradictoryConfigsAreRefused_data()
     QTest::addColumn<QString>("edits");
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("reason");
+    // issue #44: an unknown model_type is read as a standard decoder only where its keys say
+    // nothing the standard layout cannot size; else the reason
+    const QString acme = QStringLiteral(R"("model_type": "acme_decoder")");
+    QTest::newRow("experts") << "mixtral-8x7b.json" << QStringLiteral("{%1}").arg(acme)
+                             << "/model_type"
+                             << "mixture-of-experts";
+    QTest::newRow("not a causal LM")
+        << "llama-3.1-8b.json"
+        << QStringLiteral(R"({%1, "architectures": ["AcmeForSequenceClassification"]})").arg(acme)
+        << "/model_type"
+        << "name no causal language model";
+    QTest::newRow("GELU: gated or not?")
+        << "llama-3.1-8b.json" << QStringLiteral(R"({%1, "hidden_act": "gelu"})").arg(acme)
+        << "/model_type"
+        << "does not say whether the MLP is gated";
+    QTest::newRow("no FFN width") << "llama-3.1-8b.json"
+                                  << QStringLiteral(R"({%1, "intermediate_size": null})").arg(acme)
+                                  << "/model_type"
+                                  << "standard sizes are missing (intermediate_size)";
+    QTest::newRow("a window on which layers?")
+        << "llama-3.1-8b.json" << QStringLiteral(R"({%1, "sliding_window": 4096})").arg(acme)
+        << "/model_type"
+        << "sliding_window without layer_types";
+    QTest::newRow("state-space layers")
+        << "llama-3.1-8b.json" << QStringLiteral(R"({%1, "ssm_state_size": 128})").arg(acme)
+        << "/model_type"
+        << "state-space";
+    QTest::newRow("latent attention")
+        << "llama-3.1-8b.json" << QStringLiteral(R"({%1, "kv_lora_rank": 512})").arg(acme)
+        << "/model_type"
+        << "multi-head latent attention";
     QTest::newRow("layer_types longer than the layers")
         << "gpt-oss-20b.json"
         << R"({"num_hidden_layers": 12})"

@@ -1041,9 +1041,22 @@ HfImport import(const json &root)
                            + 2 * vHeads                        // dt_bias, A_log
                            + vDim                              // gated RMSNorm
                            + valueWidth * h;                   // output projection
-        // the recurrent state (a k x v matrix per value head) and the conv's last kernel - 1
-        // inputs, in BF16 as the engines keep them by default
-        stateBytes = (vHeads * kDim * vDim + (kernel - 1) * convWidth) * 2.0;
+        // the recurrent state (a k x v matrix per value head) at the width the file declares
+        // (Qwen3.5: mamba_ssm_dtype float32, twice BF16; issue #44), else BF16 as engines keep
+        // it by default; the conv's last kernel - 1 inputs at the weights' BF16
+        double stateElementBytes = 2.0;
+        std::string dtypeAt;
+        if (const json *dtype = c.find({"mamba_ssm_dtype", "ssm_state_dtype"}, &dtypeAt)) {
+            const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
+            if (name == "float32")
+                stateElementBytes = 4.0;
+            else if (name != "bfloat16" && name != "float16")
+                fail(dtypeAt, "\"" + name.substr(0, 20) +
+                                  "\": the recurrent state's type must be float32, bfloat16 "
+                                  "or float16");
+            m.sources["state_dtype"] = "config.json: " + dtypeAt.substr(1) + " (" + name + ")";
+        }
+        stateBytes = vHeads * kDim * vDim * stateElementBytes + (kernel - 1) * convWidth * 2.0;
     }
 
     // Parameter counting from the architecture, one layer kind at a time.

@@ -75,6 +75,7 @@ private slots:
     void layerPatterns();
     void wrappersAndPythonWrittenFiles();
     void unknownFamiliesReadAsAStandardDecoder();
+    void recurrentStateAtTheDeclaredWidth();
     void checkpointFormats_data();
     void checkpointFormats();
     void contradictoryConfigsAreRefused_data();
@@ -818,6 +819,40 @@ void HfImport::unknownFamiliesReadAsAStandardDecoder()
     QCOMPARE(windows->model.slidingWindow, 4096.0); // half the layers slide
     QCOMPARE(windows->model.slidingWindowLayers, 16.0);
     QCOMPARE(windows->model.parameters, 8030261248.0);
+}
+
+// Issue #44: Qwen3.5's files declare mamba_ssm_dtype float32: the DeltaNet layers' recurrent
+// state (32 value heads x 128 x 128 per layer) is kept at 4 bytes, twice the BF16 the import
+// assumed while it warned it did not read the key; the conv state stays at BF16.
+void HfImport::recurrentStateAtTheDeclaredWidth()
+{
+    auto kvAt32k = [](const core::ModelSpec &model) {
+        core::Scenario s = core::lessonDefaultScenario();
+        s.model = model;
+        s.serving.kvFormat = core::NumericFormat::Bf16;
+        s.serving.contextTokens = kTokens;
+        s.serving.promptTokens = 1024;
+        return core::evaluate(s)[core::FigureId::KvBytesPerSequence];
+    };
+    const double attentionKv = 10 * kvLayerToken(2, 256) * kTokens;
+    QJsonObject config;
+    QVERIFY(withEdits(QStringLiteral("qwen3.5-35b-a3b.json"),
+                      QStringLiteral(R"({"mamba_ssm_dtype": "float32"})"), config));
+    const auto wide = importObject(config);
+    QVERIFY2(wide.ok(), wide.ok() ? "" : wide.error().message.c_str());
+    for (const core::Diagnostic &w : wide->warnings) // the key is read now
+        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    QCOMPARE(kvAt32k(wide->model), attentionKv + 30 * (32.0 * 128 * 128 * 4 + 3 * 8192 * 2));
+    QVERIFY(wide->model.sources.at("state_dtype").find("float32") != std::string::npos);
+    // without the key, BF16 as before
+    const auto plain = importFixture(QStringLiteral("qwen3.5-35b-a3b.json"));
+    QCOMPARE(kvAt32k(plain->model), attentionKv + 30 * (32.0 * 128 * 128 * 2 + 3 * 8192 * 2));
+    // a type the state cannot have is refused at its field
+    QVERIFY(withEdits(QStringLiteral("qwen3.5-35b-a3b.json"),
+                      QStringLiteral(R"({"ssm_state_dtype": "int3"})"), config));
+    const auto odd = importObject(config);
+    QVERIFY(!odd.ok());
+    QCOMPARE(odd.error().path, std::string("/ssm_state_dtype"));
 }
 
 void HfImport::layerPatterns()

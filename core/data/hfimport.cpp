@@ -46,6 +46,7 @@ enum class Family {
     Nemotron,
     MiniMaxM2,
     Gemma4,
+    NemotronH,
 };
 
 struct FamilyInfo
@@ -92,6 +93,9 @@ constexpr FamilyInfo kFamilies[] = {
     // default
     {Family::Llama, "smollm3", true, true},
     {Family::Gemma4, "gemma4_text", true, true},
+    // Nemotron-H: Mamba-2, attention and MLP layers each on their own (hybrid_override_pattern),
+    // the MLP two matrices with squared ReLU
+    {Family::NemotronH, "nemotron_h", false, false},
     // Qwen3.5 and 3.6: the Qwen3-Next layout (Gated DeltaNet : gated attention, 3 : 1), dense or
     // MoE
     {Family::Qwen3Next, "qwen3_5_text", true, false},
@@ -132,8 +136,6 @@ struct Refusal
 constexpr Refusal kRefusals[] = {
     {"minimax", "MiniMax-Text-01 mixes lightning (linear) attention with softmax layers in a "
                 "pattern this import does not read yet"},
-    {"nemotron_h", "Nemotron-H mixes Mamba-2 state-space layers with attention; this import does "
-                   "not read its hybrid pattern yet"},
     {"jamba", "Jamba mixes Mamba state-space layers with attention; this import does not read "
               "its hybrid pattern yet"},
     {"minicpm3", "MiniCPM3 uses multi-head latent attention with its own key names, which this "
@@ -525,13 +527,14 @@ struct LayerKind
     double headDim = kUnset;
     bool global = false;
     double mlpScale = 1;
+    bool noMlp = false; ///< Nemotron-H's Mamba-2 and attention layers: the mixer alone
 
     bool operator==(const LayerKind &other) const
     {
         const auto same = [](double a, double b) { return a == b || (!isSet(a) && !isSet(b)); };
         return attention == other.attention && moe == other.moe && same(window, other.window) &&
                same(kvHeads, other.kvHeads) && same(headDim, other.headDim) &&
-               global == other.global && mlpScale == other.mlpScale;
+               global == other.global && mlpScale == other.mlpScale && noMlp == other.noMlp;
     }
 };
 
@@ -743,7 +746,7 @@ HfImport import(const json &root)
         m.sources["head_dim"] = "config.json: qk_nope_head_dim + qk_rope_head_dim";
     } else {
         // An explicit head_dim wins over hidden / heads (Gemma 2: 256, not 3584 / 16 = 224).
-        m.headDim = size({"head_dim"}, false, "head_dim");
+        m.headDim = size({"head_dim", "attention_head_dim"}, false, "head_dim");
         if (!isSet(m.headDim)) {
             m.headDim = h / H;
             if (std::floor(m.headDim) != m.headDim)
@@ -927,10 +930,32 @@ HfImport import(const json &root)
                            : f == Family::Llama4    ? c.countOrZero("no_rope_layer_interval", 4)
                            : f == Family::Qwen3Next ? c.countOrZero("full_attention_interval", 4)
                                                     : 0;
+    std::string hybrid; // Nemotron-H: M (Mamba-2), * (attention), - (MLP), one per layer
+    if (f == Family::NemotronH) {
+        std::string where;
+        const json *kinds = c.find({"hybrid_override_pattern"}, &where);
+        if (!kinds || !kinds->is_string())
+            fail(c.pathOf("hybrid_override_pattern"),
+                 "missing: Nemotron-H gives each layer's kind in it (M, *, -)");
+        hybrid = kinds->get<std::string>();
+        if (static_cast<double>(hybrid.size()) != L)
+            fail(where, "has " + std::to_string(hybrid.size()) +
+                            " layers but num_hidden_layers is " + formatNumber(L, 9));
+        for (std::size_t i = 0; i < hybrid.size(); ++i)
+            if (hybrid[i] != 'M' && hybrid[i] != '*' && hybrid[i] != '-')
+                fail(where, "layer " + std::to_string(i) + " is '" + hybrid.substr(i, 1) +
+                                "': only Mamba-2 (M), attention (*) and MLP (-) layers are read "
+                                "(E, a mixture-of-experts layer, is not yet)");
+    }
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const double index = static_cast<double>(i);
         LayerKind &k = layers[i];
-        if (mla) {
+        if (!hybrid.empty()) {
+            k.attention = hybrid[i] == 'M'   ? AttentionKind::Linear
+                          : hybrid[i] == '*' ? AttentionKind::Full
+                                             : AttentionKind::None;
+            k.noMlp = hybrid[i] != '-';
+        } else if (mla) {
             k.attention = AttentionKind::Latent;
         } else if (types) {
             const json &type = (*types)[i];
@@ -1025,8 +1050,47 @@ HfImport import(const json &root)
 
     // Linear attention (Qwen3-Next's Gated DeltaNet): a fixed state per sequence and layer.
     double linearParameters = 0, stateBytes = 0;
-    if (std::any_of(layers.begin(), layers.end(),
-                    [](const LayerKind &k) { return k.attention == AttentionKind::Linear; })) {
+    // the recurrent state's bytes per element: the width the file declares (Qwen3.5's
+    // mamba_ssm_dtype float32 is twice BF16; issue #44), else BF16 as engines keep it by default
+    const auto stateWidth = [&c, &m]() {
+        std::string where;
+        const json *dtype = c.find({"mamba_ssm_dtype", "ssm_state_dtype"}, &where);
+        if (!dtype)
+            return 2.0;
+        const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
+        if (name != "float32" && name != "bfloat16" && name != "float16")
+            fail(where, "\"" + name.substr(0, 20) +
+                            "\": the recurrent state's type must be float32, bfloat16 or float16");
+        m.sources["state_dtype"] = "config.json: " + where.substr(1) + " (" + name + ")";
+        return name == "float32" ? 4.0 : 2.0;
+    };
+    if (f == Family::NemotronH) {
+        // a Mamba-2 mixer (transformers' NemotronHMamba2Mixer): in_proj to x, z, B, C and dt;
+        // a depthwise conv over x, B and C; dt_bias, A_log and D per head; a gated RMSNorm;
+        // out_proj. Its state per sequence: the conv's last kernel - 1 inputs and the SSM state
+        // (heads x head_dim x state size)
+        const double heads = c.count({"mamba_num_heads"}, true, m, nullptr);
+        const double headDim = c.count({"mamba_head_dim"}, true, m, nullptr);
+        const double groups = c.count({"n_groups"}, true, m, nullptr);
+        const double stateSize = c.count({"ssm_state_size"}, true, m, nullptr);
+        const double kernel = c.count({"conv_kernel"}, true, m, nullptr);
+        const double inner = heads * headDim;
+        if (const double expand = c.countOrZero("expand", 0); expand > 0 && expand * h != inner)
+            fail(c.pathOf("expand"), "expand x hidden_size is not mamba_num_heads x "
+                                     "mamba_head_dim");
+        const double convWidth = inner + 2 * groups * stateSize;
+        const double projected = 2 * inner + 2 * groups * stateSize + heads;
+        const bool projectionBias = c.flag("mamba_proj_bias", false);
+        linearParameters = h * projected + (projectionBias ? projected + h : 0) +
+                           convWidth * kernel + (c.flag("use_conv_bias", true) ? convWidth : 0) +
+                           3 * heads + inner + inner * h;
+        stateBytes = (kernel - 1) * convWidth * 2.0 + heads * headDim * stateSize * stateWidth();
+        c.find({"use_mamba_kernels"}); // a kernel choice: no size
+        c.find({"mamba_hidden_act"});
+        c.find({"chunk_size"}); // the scan's chunk during prefill: no size
+    } else if (std::any_of(layers.begin(), layers.end(), [](const LayerKind &k) {
+                   return k.attention == AttentionKind::Linear;
+               })) {
         const double kHeads = c.count({"linear_num_key_heads"}, true, m, nullptr);
         const double vHeads = c.count({"linear_num_value_heads"}, true, m, nullptr);
         const double kDim = c.count({"linear_key_head_dim"}, true, m, nullptr);
@@ -1044,19 +1108,7 @@ HfImport import(const json &root)
         // the recurrent state (a k x v matrix per value head) at the width the file declares
         // (Qwen3.5: mamba_ssm_dtype float32, twice BF16; issue #44), else BF16 as engines keep
         // it by default; the conv's last kernel - 1 inputs at the weights' BF16
-        double stateElementBytes = 2.0;
-        std::string dtypeAt;
-        if (const json *dtype = c.find({"mamba_ssm_dtype", "ssm_state_dtype"}, &dtypeAt)) {
-            const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
-            if (name == "float32")
-                stateElementBytes = 4.0;
-            else if (name != "bfloat16" && name != "float16")
-                fail(dtypeAt, "\"" + name.substr(0, 20) +
-                                  "\": the recurrent state's type must be float32, bfloat16 "
-                                  "or float16");
-            m.sources["state_dtype"] = "config.json: " + dtypeAt.substr(1) + " (" + name + ")";
-        }
-        stateBytes = vHeads * kDim * vDim * stateElementBytes + (kernel - 1) * convWidth * 2.0;
+        stateBytes = vHeads * kDim * vDim * stateWidth() + (kernel - 1) * convWidth * 2.0;
     }
 
     // Parameter counting from the architecture, one layer kind at a time.
@@ -1120,8 +1172,8 @@ HfImport import(const json &root)
     if (f == Family::Gemma2 || f == Family::Gemma3 || f == Family::Gemma4 || f == Family::Gpt2 ||
         f == Family::StarCoder2 || f == Family::Nemotron)
         norms = 4 * h; // pre- and post- norms around both blocks, or LayerNorms with bias
-    if (f == Family::Cohere || f == Family::Cohere2)
-        norms = h; // one LayerNorm before the parallel attention and MLP
+    if (f == Family::Cohere || f == Family::Cohere2 || f == Family::NemotronH)
+        norms = h; // one norm before the block (Cohere: its parallel attention and MLP)
     if (f == Family::GptJ || f == Family::Falcon) {
         const bool parallel = f == Family::GptJ || c.flag("parallel_attn", true);
         norms = (newFalcon || !parallel) ? 4 * h : 2 * h; // LayerNorms with bias
@@ -1156,6 +1208,7 @@ HfImport import(const json &root)
     double expertParameters = 0;
     for (const LayerKind &k : layers) {
         const double attention = k.attention == AttentionKind::Linear ? linearParameters
+                                 : k.attention == AttentionKind::None ? 0.0
                                  : f == Family::Gemma4                ? gemma4Attention(k)
                                                                       : softmaxAttention;
         total += attention + norms + plePerLayer;
@@ -1164,7 +1217,7 @@ HfImport import(const json &root)
             total += experts * expert + sharedMlp + router;
             active += perToken * expert + sharedMlp + router;
             expertParameters += experts * expert;
-        } else {
+        } else if (!k.noMlp) {
             total += denseMlp * k.mlpScale;
             active += denseMlp * k.mlpScale;
         }
@@ -1292,6 +1345,8 @@ HfImport import(const json &root)
                 g.expertIntermediateSize = expertWidth;
                 if (shared > 0)
                     g.sharedExperts = shared;
+            } else if (k.noMlp) {
+                g.mlp = MlpKind::None;
             } else {
                 g.intermediateSize = denseWidth * k.mlpScale;
             }
@@ -1333,24 +1388,19 @@ HfImport import(const json &root)
  *  done. */
 constexpr std::string_view kPythonConstant = "\u0001python constant";
 
-void replacePythonConstants(json &node, const std::string &pointer, std::vector<std::string> &found)
+void replacePythonConstants(json &node)
 {
-    if (node.is_string() && node.get_ref<const std::string &>() == kPythonConstant) {
+    if (node.is_string() && node.get_ref<const std::string &>() == kPythonConstant)
         node = nullptr;
-        found.push_back(pointer);
-    } else if (node.is_object()) {
-        for (auto it = node.begin(); it != node.end(); ++it)
-            replacePythonConstants(it.value(), detail::childPointer(pointer, it.key()), found);
-    } else if (node.is_array()) {
-        for (std::size_t i = 0; i < node.size(); ++i)
-            replacePythonConstants(node[i], pointer + "/" + std::to_string(i), found);
-    }
+    else if (node.is_structured())
+        for (json &child : node)
+            replacePythonConstants(child);
 }
 
 /** A config.json as Python's json module writes it: JSON, except that a float field may hold
  *  Infinity, -Infinity or NaN (Nemotron-H's "time_step_limit": [0.0, Infinity]). Those read as
- *  null, and `found` gets where each stood; everything else is parsed strictly. */
-json parsePythonJson(std::string_view text, std::vector<std::string> &found)
+ *  null (an error at any field the import sizes from); everything else is parsed strictly. */
+json parsePythonJson(std::string_view text)
 {
     std::string cleaned;
     bool inString = false;
@@ -1396,7 +1446,7 @@ json parsePythonJson(std::string_view text, std::vector<std::string> &found)
     }
     json root = detail::parseStrict(replaced ? std::string_view(cleaned) : text);
     if (replaced)
-        replacePythonConstants(root, "", found);
+        replacePythonConstants(root);
     return root;
 }
 
@@ -1405,15 +1455,9 @@ json parsePythonJson(std::string_view text, std::vector<std::string> &found)
 Result<HfImport> importHuggingFaceConfig(std::string_view configJson)
 {
     try {
-        std::vector<std::string> pythonConstants;
-        json root = parsePythonJson(configJson, pythonConstants);
-        Result<HfImport> imported = import(root);
-        for (const std::string &where : pythonConstants)
-            if (imported)
-                imported->warnings.push_back(
-                    {where, "Infinity or NaN, which Python's json module writes but JSON does not "
-                            "have: read as null (the import does not size anything from it)"});
-        return imported;
+        // a Python constant reads as null: in a field the import sizes from, that is an error
+        // naming the field; elsewhere nothing depends on it, so nothing is said
+        return import(parsePythonJson(configJson));
     } catch (const detail::ReadFailure &failure) {
         return failure.diagnostic;
     } catch (const std::exception &error) {

@@ -76,6 +76,7 @@ private slots:
     void wrappersAndPythonWrittenFiles();
     void unknownFamiliesReadAsAStandardDecoder();
     void recurrentStateAtTheDeclaredWidth();
+    void nemotronH();
     void checkpointFormats_data();
     void checkpointFormats();
     void contradictoryConfigsAreRefused_data();
@@ -737,27 +738,24 @@ void HfImport::wrappersAndPythonWrittenFiles()
     QVERIFY2(both.error().message.find("mystery_vl") != std::string::npos,
              both.error().message.c_str());
 
-    // Nemotron-H's file holds a bare Infinity: the refusal is the family's, not a parse error
-    const auto nemotron = importFixture(QStringLiteral("nemotron-h-56b-base-8k.json"));
-    QVERIFY(!nemotron.ok());
-    QCOMPARE(nemotron.error().path, std::string("/model_type"));
-    QVERIFY2(nemotron.error().message.find("Mamba-2") != std::string::npos,
-             nemotron.error().message.c_str());
-    // a family the import reads, with Infinity, -Infinity and NaN: read as null and said where;
-    // the same words inside a string are text
+    // Nemotron-H's file holds a bare Infinity: it is read (nemotronH checks the figures)
+    QVERIFY(importFixture(QStringLiteral("nemotron-h-56b-base-8k.json")).ok());
+    // a family the import reads, with Infinity, -Infinity and NaN where it reads nothing: read
+    // as null, nothing to say; the same words inside a string are text
     const auto python = core::importHuggingFaceConfig(
         R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
             "num_hidden_layers": 2, "vocab_size": 32000, "intermediate_size": 11008,
             "time_step_limit": [0.0, Infinity], "low": -Infinity, "missing": NaN,
             "_name_or_path": "Infinity \"NaN\" Infinity"})");
     QVERIFY2(python.ok(), python.ok() ? "" : python.error().message.c_str());
-    QStringList where;
-    for (const core::Diagnostic &w : python->warnings)
-        where << QString::fromStdString(w.path);
-    where.sort();
-    QCOMPARE(where, QStringList({QStringLiteral("/low"), QStringLiteral("/missing"),
-                                 QStringLiteral("/time_step_limit/1")}));
+    QVERIFY(python->warnings.empty());
     QCOMPARE(python->model.name, std::string("Infinity \"NaN\" Infinity"));
+    // where the import sizes from it, null is an error at the field
+    const auto sized = core::importHuggingFaceConfig(
+        R"({"model_type": "llama", "hidden_size": Infinity, "num_attention_heads": 32,
+            "num_hidden_layers": 2, "vocab_size": 32000, "intermediate_size": 11008})");
+    QVERIFY(!sized.ok());
+    QCOMPARE(sized.error().path, std::string("/hidden_size"));
     // anything else that is not JSON is still refused, with the parser's position
     QVERIFY(!core::importHuggingFaceConfig(R"({"model_type": "llama", "x": Infinite})").ok());
     QVERIFY(!core::importHuggingFaceConfig(R"({"model_type": "llama", Infinity: 1})").ok());
@@ -853,6 +851,54 @@ void HfImport::recurrentStateAtTheDeclaredWidth()
     const auto odd = importObject(config);
     QVERIFY(!odd.ok());
     QCOMPARE(odd.error().path, std::string("/ssm_state_dtype"));
+}
+
+// Issue #44: Nemotron-H, a Mamba-2 hybrid, counted from its config's numbers (transformers'
+// NemotronHMamba2Mixer): 54 Mamba-2 layers (in_proj 8,192 x (2 x 16,384 + 2 x 8 x 256 + 256),
+// a depthwise conv of kernel 4 over 20,480 channels with bias, dt_bias, A_log and D per head, a
+// 16,384 gated norm, out_proj 16,384 x 8,192), 10 attention layers (64 heads, 8 KV heads of
+// 128) and 54 squared-ReLU MLP layers of 32,768, one norm each; untied 131,072 x 8,192. NVIDIA
+// calls it 56B. A Mamba-2 layer keeps a fixed state per sequence: the conv's last 3 inputs
+// (20,480 each) and the SSM state (256 heads x 64 x 256), in BF16; only the 10 attention layers
+// grow a KV cache.
+void HfImport::nemotronH()
+{
+    const auto imported = importFixture(QStringLiteral("nemotron-h-56b-base-8k.json"));
+    QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
+    for (const core::Diagnostic &w : imported->warnings)
+        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    const double h = 8192, inner = 256 * 64, conv = inner + 2 * 8 * 256;
+    const double mamba =
+        h * (2 * inner + 2 * 8 * 256 + 256) + conv * 4 + conv + 3 * 256 + inner + inner * h + h;
+    const double attentionLayer = attention(h, 64, 8, 128) + h;
+    const double mlp = 2 * h * 32768 + h;
+    const double total = 2 * 131072 * h + h + 54 * mamba + 10 * attentionLayer + 54 * mlp;
+    const core::ModelSpec &m = imported->model;
+    QCOMPARE(m.parameters, total);
+    ACCEL_COMPARE_NEAR(m.parameters / 56e9, 1.0, 0.01);
+    QCOMPARE(m.layerGroups.size(), std::size_t(3));
+    const double state = (3 * conv + 256.0 * 64 * 256) * 2;
+    for (const core::LayerGroup &g : m.layerGroups) {
+        if (g.attention == core::AttentionKind::Linear) {
+            QCOMPARE(g.layers, 54.0);
+            QCOMPARE(g.stateBytes, state);
+            QVERIFY(g.mlp == core::MlpKind::None);
+        } else if (g.attention == core::AttentionKind::Full) {
+            QCOMPARE(g.layers, 10.0);
+            QVERIFY(g.mlp == core::MlpKind::None);
+        } else {
+            QVERIFY(g.attention == core::AttentionKind::None);
+            QCOMPARE(g.layers, 54.0);
+            QVERIFY(g.mlp == core::MlpKind::Dense);
+        }
+    }
+    core::Scenario s = core::lessonDefaultScenario();
+    s.model = m;
+    s.serving.kvFormat = core::NumericFormat::Bf16;
+    s.serving.contextTokens = 8192;
+    s.serving.promptTokens = 1024;
+    const core::Evaluation e = core::evaluate(s);
+    QCOMPARE(e[core::FigureId::KvBytesPerSequence], 10 * kvLayerToken(8, 128) * 8192 + 54 * state);
 }
 
 void HfImport::layerPatterns()
@@ -1055,10 +1101,20 @@ void HfImport::contradictoryConfigsAreRefused_data()
                                                        << R"({"mlp_only_layers": [48]})"
                                                        << "/mlp_only_layers"
                                                        << "layer indices";
-    QTest::newRow("a hybrid family the core cannot read yet") << "llama-3.1-8b.json"
-                                                              << R"({"model_type": "nemotron_h"})"
-                                                              << "/model_type"
-                                                              << "Mamba-2";
+    QTest::newRow("Nemotron-H without its layer pattern") << "llama-3.1-8b.json"
+                                                          << R"({"model_type": "nemotron_h"})"
+                                                          << "/hybrid_override_pattern"
+                                                          << "M, *, -";
+    QTest::newRow("Nemotron 3's MoE layers (E), not read yet")
+        << "llama-3.1-8b.json"
+        << R"({"model_type": "nemotron_h", "hybrid_override_pattern": "EM-M-M-M*-M-M-M-M-M*-M-M-M-M-M-M"})"
+        << "/hybrid_override_pattern"
+        << "layer 0 is 'E'";
+    QTest::newRow("Nemotron-H's pattern shorter than its layers")
+        << "llama-3.1-8b.json"
+        << R"({"model_type": "nemotron_h", "hybrid_override_pattern": "M-*"})"
+        << "/hybrid_override_pattern"
+        << "has 3 layers but num_hidden_layers is 32";
     QTest::newRow("Gemma 4: every layer sharing KV")
         << "llama-3.1-8b.json"
         << R"({"model_type": "gemma4_text", "num_kv_shared_layers": 32})"

@@ -156,6 +156,8 @@ std::string operatorsToJson(const OperatorBreakdown &b, int indent)
     put(totals, "kv_bytes", b.kvBytes);
     put(totals, "seconds", b.seconds);
     put(totals, "roofline_seconds", b.rooflineSeconds);
+    put(totals, "beyond_roofs_seconds", b.beyondRoofsSeconds);
+    put(totals, "step_seconds", b.stepSeconds);
     put(totals, "parameters", b.operatorParameters);
     out["totals"] = std::move(totals);
     json model = json::object();

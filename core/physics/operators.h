@@ -75,6 +75,12 @@ struct OperatorBreakdown
     double kvBytes = 0;
     double seconds = 0;         ///< each operator on its own roof, one after another
     double rooflineSeconds = 0; ///< the sums on one roofline: max(bytes / B, FLOP / P)
+    /// What the whole-model step pays beside its roofs (its all-reduces, the estimate's step
+    /// overhead and time per sequence): the step's time less its roofs' (issue #43, item 6)
+    double beyondRoofsSeconds = 0;
+    /// The operators one after another plus beyondRoofsSeconds: the step the operators make,
+    /// beside modelSeconds (what is left between them is in `differences`)
+    double stepSeconds = 0;
     // the whole-model figures the evaluation prints for the same step
     double modelFlops = 0;
     double modelBytes = 0;

@@ -48,6 +48,8 @@ private slots:
     void fusedAttentionKeepsTheScoresOnChip();
     void slidingLayersAttendWithinTheirWindow();
     void operatorsRefuseLatentAttention();
+    void operatorsAddUpToTheStep_data();
+    void operatorsAddUpToTheStep();
 };
 
 namespace {
@@ -684,6 +686,45 @@ void Techniques::slidingLayersAttendWithinTheirWindow()
     // 2 x 16 heads x 256 x batch 2 x the positions attended
     ACCEL_COMPARE_NEAR(sliding->flops, 2.0 * 16 * 256 * 2 * 4096, 1e-3);
     ACCEL_COMPARE_NEAR(full->flops, 2.0 * 16 * 256 * 2 * 8192, 1e-3);
+}
+
+// Issue #43, item 6: the operators pay what the step pays beside its roofs (its all-reduces,
+// the estimate's step overhead and time per sequence), so with it they add up to the step's
+// time. Before, an A100 decoding Llama-2-7B at batch 32 on the typical estimate gave 51.3 ms of
+// operators against a 54.8 ms step (6.4 % short). What is left is the operators' own accounting
+// (activations between kernels, each operator on its own roof), said in `differences`.
+void Techniques::operatorsAddUpToTheStep_data()
+{
+    QTest::addColumn<QStringList>("sets");
+    QTest::addColumn<int>("phase");
+    QTest::addColumn<double>("tolerance");
+    const QStringList a100{"model=llama-2-7b", "device=nvidia-a100-80gb-sxm",
+                           "calibration={\"mode\": \"typical\"}"};
+    QTest::newRow("decode, batch 32, typical")
+        << (a100 + QStringList{"serving.batch=32"}) << int(core::Phase::Decode) << 0.01;
+    QTest::newRow("decode at TP 2, batch 8: the all-reduces too")
+        << (a100 + QStringList{"serving.batch=8", "serving.tensor_parallel=2"})
+        << int(core::Phase::Decode) << 0.02;
+    QTest::newRow("prefill of 4,096 tokens, typical") << a100 << int(core::Phase::Prefill) << 0.01;
+    // the lesson's speed of light: nothing beside the roofs
+    QTest::newRow("speed of light") << QStringList{} << int(core::Phase::Decode) << 0.05;
+}
+
+void Techniques::operatorsAddUpToTheStep()
+{
+    QFETCH(QStringList, sets);
+    QFETCH(int, phase);
+    QFETCH(double, tolerance);
+    const auto s = testsupport::loadScenario(kLesson, sets);
+    const auto d = core::operatorBreakdown(s, core::Phase(phase));
+    QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+    QCOMPARE(d->stepSeconds, d->seconds + d->beyondRoofsSeconds);
+    if (s.calibration.mode == core::EstimateMode::SpeedOfLight)
+        QCOMPARE(d->beyondRoofsSeconds, 0.0);
+    else
+        QVERIFY(d->beyondRoofsSeconds > 0.0);
+    QVERIFY2(relative(d->stepSeconds, d->modelSeconds) < tolerance,
+             qPrintable(testsupport::describe(d->stepSeconds, d->modelSeconds, 0)));
 }
 
 void Techniques::operatorsRefuseLatentAttention()

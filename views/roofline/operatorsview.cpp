@@ -371,38 +371,44 @@ void OperatorsView::refresh()
     m_labels->reposition();
 
     // the table, every operator in the order a layer runs them
-    m_table->setRowCount(int(b.operators.size()));
+    // and a last row for what the step pays beside its roofs, so the column sums to the step
+    const bool beyond = b.beyondRoofsSeconds > 0.0;
+    m_table->setRowCount(int(b.operators.size()) + (beyond ? 1 : 0));
     m_csv = QStringLiteral("phase,operator,kind,layers,flops_per_layer,bytes_per_layer,"
                            "weight_bytes,activation_bytes,kv_bytes,intensity_flops_per_byte,"
                            "bound,seconds_per_layer,seconds_all_layers\n");
+    // one row's cells, right-aligned but the name, the name in `nameColour`
+    const auto fillRow = [this](int at, const QStringList &cells, const QString &tip,
+                                const QColor &nameColour) {
+        for (int c = 0; c < cells.size(); ++c) {
+            auto *item = m_table->item(at, c);
+            if (!item) {
+                item = new QTableWidgetItem;
+                m_table->setItem(at, c, item);
+            }
+            item->setText(cells[c]);
+            item->setToolTip(tip);
+            item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter
+                                          : Qt::AlignRight | Qt::AlignVCenter);
+            item->setForeground(QBrush(c == 0 ? nameColour : style::ink()));
+        }
+    };
     int row = 0;
     for (const core::OperatorCost &op : b.operators) {
         const double all = op.seconds * op.layers;
-        const QStringList cells = {
-            text(op.name),
-            number(op.intensity()),
-            op.bound == core::Bound::Compute ? tr("compute") : tr("memory"),
-            text(core::formatSeconds(op.seconds)),
-            text(core::formatSeconds(all)),
-            QStringLiteral("%1 %").arg(number(b.seconds > 0 ? 100.0 * all / b.seconds : 0.0)),
-            number(op.layers, 4),
-            text(core::formatFlops(op.flops)),
-            text(core::formatMessageBytes(op.bytes()))};
+        const QStringList cells = {text(op.name),
+                                   number(op.intensity()),
+                                   op.bound == core::Bound::Compute ? tr("compute") : tr("memory"),
+                                   text(core::formatSeconds(op.seconds)),
+                                   text(core::formatSeconds(all)),
+                                   QStringLiteral("%1 %").arg(number(
+                                       b.stepSeconds > 0 ? 100.0 * all / b.stepSeconds : 0.0)),
+                                   number(op.layers, 4),
+                                   text(core::formatFlops(op.flops)),
+                                   text(core::formatMessageBytes(op.bytes()))};
         const QString counts = tr("%1: %2 layers, %3 and %4 per layer, %5 each")
                                    .arg(cells[0], cells[6], cells[7], cells[8], cells[3]);
-        for (int c = 0; c < cells.size(); ++c) {
-            auto *item = m_table->item(row, c);
-            if (!item) {
-                item = new QTableWidgetItem;
-                m_table->setItem(row, c, item);
-            }
-            item->setText(cells[c]);
-            item->setToolTip(counts);
-            item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter
-                                          : Qt::AlignRight | Qt::AlignVCenter);
-            item->setForeground(c == 0 ? QBrush(kindStyles()[int(op.kind)].colour.darker(130))
-                                       : QBrush(style::ink()));
-        }
+        fillRow(row, cells, counts, kindStyles()[int(op.kind)].colour.darker(130));
         m_csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13\n")
                      .arg(QString::fromLatin1(core::phaseKey(b.phase).data()), text(op.name),
                           QString::fromLatin1(core::operatorKindKey(op.kind).data()))
@@ -418,11 +424,32 @@ void OperatorsView::refresh()
                      .arg(all, 0, 'g', 8);
         ++row;
     }
+    if (beyond) {
+        const QString name = tr("links and engine");
+        const QString time = text(core::formatSeconds(b.beyondRoofsSeconds));
+        const QStringList cells = {
+            name,
+            QString(),
+            QString(),
+            QString(),
+            time,
+            QStringLiteral("%1 %").arg(number(100.0 * b.beyondRoofsSeconds / b.stepSeconds)),
+            QString(),
+            QString(),
+            QString()};
+        const QString why = tr("What the step pays beside its roofs: its all-reduces, the "
+                               "estimate's step overhead and time per sequence (%1)")
+                                .arg(time);
+        fillRow(row, cells, why, style::ink());
+        m_csv += QStringLiteral("%1,links_and_engine,,,,,,,,,,,%2\n")
+                     .arg(QString::fromLatin1(core::phaseKey(b.phase).data()))
+                     .arg(b.beyondRoofsSeconds, 0, 'g', 8);
+    }
     m_tableFit->refit();
 
     QString summary =
-        tr("<b>%1</b>: %2 tokens computed; operators %3, %4 moved, %5 one after another. "
-           "Whole-model figure: %6, %7, %8.")
+        tr("<b>%1</b>: %2 tokens computed; operators %3, %4 moved, %5. Whole-model figure: "
+           "%6, %7, %8.")
             .arg(phase == core::Phase::Decode
                      ? tr("Decode step on %3, batch %1 at %2 tokens of context")
                            .arg(number(b.batch, 7), number(b.contextTokens, 7),
@@ -430,7 +457,10 @@ void OperatorsView::refresh()
                      : tr("Prefill of a %1-token prompt on %2")
                            .arg(number(b.tokens, 7), QString::fromStdString(s.device.name)),
                  number(b.tokens, 7), text(core::formatFlops(b.flops)),
-                 text(core::formatBytes(b.bytes)), text(core::formatSeconds(b.seconds)),
+                 text(core::formatBytes(b.bytes)),
+                 (beyond ? tr("%1 one after another with the links and engine")
+                         : tr("%1 one after another"))
+                     .arg(text(core::formatSeconds(b.stepSeconds))),
                  text(core::formatFlops(b.modelFlops)), text(core::formatBytes(b.modelBytes)),
                  text(core::formatSeconds(b.modelSeconds)));
     summary += QStringLiteral("<ul style=\"margin-left: -20px\">");

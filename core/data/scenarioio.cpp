@@ -64,31 +64,23 @@ void materialise(json &doc, const std::string &section)
     doc[section] = std::move(copy);
 }
 
-/** A --set on a device's spec figure moves its measured ceiling with it (issue #43), as an edit
- *  in the app does (core/model/scenarioaccess.cpp): twice the bandwidth is assumed to reach the
- *  same share of it, not the old measurement, which would make a slower device more efficient. */
-void scaleMeasuredCeiling(json &doc, const std::vector<std::string> &parts, const json &parent,
-                          const json &value)
+/** A --set on a device's spec figure moves its measured ceiling with it, by the app's own rule
+ *  (core/model/scenarioaccess.h, measuredCeilingPath and followedCeiling). */
+void scaleMeasuredCeiling(json &doc, const std::string &path, const json &parent,
+                          const std::string &key, const json &value)
 {
-    if (parts.size() < 2 || parts[0] != "device" || !value.is_number())
+    const auto measured = measuredCeilingPath(path);
+    const auto old = parent.find(key);
+    if (!measured || !value.is_number() || old == parent.end() || !old->is_number())
         return;
-    const auto old = parent.find(parts.back());
-    if (old == parent.end() || !old->is_number() || !(old->get<double>() > 0.0) ||
-        !std::isfinite(old->get<double>()))
-        return;
-    json *measured = nullptr;
-    auto device = doc.find("device");
-    if (device == doc.end() || !device->is_object() || !device->contains("measured") ||
-        !(*device)["measured"].is_object())
-        return;
-    json &ceilings = (*device)["measured"];
-    if (parts.size() == 2 && parts[1] == "bandwidth_gb_s" && ceilings.contains("bandwidth_gb_s"))
-        measured = &ceilings["bandwidth_gb_s"];
-    else if (parts.size() == 3 && parts[1] == "peak_tflops" && ceilings.contains("tflops") &&
-             ceilings["tflops"].is_object() && ceilings["tflops"].contains(parts[2]))
-        measured = &ceilings["tflops"][parts[2]];
-    if (measured && measured->is_number())
-        *measured = measured->get<double>() * value.get<double>() / old->get<double>();
+    json *ceiling = &doc;
+    for (const std::string &part : splitDotted(*measured)) {
+        if (!ceiling->is_object() || !ceiling->contains(part))
+            return; // no measurement to follow
+        ceiling = &(*ceiling)[part];
+    }
+    if (ceiling->is_number())
+        *ceiling = followedCeiling(ceiling->get<double>(), old->get<double>(), value.get<double>());
 }
 
 void applyOverride(json &doc, const std::string &assignment)
@@ -125,7 +117,7 @@ void applyOverride(json &doc, const std::string &assignment)
         }
         node = &*it;
     }
-    scaleMeasuredCeiling(doc, parts, *node, value);
+    scaleMeasuredCeiling(doc, path, *node, parts.back(), value);
     (*node)[parts.back()] = std::move(value);
 }
 

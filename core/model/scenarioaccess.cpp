@@ -26,24 +26,39 @@ double *fieldAt(Scenario &scenario, std::string_view path)
     return info && info->field ? info->field(scenario) : nullptr;
 }
 
-/** A what-if on a spec figure moves its measured ceiling with it: a device with twice the
- *  bandwidth is assumed to reach the same share of it (issue #43), not the old measurement. */
+/** The app's edit of a spec figure moves the device's measured ceiling (measuredCeilingPath). */
 void scaleMeasuredCeiling(DeviceSpec &device, std::string_view path, double before, double after)
 {
-    auto scale = [&](double &measured) {
-        if (isSet(measured) && before > 0.0 && std::isfinite(before))
-            measured *= after / before;
-    };
-    constexpr std::string_view peakPrefix = "device.peak_tflops.";
-    if (path == "device.bandwidth_gb_s") {
-        scale(device.measuredBandwidthGbPerSecond);
-    } else if (path.starts_with(peakPrefix)) {
-        if (const auto format = parseFormat(path.substr(peakPrefix.size())))
-            scale(device.measuredTflops[static_cast<std::size_t>(*format)]);
-    }
+    const auto measured = measuredCeilingPath(path);
+    if (!measured)
+        return;
+    constexpr std::string_view tflopsPrefix = "device.measured.tflops.";
+    double *ceiling = nullptr;
+    if (*measured == "device.measured.bandwidth_gb_s")
+        ceiling = &device.measuredBandwidthGbPerSecond;
+    else if (const auto format =
+                 parseFormat(std::string_view(*measured).substr(tflopsPrefix.size())))
+        ceiling = &device.measuredTflops[static_cast<std::size_t>(*format)];
+    if (ceiling && isSet(*ceiling))
+        *ceiling = followedCeiling(*ceiling, before, after);
 }
 
 } // namespace
+
+std::optional<std::string> measuredCeilingPath(std::string_view specPath)
+{
+    constexpr std::string_view peakPrefix = "device.peak_tflops.";
+    if (specPath == "device.bandwidth_gb_s")
+        return std::string("device.measured.bandwidth_gb_s");
+    if (specPath.starts_with(peakPrefix) && specPath.size() > peakPrefix.size())
+        return "device.measured.tflops." + std::string(specPath.substr(peakPrefix.size()));
+    return std::nullopt;
+}
+
+double followedCeiling(double measured, double before, double after)
+{
+    return before > 0.0 && std::isfinite(before) ? measured * after / before : measured;
+}
 
 std::optional<double> numberAt(const Scenario &scenario, std::string_view path)
 {

@@ -27,6 +27,16 @@ std::optional<double> numberAt(const Scenario &scenario, std::string_view path);
  */
 [[nodiscard]] Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value);
 
+/** A what-if on a spec figure moves its measured ceiling with it (issue #43): twice the
+ *  bandwidth is assumed to reach the same share of it, not the old measurement, which would make
+ *  a slower device more efficient. The one rule for the app's edits and `--set`: the measured
+ *  figure's path for a spec path ("device.bandwidth_gb_s" gives "device.measured.bandwidth_gb_s",
+ *  "device.peak_tflops.fp8" gives "device.measured.tflops.fp8"), nullopt for any other path. */
+std::optional<std::string> measuredCeilingPath(std::string_view specPath);
+/** The measured ceiling once its spec figure moves from `before` to `after`: the same share of
+ *  it; unchanged where `before` is no figure to take a share of. */
+double followedCeiling(double measured, double before, double after);
+
 /** An input that takes one of a few words ("load.arrivals": poisson, gamma or trace): the
  *  scenario reader, the All Inputs panel and edits share its list of words. */
 struct ChoiceInfo

@@ -356,6 +356,8 @@ std::string standardDecoderRefusal(const json &config, const json &root)
     }
     if (!causal)
         return "its architectures (" + names + ") name no causal language model";
+    if (auto it = config.find("is_encoder_decoder"); it != config.end() && *it == true)
+        return "it is an encoder-decoder (is_encoder_decoder)";
     std::string missing;
     for (const char *key : {"hidden_size", "num_hidden_layers", "num_attention_heads",
                             "intermediate_size", "vocab_size"})
@@ -366,6 +368,8 @@ std::string standardDecoderRefusal(const json &config, const json &root)
     const auto act = config.find("hidden_act");
     const std::string activation =
         act != config.end() && act->is_string() ? act->get<std::string>() : std::string();
+    if (activation.empty())
+        return "no hidden_act says whether the MLP is gated (SiLU is read as gated, Llama's)";
     if (activation != "silu" && activation != "swish" && activation != "swiglu")
         return "hidden_act \"" + activation.substr(0, 30) +
                "\" does not say whether the MLP is gated (SiLU is read as gated, Llama's)";
@@ -386,6 +390,23 @@ std::string standardDecoderRefusal(const json &config, const json &root)
             if (it.key().find(kind) != std::string::npos)
                 return "\"" + it.key().substr(0, 60) + "\" is a layer kind the standard layout " +
                        "cannot size (" + sizeChangingKey(it.key()) + ")";
+        // heads, KV or biases laid out other than the standard keys say (DeciLM's KV heads per
+        // layer, multi-query, query groups, Hunyuan's cross-layer KV sharing, biases by a
+        // family's own rule) and sizes nested in an object of their own (DBRX's ffn_config)
+        for (const char *kind :
+             {"per_layer", "multi_query", "query_group", "use_cla", "cla_share", "use_bias"})
+            if (it.key().find(kind) != std::string::npos)
+                return "\"" + it.key().substr(0, 60) +
+                       "\" lays out heads, KV or biases in a way the standard keys do not say";
+        const auto nestedSizes = [](const std::string &key) {
+            for (const char *part : {"ffn", "attn", "attention", "mlp", "moe", "layer", "block"})
+                if (key.find(part) != std::string::npos)
+                    return true;
+            return false;
+        };
+        if (value.is_object() && nestedSizes(it.key()))
+            return "\"" + it.key().substr(0, 60) +
+                   "\" holds sizes of its own, which the standard layout does not read";
     }
     return {};
 }
@@ -453,6 +474,11 @@ Located identify(const json &root)
                                 "\" uses multi-head latent attention (MLA) under a family this "
                                 "import does not know (deepseek_v2, deepseek_v3 and kimi_k2 are "
                                 "read)");
+    if (auto text = root.find("text_config"); text != root.end() && text->is_object())
+        fail("/model_type", "unknown architecture \"" + type.substr(0, 40) +
+                                "\" around a text_config of model_type \"" +
+                                modelTypeOf(*text).substr(0, 40) +
+                                "\", which this import does not know either");
     const std::string refusal = standardDecoderRefusal(*at.config, root);
     if (refusal.empty()) {
         at.family = &kStandardDecoder;
@@ -661,6 +687,10 @@ void describeStandardDecoder(const json &config, const std::string &type, const 
                        used + (ignored.empty() ? "" : "; not read: " + ignored);
     auto &parameters = m.notes["parameters"];
     parameters += (parameters.empty() ? "" : "; ") + note;
+    warnings.push_back({"/model_type", "\"" + type +
+                                           "\" read as a standard decoder (Llama's layout); the "
+                                           "parameter note names the keys read and not read: "
+                                           "check the count against the publisher's"});
     for (const char *key : {"num_parameters", "total_parameters", "n_parameters"}) {
         auto it = config.find(key);
         if (it == config.end() || !it->is_number() || !(it->get<double>() > 0.0))
@@ -708,6 +738,10 @@ HfImport import(const json &root)
     m.attentionHeads = size({"num_attention_heads", "n_head"}, true, "attention_heads");
     m.vocabSize = size({"vocab_size"}, true, "vocab_size");
     const double L = m.layers;
+    // a scenario holds at most 4,096 layers: said before a list per layer is made (a
+    // 100-million-layer file took 6 GB before it was refused)
+    if (L > 4096)
+        fail(c.pathOf("num_hidden_layers"), formatNumber(L, 12) + " layers: at most 4,096");
     const double h = m.hiddenSize;
     const double H = m.attentionHeads;
 
@@ -1058,6 +1092,8 @@ HfImport import(const json &root)
         if (!dtype)
             return 2.0;
         const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
+        if (name == "auto") // the model's own type: its weights' BF16
+            return 2.0;
         if (name != "float32" && name != "bfloat16" && name != "float16")
             fail(where, "\"" + name.substr(0, 20) +
                             "\": the recurrent state's type must be float32, bfloat16 or float16");
@@ -1074,13 +1110,16 @@ HfImport import(const json &root)
         const double groups = c.count({"n_groups"}, true, m, nullptr);
         const double stateSize = c.count({"ssm_state_size"}, true, m, nullptr);
         const double kernel = c.count({"conv_kernel"}, true, m, nullptr);
+        // the heads size the mixer; expand (written into every file, 2) is not read by it: a
+        // pruned model (Nano 9B v2: 4,480 wide, 128 heads of 80) has heads x head_dim != 2h
         const double inner = heads * headDim;
-        if (const double expand = c.countOrZero("expand", 0); expand > 0 && expand * h != inner)
-            fail(c.pathOf("expand"), "expand x hidden_size is not mamba_num_heads x "
-                                     "mamba_head_dim");
+        c.find({"expand"});
         const double convWidth = inner + 2 * groups * stateSize;
         const double projected = 2 * inner + 2 * groups * stateSize + heads;
-        const bool projectionBias = c.flag("mamba_proj_bias", false);
+        // transformers' mixer gives in_proj and out_proj a bias where use_bias is set;
+        // mamba_proj_bias is written but not read by it
+        const bool projectionBias = c.flag("use_bias", false);
+        c.find({"mamba_proj_bias"});
         linearParameters = h * projected + (projectionBias ? projected + h : 0) +
                            convWidth * kernel + (c.flag("use_conv_bias", true) ? convWidth : 0) +
                            3 * heads + inner + inner * h;
@@ -1278,10 +1317,13 @@ HfImport import(const json &root)
         parameterNote += (parameterNote.empty() ? "" : "; ") + visionNote;
     }
     if (!at.unknownWrapper.empty())
-        parameterNote += (parameterNote.empty() ? "" : "; ") +
-                         std::string("read from text_config (model_type ") + family.key +
-                         "): the file's own model_type, " + at.unknownWrapper +
-                         ", is a wrapper this import does not know by name";
+        parameterNote +=
+            (parameterNote.empty() ? "" : "; ") +
+            std::string("read from text_config (model_type ") + family.key +
+            "): the file's own model_type, " + at.unknownWrapper +
+            ", is a wrapper this import does not know by name" +
+            (at.outer->contains("audio_config") ? "; the audio tower (audio_config) is not counted"
+                                                : "");
     if (!parameterNote.empty())
         m.notes["parameters"] = parameterNote;
 
@@ -1444,10 +1486,22 @@ json parsePythonJson(std::string_view text)
             previous = ch;
         cleaned += ch;
     }
-    json root = detail::parseStrict(replaced ? std::string_view(cleaned) : text);
-    if (replaced)
+    if (!replaced)
+        return detail::parseStrict(text);
+    try {
+        json root = detail::parseStrict(cleaned);
         replacePythonConstants(root);
-    return root;
+        return root;
+    } catch (detail::ReadFailure &failure) {
+        // the parser read the stand-in: say what the file holds (columns after a constant on
+        // the same line count the stand-in's length)
+        std::string &message = failure.diagnostic.message;
+        const std::string standIn = "\"\\u0001python constant\"";
+        for (std::size_t at = message.find(standIn); at != std::string::npos;
+             at = message.find(standIn, at))
+            message.replace(at, standIn.size(), "Infinity");
+        throw;
+    }
 }
 
 } // namespace

@@ -852,6 +852,24 @@ HfImport import(const json &root)
         // DeepSeek-V3's noaux_tc routing (and GLM-4.5's) adds one score-correction bias per expert
         routerBias = f == Family::Glm4Moe || c.text("topk_method") == "noaux_tc";
         break;
+    case Family::NemotronH:
+        // Nemotron 3: MoE layers (E in the pattern) of squared-ReLU experts, a shared expert of
+        // its own width, DeepSeek-V3's router with a score-correction bias per expert
+        experts = c.count({"n_routed_experts"}, false, m, "experts");
+        if (!isSet(experts)) {
+            experts = 0;
+            break;
+        }
+        perToken = c.count({"num_experts_per_tok"}, true, m, "experts_per_token");
+        expertWidth = c.count({"moe_intermediate_size"}, true, m, nullptr);
+        shared = c.countOrZero("n_shared_experts", 0);
+        sharedWidth =
+            shared > 0 ? c.count({"moe_shared_expert_intermediate_size"}, true, m, nullptr) : 0;
+        routerBias = true;
+        for (const char *routing :
+             {"n_group", "topk_group", "norm_topk_prob", "routed_scaling_factor"})
+            c.find({routing}); // how the router picks: no size
+        break;
     default:
         break;
     }
@@ -976,10 +994,11 @@ HfImport import(const json &root)
             fail(where, "has " + std::to_string(hybrid.size()) +
                             " layers but num_hidden_layers is " + formatNumber(L, 9));
         for (std::size_t i = 0; i < hybrid.size(); ++i)
-            if (hybrid[i] != 'M' && hybrid[i] != '*' && hybrid[i] != '-')
+            if (hybrid[i] != 'M' && hybrid[i] != '*' && hybrid[i] != '-' &&
+                !(hybrid[i] == 'E' && experts > 0))
                 fail(where, "layer " + std::to_string(i) + " is '" + hybrid.substr(i, 1) +
-                                "': only Mamba-2 (M), attention (*) and MLP (-) layers are read "
-                                "(E, a mixture-of-experts layer, is not yet)");
+                                "': Mamba-2 (M), attention (*), MLP (-) and, with "
+                                "n_routed_experts, mixture-of-experts (E) layers are read");
     }
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const double index = static_cast<double>(i);
@@ -988,7 +1007,8 @@ HfImport import(const json &root)
             k.attention = hybrid[i] == 'M'   ? AttentionKind::Linear
                           : hybrid[i] == '*' ? AttentionKind::Full
                                              : AttentionKind::None;
-            k.noMlp = hybrid[i] != '-';
+            k.noMlp = hybrid[i] == 'M' || hybrid[i] == '*';
+            k.moe = hybrid[i] == 'E';
         } else if (mla) {
             k.attention = AttentionKind::Latent;
         } else if (types) {
@@ -1088,7 +1108,8 @@ HfImport import(const json &root)
     // mamba_ssm_dtype float32 is twice BF16; issue #44), else BF16 as engines keep it by default
     const auto stateWidth = [&c, &m]() {
         std::string where;
-        const json *dtype = c.find({"mamba_ssm_dtype", "ssm_state_dtype"}, &where);
+        const json *dtype =
+            c.find({"mamba_ssm_dtype", "mamba_ssm_cache_dtype", "ssm_state_dtype"}, &where);
         if (!dtype)
             return 2.0;
         const std::string name = dtype->is_string() ? dtype->get<std::string>() : "";
@@ -1196,11 +1217,12 @@ HfImport import(const json &root)
         denseMlp += denseWidth + h; // up and down biases
     else if (mlpBias)
         denseMlp += 2 * denseWidth + h;
-    double expert = 3 * h * expertWidth;
+    double expert = (f == Family::NemotronH ? 2 : 3) * h * expertWidth; // up (and gate), down
     if (f == Family::GptOss)
         expert += 2 * expertWidth + h; // gate_up and down biases
     double router = h * experts + (routerBias ? experts : 0);
-    double sharedMlp = shared * 3 * h * sharedWidth + (sharedGate ? h : 0);
+    double sharedMlp =
+        shared * (f == Family::NemotronH ? 2 : 3) * h * sharedWidth + (sharedGate ? h : 0);
     if (f == Family::Gemma4 && experts > 0) {
         router += h + experts;        // the router's input scale and per-expert scale
         sharedMlp = denseMlp + 3 * h; // the dense MLP beside the experts, and three more norms

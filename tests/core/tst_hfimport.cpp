@@ -929,6 +929,30 @@ void HfImport::nemotronH()
     QCOMPARE(withBias->model.parameters - pruned->model.parameters,
              27.0 * (2 * 10240 + 2 * 8 * 128 + 128 + 4480));
 
+    // Nemotron 3 Nano 30B-A3B: 23 Mamba-2 (64 heads of 64, 8 groups, state 128), 23 MoE (E:
+    // 128 squared-ReLU experts of 1,856, 6 per token, one shared of 3,712, a router of 2,688 x
+    // 128 with a correction bias per expert) and 6 attention layers (32 heads, 2 KV heads of
+    // 128) over 2,688; untied 131,072 vocabulary; its state kept in float32
+    // (mamba_ssm_cache_dtype). NVIDIA: 3.5 B active (30 B in the name, a label).
+    const auto nano3 = importFixture(QStringLiteral("nemotron-3-nano-30b-a3b.json"));
+    QVERIFY2(nano3.ok(), nano3.ok() ? "" : nano3.error().message.c_str());
+    for (const core::Diagnostic &w : nano3->warnings)
+        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    {
+        const double w = 2688, in = 64 * 64, cw = in + 2 * 8 * 128;
+        const double mixer =
+            w * (2 * in + 2 * 8 * 128 + 64) + cw * 4 + cw + 3 * 64 + in + in * w + w;
+        const double shared = 2 * w * 3712, router = w * 128 + 128, expert = 2 * w * 1856;
+        const double ends = 2 * 131072 * w + w;
+        const double common = ends + 23 * mixer + 6 * (attention(w, 32, 2, 128) + w);
+        QCOMPARE(nano3->model.parameters, common + 23 * (128 * expert + shared + router + w));
+        QCOMPARE(nano3->model.active(), common + 23 * (6 * expert + shared + router + w));
+        ACCEL_COMPARE_NEAR(nano3->model.active() / 3.5e9, 1.0, 0.03);
+        for (const core::LayerGroup &g : nano3->model.layerGroups)
+            if (g.attention == core::AttentionKind::Linear) // float32 SSM state, BF16 conv
+                QCOMPARE(g.stateBytes, 3 * cw * 2 + 64.0 * 64 * 128 * 4);
+    }
+
     core::Scenario s = core::lessonDefaultScenario();
     s.model = m;
     s.serving.kvFormat = core::NumericFormat::Bf16;
@@ -1155,7 +1179,7 @@ void HfImport::contradictoryConfigsAreRefused_data()
                                                           << R"({"model_type": "nemotron_h"})"
                                                           << "/hybrid_override_pattern"
                                                           << "M, *, -";
-    QTest::newRow("Nemotron 3's MoE layers (E), not read yet")
+    QTest::newRow("MoE layers (E) without n_routed_experts")
         << "llama-3.1-8b.json"
         << R"({"model_type": "nemotron_h", "hybrid_override_pattern": "EM-M-M-M*-M-M-M-M-M*-M-M-M-M-M-M"})"
         << "/hybrid_override_pattern"

@@ -47,6 +47,7 @@ enum class Family {
     MiniMaxM2,
     Gemma4,
     NemotronH,
+    Jamba,
 };
 
 struct FamilyInfo
@@ -96,6 +97,9 @@ constexpr FamilyInfo kFamilies[] = {
     // Nemotron-H: Mamba-2, attention and MLP layers each on their own (hybrid_override_pattern),
     // the MLP two matrices with squared ReLU
     {Family::NemotronH, "nemotron_h", false, false},
+    // Jamba: Mamba (1) layers with an attention layer every attn_layer_period and a SwiGLU MoE
+    // every expert_layer_period
+    {Family::Jamba, "jamba", true, false},
     // Qwen3.5 and 3.6: the Qwen3-Next layout (Gated DeltaNet : gated attention, 3 : 1), dense or
     // MoE
     {Family::Qwen3Next, "qwen3_5_text", true, false},
@@ -136,8 +140,6 @@ struct Refusal
 constexpr Refusal kRefusals[] = {
     {"minimax", "MiniMax-Text-01 mixes lightning (linear) attention with softmax layers in a "
                 "pattern this import does not read yet"},
-    {"jamba", "Jamba mixes Mamba state-space layers with attention; this import does not read "
-              "its hybrid pattern yet"},
     {"minicpm3", "MiniCPM3 uses multi-head latent attention with its own key names, which this "
                  "import does not read yet"},
 };
@@ -852,6 +854,11 @@ HfImport import(const json &root)
         // DeepSeek-V3's noaux_tc routing (and GLM-4.5's) adds one score-correction bias per expert
         routerBias = f == Family::Glm4Moe || c.text("topk_method") == "noaux_tc";
         break;
+    case Family::Jamba:
+        experts = c.count({"num_experts"}, true, m, "experts");
+        perToken = c.count({"num_experts_per_tok"}, true, m, "experts_per_token");
+        expertWidth = c.count({"intermediate_size"}, true, m, nullptr);
+        break;
     case Family::NemotronH:
         // Nemotron 3: MoE layers (E in the pattern) of squared-ReLU experts, a shared expert of
         // its own width, DeepSeek-V3's router with a score-correction bias per expert
@@ -905,6 +912,11 @@ HfImport import(const json &root)
     const double moeFrequency = deepSeekMoe ? std::max(1.0, c.countOrZero("moe_layer_freq", 1)) : 1;
     const double interleave =
         f == Family::Llama4 ? size({"interleave_moe_layer_step"}, false, nullptr) : 1.0;
+    // Jamba: layer i is MoE where i % expert_layer_period is its offset, attention where
+    // i % attn_layer_period is that one's (the others are Mamba); JambaConfig's defaults
+    const double expertPeriod =
+        f == Family::Jamba ? std::max(1.0, c.countOrZero("expert_layer_period", 2)) : 1.0;
+    const double expertOffset = f == Family::Jamba ? c.countOrZero("expert_layer_offset", 1) : 0.0;
     if (firstDense > L)
         fail(c.pathOf("first_k_dense_replace"), "more dense layers than layers");
     for (std::size_t i = 0; i < layers.size(); ++i) {
@@ -917,6 +929,8 @@ HfImport import(const json &root)
             moe = moe && index >= firstDense && std::fmod(index, moeFrequency) == 0.0;
         if (f == Family::Llama4)
             moe = moe && std::fmod(index + 1, interleave) == 0.0;
+        if (f == Family::Jamba)
+            moe = moe && std::fmod(index, expertPeriod) == expertOffset;
         layers[i].moe = moe;
     }
     const bool someDense =
@@ -1000,10 +1014,17 @@ HfImport import(const json &root)
                                 "': Mamba-2 (M), attention (*), MLP (-) and, with "
                                 "n_routed_experts, mixture-of-experts (E) layers are read");
     }
+    const double attentionPeriod =
+        f == Family::Jamba ? std::max(1.0, c.countOrZero("attn_layer_period", 8)) : 1.0;
+    const double attentionOffset = f == Family::Jamba ? c.countOrZero("attn_layer_offset", 4) : 0.0;
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const double index = static_cast<double>(i);
         LayerKind &k = layers[i];
-        if (!hybrid.empty()) {
+        if (f == Family::Jamba) {
+            k.attention = std::fmod(index, attentionPeriod) == attentionOffset
+                              ? AttentionKind::Full
+                              : AttentionKind::Linear;
+        } else if (!hybrid.empty()) {
             k.attention = hybrid[i] == 'M'   ? AttentionKind::Linear
                           : hybrid[i] == '*' ? AttentionKind::Full
                                              : AttentionKind::None;
@@ -1148,6 +1169,33 @@ HfImport import(const json &root)
         c.find({"use_mamba_kernels"}); // a kernel choice: no size
         c.find({"mamba_hidden_act"});
         c.find({"chunk_size"}); // the scan's chunk during prefill: no size
+    } else if (f == Family::Jamba) {
+        // a Mamba (1) mixer (transformers' JambaMambaMixer): in_proj to x and z, a depthwise
+        // conv over x, x_proj to dt, B and C, dt_proj back (with bias), A_log and D, out_proj,
+        // and RMS norms on dt, B and C; its state per sequence: the conv's last kernel - 1
+        // inputs and the SSM state (inner x state size)
+        const double expand = c.count({"mamba_expand"}, true, m, nullptr);
+        const double stateSize = c.count({"mamba_d_state"}, true, m, nullptr);
+        const double kernel = c.count({"mamba_d_conv"}, true, m, nullptr);
+        std::string rankAt;
+        const json *rankField = c.find({"mamba_dt_rank"}, &rankAt);
+        double rank = std::ceil(h / 16.0); // "auto", JambaConfig's default
+        if (rankField && rankField->is_number())
+            rank = rankField->get<double>();
+        else if (rankField && *rankField != "auto")
+            fail(rankAt, "must be a whole number or \"auto\"");
+        const double inner = expand * h;
+        const bool projectionBias = c.flag("mamba_proj_bias", false);
+        const bool innerNorms = c.flag("mamba_inner_layernorms", true);
+        linearParameters = h * 2 * inner + (projectionBias ? 2 * inner + h : 0) + inner * kernel +
+                           (c.flag("mamba_conv_bias", true) ? inner : 0) +
+                           inner * (rank + 2 * stateSize) + rank * inner + inner +
+                           inner * stateSize + inner + inner * h +
+                           (innerNorms ? rank + 2 * stateSize : 0);
+        stateBytes = (kernel - 1) * inner * 2.0 + inner * stateSize * stateWidth();
+        for (const char *read : {"use_mamba_kernels", "expert_layer_period", "expert_layer_offset",
+                                 "attn_layer_period", "attn_layer_offset"})
+            c.find({read}); // a kernel choice; the pattern's keys, read above
     } else if (std::any_of(layers.begin(), layers.end(), [](const LayerKind &k) {
                    return k.attention == AttentionKind::Linear;
                })) {

@@ -77,6 +77,7 @@ private slots:
     void unknownFamiliesReadAsAStandardDecoder();
     void recurrentStateAtTheDeclaredWidth();
     void nemotronH();
+    void jamba();
     void checkpointFormats_data();
     void checkpointFormats();
     void contradictoryConfigsAreRefused_data();
@@ -960,6 +961,45 @@ void HfImport::nemotronH()
     s.serving.promptTokens = 1024;
     const core::Evaluation e = core::evaluate(s);
     QCOMPARE(e[core::FigureId::KvBytesPerSequence], 10 * kvLayerToken(8, 128) * 8192 + 54 * state);
+}
+
+// Issue #44: Jamba, counted from its config's numbers (transformers' JambaMambaMixer): 32
+// layers over 4,096, attention every 8th from layer 4 (32 heads, 8 KV heads of 128) and Mamba
+// elsewhere (inner 8,192 = 2 x 4,096, state 16, conv 4 with bias, dt rank 256, in_proj to x and
+// z, x_proj to dt, B and C, dt_proj with bias, A_log, D, out_proj, norms on dt, B and C); a
+// SwiGLU MLP of 14,336 on even layers, 16 such experts (2 per token, router without bias) on
+// odd ones; untied 65,536 vocabulary. The Jamba paper: 52 B total, 12 B active.
+void HfImport::jamba()
+{
+    const auto imported = importFixture(QStringLiteral("jamba-v0.1.json"));
+    QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
+    for (const core::Diagnostic &w : imported->warnings)
+        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    const double h = 4096, inner = 8192, state = 16, rank = 256;
+    const double mamba = h * 2 * inner + inner * 4 + inner + inner * (rank + 2 * state) +
+                         rank * inner + inner + inner * state + inner + inner * h +
+                         (rank + 2 * state);
+    const double mlp = swiglu(h, 14336), router = h * 16, norms = 2 * h;
+    const double ends = 2 * 65536 * h + h;
+    // layers 4, 12, 20, 28 attend (all even: dense MLP); of the 28 Mamba layers 16 are odd (MoE)
+    const double total = ends + 4 * (attention(h, 32, 8, 128) + mlp + norms) +
+                         12 * (mamba + mlp + norms) + 16 * (mamba + 16 * mlp + router + norms);
+    const double active = ends + 4 * (attention(h, 32, 8, 128) + mlp + norms) +
+                          12 * (mamba + mlp + norms) + 16 * (mamba + 2 * mlp + router + norms);
+    const core::ModelSpec &m = imported->model;
+    QCOMPARE(m.parameters, total);
+    QCOMPARE(m.active(), active);
+    ACCEL_COMPARE_NEAR(m.parameters / 52e9, 1.0, 0.01);
+    ACCEL_COMPARE_NEAR(m.active() / 12e9, 1.0, 0.01);
+    // KV in the 4 attention layers only; each Mamba layer holds 3 x 8,192 conv inputs and
+    // 8,192 x 16 of state, in BF16
+    core::Scenario s = core::lessonDefaultScenario();
+    s.model = m;
+    s.serving.kvFormat = core::NumericFormat::Bf16;
+    s.serving.contextTokens = kTokens;
+    s.serving.promptTokens = 1024;
+    QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence],
+             4 * kvLayerToken(8, 128) * kTokens + 28 * (3 * inner + inner * state) * 2);
 }
 
 void HfImport::layerPatterns()

@@ -222,8 +222,8 @@ std::string describeGroup(const LayerGroup &group)
     case AttentionKind::Latent:
         kind = "latent (MLA)";
         break;
-    case AttentionKind::Linear:
-        kind = "linear-attention";
+    case AttentionKind::Linear: // DeltaNet's linear attention or a Mamba mixer: both recurrent
+        kind = "linear-attention or state-space";
         break;
     case AttentionKind::Shared:
         kind = "KV-sharing";

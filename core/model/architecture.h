@@ -70,7 +70,7 @@ std::vector<GroupCache> sequenceCacheByGroup(const ModelSpec &model, double byte
                                              double tokens);
 
 /** "52 sliding-window layers (1,024 tokens)", "58 latent (MLA) MoE layers", "36 linear-attention
- *  layers (fixed state)": what a group is, in words. */
+ *  or state-space layers (fixed state)": what a group is, in words. */
 std::string describeGroup(const LayerGroup &group);
 
 /** The longest sequence whose per-device cache, times `sequences` and (1 + fragmentation), fits

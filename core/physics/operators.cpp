@@ -116,8 +116,9 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase, Atte
         if (g.attention == AttentionKind::Latent || g.attention == AttentionKind::Linear ||
             g.attention == AttentionKind::None || g.mlp == MlpKind::None)
             return refuse(m, "has " + describeGroup(g) +
-                                 ": latent (MLA), linear-attention and attention-free layers are "
-                                 "not broken into operators yet");
+                                 ": latent (MLA), linear-attention, state-space and "
+                                 "attention-free layers and layers without an MLP are not broken "
+                                 "into operators yet");
     }
 
     const Evaluation e = evaluate(s);

@@ -35,6 +35,15 @@ core::Result<core::HfImport> importFixture(const QString &name)
         std::string_view(bytes.constData(), std::size_t(bytes.size())));
 }
 
+// Every warning of an import, one a line: empty for a file read as it is.
+QString warningsOf(const core::Result<core::HfImport> &imported)
+{
+    QStringList lines;
+    for (const core::Diagnostic &w : imported->warnings)
+        lines << QString::fromStdString(w.path + ": " + w.message);
+    return lines.join(QLatin1Char('\n'));
+}
+
 /** A config as JSON text through the importer. */
 core::Result<core::HfImport> importObject(const QJsonObject &config)
 {
@@ -253,8 +262,7 @@ void HfImport::genuineConfigsGiveNoWarnings()
     QFETCH(QString, file);
     const auto imported = importFixture(file);
     QVERIFY(imported.ok());
-    for (const core::Diagnostic &w : imported->warnings)
-        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    QVERIFY2(warningsOf(imported).isEmpty(), qPrintable(warningsOf(imported)));
 }
 
 void HfImport::relabelledConfigsNameTheKeysTheyIgnore_data()
@@ -325,6 +333,16 @@ double swiglu(double h, double width)
 double kvLayerToken(double kv, double hd)
 {
     return 2 * kv * hd * 2;
+}
+// A Mamba-2 layer (transformers' NemotronHMamba2Mixer) and its pre-norm: in_proj to x, z, B, C
+// and dt; a depthwise conv with bias over x, B and C; dt_bias, A_log and D per head; a gated
+// norm over the inner width; out_proj.
+double mamba2Layer(double h, double heads, double headDim, double groups, double state,
+                   double kernel)
+{
+    const double inner = heads * headDim, conv = inner + 2 * groups * state;
+    return h * (2 * inner + 2 * groups * state + heads) + conv * kernel + conv + 3 * heads + inner +
+           inner * h + h;
 }
 constexpr double kTokens = 32768;
 
@@ -688,8 +706,7 @@ void HfImport::currentFamilies()
     QFETCH(double, activeAdjust);
     const auto imported = importFixture(file);
     QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
-    for (const core::Diagnostic &w : imported->warnings)
-        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    QVERIFY2(warningsOf(imported).isEmpty(), qPrintable(warningsOf(imported)));
     const core::ModelSpec &m = imported->model;
     QCOMPARE(m.parameters, parameters); // exact: both count the same matrices
     QCOMPARE(m.active(), active);
@@ -719,8 +736,7 @@ void HfImport::wrappersAndPythonWrittenFiles()
 {
     const auto k25 = importFixture(QStringLiteral("kimi-k2.5.json"));
     QVERIFY2(k25.ok(), k25.ok() ? "" : k25.error().message.c_str());
-    for (const core::Diagnostic &w : k25->warnings)
-        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    QVERIFY2(warningsOf(k25).isEmpty(), qPrintable(warningsOf(k25)));
     // the text model is Kimi K2's layout exactly: the same count as Kimi-K2-Instruct's file
     const auto k2 = importFixture(QStringLiteral("kimi-k2-instruct.json"));
     QVERIFY(k2.ok());
@@ -847,8 +863,7 @@ void HfImport::recurrentStateAtTheDeclaredWidth()
                       QStringLiteral(R"({"mamba_ssm_dtype": "float32"})"), config));
     const auto wide = importObject(config);
     QVERIFY2(wide.ok(), wide.ok() ? "" : wide.error().message.c_str());
-    for (const core::Diagnostic &w : wide->warnings) // the key is read now
-        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    QVERIFY2(warningsOf(wide).isEmpty(), qPrintable(warningsOf(wide))); // the key is read now
     QCOMPARE(kvAt32k(wide->model), attentionKv + 30 * (32.0 * 128 * 128 * 4 + 3 * 8192 * 2));
     QVERIFY(wide->model.sources.at("state_dtype").find("float32") != std::string::npos);
     // without the key, BF16 as before
@@ -874,11 +889,9 @@ void HfImport::nemotronH()
 {
     const auto imported = importFixture(QStringLiteral("nemotron-h-56b-base-8k.json"));
     QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
-    for (const core::Diagnostic &w : imported->warnings)
-        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
-    const double h = 8192, inner = 256 * 64, conv = inner + 2 * 8 * 256;
-    const double mamba =
-        h * (2 * inner + 2 * 8 * 256 + 256) + conv * 4 + conv + 3 * 256 + inner + inner * h + h;
+    QVERIFY2(warningsOf(imported).isEmpty(), qPrintable(warningsOf(imported)));
+    const double h = 8192, conv = 256 * 64 + 2 * 8 * 256;
+    const double mamba = mamba2Layer(h, 256, 64, 8, 256, 4);
     const double attentionLayer = attention(h, 64, 8, 128) + h;
     const double mlp = 2 * h * 32768 + h;
     const double total = 2 * 131072 * h + h + 54 * mamba + 10 * attentionLayer + 54 * mlp;
@@ -915,9 +928,8 @@ void HfImport::nemotronH()
     const auto pruned = core::importHuggingFaceConfig(nano);
     QVERIFY2(pruned.ok(), pruned.ok() ? "" : pruned.error().message.c_str());
     {
-        const double w = 4480, in = 128 * 80, cw = in + 2 * 8 * 128;
-        const double mixer =
-            w * (2 * in + 2 * 8 * 128 + 128) + cw * 4 + cw + 3 * 128 + in + in * w + w;
+        const double w = 4480;
+        const double mixer = mamba2Layer(w, 128, 80, 8, 128, 4);
         const double count = 2 * 131072 * w + w + 27 * mixer + 4 * (attention(w, 40, 8, 128) + w) +
                              25 * (2 * w * 15680 + w);
         QCOMPARE(pruned->model.parameters, count);
@@ -937,12 +949,10 @@ void HfImport::nemotronH()
     // (mamba_ssm_cache_dtype). NVIDIA: 3.5 B active (30 B in the name, a label).
     const auto nano3 = importFixture(QStringLiteral("nemotron-3-nano-30b-a3b.json"));
     QVERIFY2(nano3.ok(), nano3.ok() ? "" : nano3.error().message.c_str());
-    for (const core::Diagnostic &w : nano3->warnings)
-        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    QVERIFY2(warningsOf(nano3).isEmpty(), qPrintable(warningsOf(nano3)));
     {
-        const double w = 2688, in = 64 * 64, cw = in + 2 * 8 * 128;
-        const double mixer =
-            w * (2 * in + 2 * 8 * 128 + 64) + cw * 4 + cw + 3 * 64 + in + in * w + w;
+        const double w = 2688, cw = 64 * 64 + 2 * 8 * 128;
+        const double mixer = mamba2Layer(w, 64, 64, 8, 128, 4);
         const double shared = 2 * w * 3712, router = w * 128 + 128, expert = 2 * w * 1856;
         const double ends = 2 * 131072 * w + w;
         const double common = ends + 23 * mixer + 6 * (attention(w, 32, 2, 128) + w);
@@ -973,8 +983,7 @@ void HfImport::jamba()
 {
     const auto imported = importFixture(QStringLiteral("jamba-v0.1.json"));
     QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
-    for (const core::Diagnostic &w : imported->warnings)
-        QFAIL(qPrintable(QString::fromStdString(w.path + ": " + w.message)));
+    QVERIFY2(warningsOf(imported).isEmpty(), qPrintable(warningsOf(imported)));
     const double h = 4096, inner = 8192, state = 16, rank = 256;
     const double mamba = h * 2 * inner + inner * 4 + inner + inner * (rank + 2 * state) +
                          rank * inner + inner + inner * state + inner + inner * h +

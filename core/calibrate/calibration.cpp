@@ -91,12 +91,15 @@ Scenario fitScenario(const Measurement &m)
     s.serving.stepOverheadSeconds = 0.0;
     s.serving.attentionFlops = 1.0;
     s.serving.kvWrite = 1.0;
+    s.serving.smallKernels = 1.0;
     return s;
 }
 
+/** A decode step's time beside its roofs that the fit does not scale: its links and its small
+ *  kernels (a profiled floor or share each, not a fitted efficiency). */
 double decodeLinks(const Evaluation &e)
 {
-    return e[FigureId::DecodeCommunicationSeconds];
+    return e[FigureId::DecodeCommunicationSeconds] + e[FigureId::DecodeSmallKernelSeconds];
 }
 
 /** A prefill's memory and arithmetic time at the run's efficiencies (the measured ceilings). */
@@ -521,6 +524,7 @@ CalibrationProfile fitProfile(const std::vector<Row> &rows)
 {
     CalibrationProfile profile;
     profile.measuredCeilings = true;
+    profile.smallKernels = true;
     std::map<std::string, std::vector<const Row *>> byClass;
     std::map<std::string, std::vector<const Row *>> byDevice;
     for (const Row &row : rows) {

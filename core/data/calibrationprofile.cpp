@@ -69,12 +69,14 @@ Result<CalibrationProfile> readCalibrationProfile(std::string_view text)
             const json &terms = doc["terms"];
             if (!terms.is_object())
                 detail::fail("/terms", "must be an object");
-            for (const char *key : {"attention_flops", "kv_write", "measured_ceilings"})
+            for (const char *key :
+                 {"attention_flops", "kv_write", "measured_ceilings", "small_kernels"})
                 if (terms.contains(key) && !terms[key].is_boolean())
                     detail::fail(std::string("/terms/") + key, "must be true or false");
             p.attentionFlops = terms.value("attention_flops", true);
             p.kvWrite = terms.value("kv_write", true);
             p.measuredCeilings = terms.value("measured_ceilings", false);
+            p.smallKernels = terms.value("small_kernels", false);
         }
         if (!doc.contains("entries") || !doc["entries"].is_array() || doc["entries"].empty())
             detail::fail("/entries", "a profile needs at least one entry");
@@ -149,7 +151,8 @@ std::string calibrationProfileToJson(const CalibrationProfile &p)
     doc["sources"] = p.sources;
     doc["terms"] = {{"attention_flops", p.attentionFlops},
                     {"kv_write", p.kvWrite},
-                    {"measured_ceilings", p.measuredCeilings}};
+                    {"measured_ceilings", p.measuredCeilings},
+                    {"small_kernels", p.smallKernels}};
     json entries = json::array();
     for (const CalibrationEntry &e : p.entries) {
         json entry = json::object();

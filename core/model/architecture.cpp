@@ -166,6 +166,48 @@ double prefillAttentionFlops(const ModelSpec &model, double tokens)
     });
 }
 
+std::vector<SmallKernelRun> groupSmallKernelRuns(const ModelSpec &model, const LayerGroup &group,
+                                                 double tensorParallel)
+{
+    std::vector<SmallKernelRun> runs;
+    if (!isSet(model.hiddenSize) || !isSet(group.layers) || group.layers <= 0.0)
+        return runs;
+    constexpr double kActivationBytes = 2.0;
+    const double tp = std::max(1.0, tensorParallel);
+    const double hidden = model.hiddenSize * kActivationBytes;
+    runs.push_back({SmallKernel::Norm, 2.0 * group.layers, 2.0 * hidden});
+    runs.push_back({SmallKernel::ResidualAdd, 2.0 * group.layers, 3.0 * hidden});
+    if (attends(group.attention) && isSet(model.attentionHeads) && isSet(group.headDim)) {
+        const double kvHeads =
+            group.attention == AttentionKind::Shared || !isSet(group.kvHeads) ? 0.0 : group.kvHeads;
+        runs.push_back(
+            {SmallKernel::Rotary, group.layers,
+             2.0 * (model.attentionHeads + kvHeads) * group.headDim * kActivationBytes / tp});
+    }
+    double width = 0.0;
+    if (group.mlp == MlpKind::Dense) {
+        width = isSet(group.intermediateSize) ? group.intermediateSize : model.intermediateSize;
+    } else if (group.mlp == MlpKind::Moe && isSet(group.expertIntermediateSize) &&
+               isSet(group.expertsPerToken)) {
+        const double shared = isSet(group.sharedExperts) ? group.sharedExperts : 0.0;
+        width = group.expertIntermediateSize * (group.expertsPerToken + shared);
+    }
+    if (isSet(width) && width > 0.0)
+        runs.push_back(
+            {SmallKernel::Activation, group.layers, 3.0 * width * kActivationBytes / tp});
+    return runs;
+}
+
+std::vector<SmallKernelRun> smallKernelRuns(const ModelSpec &model, double tensorParallel)
+{
+    std::vector<SmallKernelRun> runs;
+    for (const LayerGroup &group : layerGroupsOf(model)) {
+        const std::vector<SmallKernelRun> own = groupSmallKernelRuns(model, group, tensorParallel);
+        runs.insert(runs.end(), own.begin(), own.end());
+    }
+    return runs;
+}
+
 double groupKvShards(const LayerGroup &group, double tensorParallel)
 {
     const double tp = std::max(1.0, tensorParallel);

@@ -8,6 +8,7 @@
 
 #include "core/model/scenario.h"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,34 @@ double attentionFlopsPerToken(const ModelSpec &model, double context);
 /** The same for a prompt of `tokens` processed causally (token i attends to i tokens): the
  *  prefill's attention term, about tokens^2 / 2 attended pairs per layer without a window. */
 double prefillAttentionFlops(const ModelSpec &model, double tokens);
+
+/** The small kernels of a layer beside its matmuls and attention (issue #43), as a profiler
+ *  times a transformer layer (Vidur): the two norms, the rotary embedding of queries and keys,
+ *  the MLP's gated activation and the residual add. Each is memory-bound on activations, and at
+ *  a few tokens a kernel takes a floor of microseconds whatever it moves. */
+enum class SmallKernel { Norm, Rotary, Activation, ResidualAdd };
+inline constexpr std::size_t kSmallKernelKinds = 4;
+
+/** One kind of small kernel in one layer group: how many times the group runs it (layers x
+ *  kernels per layer) and the bytes one run moves per token (read and written, 16-bit
+ *  activations) on one tensor-parallel rank. */
+struct SmallKernelRun
+{
+    SmallKernel kind = SmallKernel::Norm;
+    double runs = 0;
+    double bytesPerToken = 0;
+};
+
+/** One group's small kernels: 2 norms (over the hidden size, each rank holds it whole) and 2
+ *  residual adds (two read, one written) per layer, rotary over the query and KV heads on
+ *  attention layers (split over the tensor-parallel ranks), the activation over 3 x the MLP's
+ *  width (the gate and up halves read, the product written; a mixture's active and shared
+ *  experts) on layers with an MLP. Empty when the model has no hidden size. Linear-attention
+ *  and state-space layers run kernels of their own, not counted. */
+std::vector<SmallKernelRun> groupSmallKernelRuns(const ModelSpec &model, const LayerGroup &group,
+                                                 double tensorParallel);
+/** Every group's, in layerGroupsOf's order. */
+std::vector<SmallKernelRun> smallKernelRuns(const ModelSpec &model, double tensorParallel);
 
 /** Devices of one tensor-parallel group that share a layer group's cache: K and V split by head
  *  (each device keeps a whole head when there are fewer KV heads than devices), an MLA latent is

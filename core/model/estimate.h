@@ -66,6 +66,8 @@ struct CalibrationProfile
     /// The model terms the fit assumed (and so every prediction with this profile uses).
     bool attentionFlops = true;
     bool kvWrite = true;
+    /// Each layer's small kernels timed beside the roofs (issue #43): profiles fitted since then.
+    bool smallKernels = false;
     /// The efficiencies are shares of each device's measured ceilings (estimateterms.h,
     /// CeilingShare), not of its spec sheet: profiles fitted since issue #43. A file without the
     /// term was fitted against the spec sheet and is read so.

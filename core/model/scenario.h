@@ -159,6 +159,9 @@ struct ServingConfig
     double attentionFlops = 0;
     /// Count the write of each decoded token's K and V in the step's bytes: 0 = the toy.
     double kvWrite = 0;
+    /// Time each layer's small kernels (norms, rotary, activation, residual add) beside the
+    /// roofs: 0 = the toy (none), 1 = timed (issue #43).
+    double smallKernels = 0;
     double tensorParallel = 1;
     double pipelineParallel = 1; ///< stages, each on its own TP group (usually across nodes)
     double ttftTargetSeconds = 1.5;

@@ -5,12 +5,14 @@
 // one evaluation uses (the scenario's own, the typical profile's or the user's calibration) and
 // the label every figure carries. docs/formulas.md, "Calibration", says how.
 
+#include "core/model/architecture.h"
 #include "core/model/estimate.h"
 #include "core/model/formats.h"
 
 #include <limits>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace core {
 
@@ -30,6 +32,8 @@ struct EstimateTerms
     double collectiveLatencySeconds = std::numeric_limits<double>::quiet_NaN(); ///< NaN: the link's
     bool attentionFlops = false;
     bool kvWrite = false;
+    /// each layer's norms, rotary, activation and residual add timed apart (smallKernelCost)
+    bool smallKernels = false;
     /// The profile's efficiencies are shares of the device's measured ceilings (CeilingShare):
     /// the two efficiencies above are their products, shares of the spec sheet (at most 1)
     bool measuredCeilings = false;
@@ -37,6 +41,25 @@ struct EstimateTerms
     const CalibrationEntry *entry = nullptr; ///< the profile entry used, if any
     bool missingProfileEntry = false; ///< a profile asked for, none for this device: own values
 };
+
+/** What one small kernel costs (issue #43): a launch floor, and its bytes at a share of the
+ *  device's measured bandwidth, whichever is longer. Fitted to Vidur's profiled A100 and H100
+ *  layers (13 tables, 1 to 8,192 tokens, TP 1-8: scripts/small_kernels.py, docs/research/
+ *  small-kernels.md); one table for both devices, applied to every device. */
+struct SmallKernelCost
+{
+    double floorSeconds = 0;
+    double bandwidthShare = 1; ///< of the measured bandwidth ceiling
+};
+SmallKernelCost smallKernelCost(SmallKernel kind);
+
+/** One run of a small kernel over `tokens` tokens: max(floor, tokens x bytes per token /
+ *  (measured bandwidth x share)). */
+double smallKernelRunSeconds(SmallKernel kind, double bytesPerToken, double tokens,
+                             double measuredBytesPerSecond);
+/** The small kernels of a step of `tokens` tokens: each run's, times how often it runs. */
+double smallKernelSeconds(const std::vector<SmallKernelRun> &runs, double tokens,
+                          double measuredBytesPerSecond);
 
 /** Speed of light: the scenario's serving efficiencies, overhead and terms; typical or
  *  calibrated: the profile's entry for the device (and the scenario's engine), else its class. */

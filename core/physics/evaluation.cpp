@@ -72,6 +72,7 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
     {F::DecodeMemorySeconds, "decode.memory_seconds", Q::Seconds, "Memory time"},
     {F::DecodeComputeSeconds, "decode.compute_seconds", Q::Seconds, "Arithmetic time"},
     {F::DecodeCommunicationSeconds, "decode.communication_seconds", Q::Seconds, "Communication time"},
+    {F::DecodeSmallKernelSeconds, "decode.small_kernel_seconds", Q::Seconds, "Small kernels"},
     {F::DecodeStepSeconds, "decode.step_seconds", Q::Seconds, "Step time"},
     {F::DecodeTokensPerSecond, "decode.tokens_per_second", Q::TokensPerSecond, "Tokens/s total"},
     {F::DecodeTokensPerSecondPerSequence, "decode.tokens_per_second_per_sequence", Q::TokensPerSecond, "Tokens/s per sequence"},
@@ -88,6 +89,7 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
     {F::PrefillBytes, "prefill.bytes", Q::Bytes, "Prefill bytes"},
     {F::PrefillIntensity, "prefill.intensity_flops_per_byte", Q::FlopsPerByte, "Prefill intensity"},
     {F::PrefillSeconds, "prefill.seconds", Q::Seconds, "Prefill time"},
+    {F::PrefillSmallKernelSeconds, "prefill.small_kernel_seconds", Q::Seconds, "Prefill small kernels"},
     {F::PrefillAttainableFlops, "prefill.attainable_flops_per_second", Q::FlopsPerSecond, "Prefill attainable FLOP/s"},
     {F::PrefillFirstDecodeSeconds, "prefill.first_decode_step_seconds", Q::Seconds, "First token's decode step"},
     {F::PrefillTtftSeconds, "prefill.ttft_seconds", Q::Seconds, "Time to first token (floor)"},
@@ -185,6 +187,9 @@ struct StepBase
     double secondsPerSequence = 0;    ///< per generated token per decode step
     bool kvWrite = false;
     bool attentionFlops = false;
+    /// each layer's norms, rotary, activation and residual add (empty: not timed)
+    std::vector<SmallKernelRun> smallKernels;
+    double measuredBandwidth = 0;      ///< bytes/s: what the small kernels' shares are of
     double attentionFlopsPerToken = 0; ///< whole model, one token at the scenario's context
     double prefillAttentionFlops = 0;  ///< whole model, the scenario's prompt
     /// Embedding-table bytes per device a step need not read: the rows no token looks up (a
@@ -307,6 +312,10 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.secondsPerSequence = terms.secondsPerSequence;
     b.kvWrite = terms.kvWrite;
     b.attentionFlops = terms.attentionFlops;
+    if (terms.smallKernels) {
+        b.smallKernels = smallKernelRuns(m, b.tensorParallel);
+        b.measuredBandwidth = b.bandwidth * bandwidthCeiling(s.device, false).share;
+    }
     if (b.attentionFlops) {
         b.attentionFlopsPerToken = attentionFlopsPerToken(m, sv.contextTokens);
         b.prefillAttentionFlops = prefillAttentionFlops(m, sv.promptTokens);
@@ -434,6 +443,13 @@ double fixedSecondsOf(const Base &b, double decodeSequences)
     return b.stepOverhead + decodeSequences * b.secondsPerSequence;
 }
 
+/** Each layer's small kernels for a step of `tokens` tokens (0 unless the estimate times them). */
+double smallKernelSecondsOf(const Base &b, double tokens)
+{
+    return b.smallKernels.empty() ? 0.0
+                                  : smallKernelSeconds(b.smallKernels, tokens, b.measuredBandwidth);
+}
+
 struct Step
 {
     double weightBytes = 0;
@@ -444,6 +460,7 @@ struct Step
     double memorySeconds = 0;
     double computeSeconds = 0;
     double communicationSeconds = 0;
+    double smallKernelSeconds = 0;
     double seconds = 0;
     Bound bound = Bound::Memory;
 };
@@ -460,8 +477,9 @@ Step decodeStep(const Base &b, double batch)
     st.memorySeconds = memorySecondsOf(b, st.bytes, st.kvBytes);
     st.computeSeconds = st.flops / (b.peak * b.computeEfficiency);
     st.communicationSeconds = communicationSeconds(b, batch);
+    st.smallKernelSeconds = smallKernelSecondsOf(b, batch);
     st.seconds = std::max(st.memorySeconds, st.computeSeconds) + st.communicationSeconds +
-                 fixedSecondsOf(b, batch);
+                 st.smallKernelSeconds + fixedSecondsOf(b, batch);
     st.bound = st.computeSeconds > st.memorySeconds ? Bound::Compute : Bound::Memory;
     return st;
 }
@@ -588,6 +606,7 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     e[F::DecodeMemorySeconds] = st.memorySeconds;
     e[F::DecodeComputeSeconds] = st.computeSeconds;
     e[F::DecodeCommunicationSeconds] = st.communicationSeconds;
+    e[F::DecodeSmallKernelSeconds] = st.smallKernelSeconds;
     e[F::DecodeStepSeconds] = st.seconds;
     e[F::DecodeTokensPerSecond] = sv.batch / st.seconds;
     e[F::DecodeTokensPerSecondPerSequence] = 1.0 / st.seconds;
@@ -614,8 +633,10 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     e[F::PrefillAttentionFlops] = prefillAttention;
     e[F::PrefillBytes] = prefillBytes;
     e[F::PrefillIntensity] = prefillFlops / prefillBytes;
+    e[F::PrefillSmallKernelSeconds] = smallKernelSecondsOf(b, std::max(prompt, 1.0));
     e[F::PrefillSeconds] = std::max(prefillMemory, prefillCompute) +
-                           communicationSeconds(b, std::max(prompt, 1.0)) + fixedSecondsOf(b, 0.0);
+                           communicationSeconds(b, std::max(prompt, 1.0)) +
+                           e[F::PrefillSmallKernelSeconds] + fixedSecondsOf(b, 0.0);
     e[F::PrefillAttainableFlops] = prefillFlops / std::max(prefillMemory, prefillCompute);
     // The first token of one request: its prefill and one decode step of its own (batch 1).
     // The scenario's batch made the "single request" figure grow with it (0.301 s at batch 1,
@@ -902,8 +923,9 @@ StepCost StepModel::cost(const StepLoad &load) const
     c.memorySeconds = memorySecondsOf(b, c.bytes, decodeKv);
     c.computeSeconds = c.flops / (b.peak * b.computeEfficiency);
     c.communicationSeconds = communicationSeconds(b, tokens);
+    c.smallKernelSeconds = smallKernelSecondsOf(b, tokens);
     c.seconds = std::max(c.memorySeconds, c.computeSeconds) + c.communicationSeconds +
-                fixedSecondsOf(b, load.decodeSequences);
+                c.smallKernelSeconds + fixedSecondsOf(b, load.decodeSequences);
     c.bound = c.computeSeconds > c.memorySeconds ? Bound::Compute : Bound::Memory;
     return c;
 }

@@ -90,6 +90,7 @@ enum class FigureId : std::uint16_t {
     DecodeMemorySeconds,
     DecodeComputeSeconds,
     DecodeCommunicationSeconds,
+    DecodeSmallKernelSeconds, ///< each layer's norms, rotary, activation, add (0: not timed)
     DecodeStepSeconds,
     DecodeTokensPerSecond,
     DecodeTokensPerSecondPerSequence,
@@ -106,6 +107,7 @@ enum class FigureId : std::uint16_t {
     PrefillBytes,
     PrefillIntensity,
     PrefillSeconds,
+    PrefillSmallKernelSeconds,
     PrefillAttainableFlops,
     PrefillFirstDecodeSeconds, ///< the first token's own decode step (batch 1, at the context)
     PrefillTtftSeconds,
@@ -300,6 +302,7 @@ struct StepCost
     double memorySeconds = 0;
     double computeSeconds = 0;
     double communicationSeconds = 0;
+    double smallKernelSeconds = 0; ///< each layer's norms, rotary, activation and add
     double seconds = 0;
     Bound bound = Bound::Memory;
     double intensity() const { return bytes > 0.0 ? flops / bytes : 0.0; }

@@ -225,6 +225,12 @@ void estimateInputs(Builder &b, const Scenario &s, const Evaluation &e)
                              : "device.peak_tflops." + std::string(formatKey(format)));
 }
 
+/// what the small-kernel term is and where it comes from, beside every sum that holds it
+constexpr const char *kSmallKernelsNote =
+    "Small kernels: each layer's two norms, two residual adds, rotary and activation, each the "
+    "longer of a launch floor (2.5-5.75 us) and its activations' bytes at a share of the measured "
+    "bandwidth, as profiled on A100 and H100 (Vidur); engines that fuse them pay less.";
+
 } // namespace
 
 std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, FigureId id,
@@ -598,9 +604,11 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::DecodeMemorySeconds:
     case F::DecodeComputeSeconds:
     case F::DecodeCommunicationSeconds:
+    case F::DecodeSmallKernelSeconds:
     case F::DecodeStepSeconds:
     case F::DecodeMemoryToComputeRatio: {
         const double overhead = e[F::EstimateStepOverheadSeconds];
+        const double small = e[F::DecodeSmallKernelSeconds];
         // a profile may read the KV cache at its attention kernels' own efficiency and charge
         // each sequence its engine time (issue #43): the sum shows both where they apply
         const EstimateTerms terms = estimateTerms(s);
@@ -618,6 +626,7 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                     (kvApart ? " + KV bytes / (BW x KV efficiency)" : "") +
                     ", FLOP / (peak x efficiency))" +
                     std::string(shards > 1 ? " + communication" : "") +
+                    std::string(small > 0.0 ? " + small kernels" : "") +
                     std::string(overhead > 0.0 ? " + step overhead" : "") +
                     std::string(perSequence > 0.0 ? " + batch x time per sequence" : "");
         x.substituted =
@@ -625,6 +634,7 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
             " x " + efficiency(e[F::EstimateComputeEfficiency]) + ")) = max(" +
             b.fig(F::DecodeMemorySeconds) + ", " + b.fig(F::DecodeComputeSeconds) + ")" +
             (shards > 1 ? " + " + b.fig(F::DecodeCommunicationSeconds) : "") +
+            (small > 0.0 ? " + " + b.fig(F::DecodeSmallKernelSeconds) : "") +
             (overhead > 0.0 ? " + " + formatSeconds(overhead) : "") +
             (perSequence > 0.0
                  ? " + " + count(sv.batch) + " x " + formatSeconds(terms.secondsPerSequence)
@@ -633,6 +643,8 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
             "-bound)";
         b.derived("bytes per step", F::DecodeBytesPerStep);
         b.derived("FLOP per step", F::DecodeFlopsPerStep);
+        if (small > 0.0)
+            b.derived("small kernels", F::DecodeSmallKernelSeconds);
         estimateInputs(b, s, e);
         x.note = e.estimateMode == EstimateMode::SpeedOfLight
                      ? "The lesson's toy: perfect bandwidth use, no kernel overhead, no "
@@ -640,6 +652,8 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                        "Use it to rank, then measure."
                      : "Efficiencies and step overhead from the " + estimateLabel(s) +
                            " profile, fitted to measured runs: an expectation, not a ceiling.";
+        if (small > 0.0)
+            x.note += std::string(" ") + kSmallKernelsNote;
         break;
     }
     case F::DecodeTokensPerSecond:
@@ -677,19 +691,23 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
     case F::PrefillBytes:
     case F::PrefillIntensity:
     case F::PrefillSeconds:
+    case F::PrefillSmallKernelSeconds:
     case F::PrefillAttainableFlops: {
         const double overhead = e[F::EstimateStepOverheadSeconds];
+        const double small = e[F::PrefillSmallKernelSeconds];
         const bool attention = e[F::PrefillAttentionFlops] > 0.0;
         x.formula = "prefill = max((weights + prompt x KV per token) / (BW x efficiency), (2 x "
                     "active parameters x prompt" +
                     std::string(attention ? " + causal attention FLOP" : "") +
                     ") / (peak x efficiency))" +
+                    std::string(small > 0.0 ? " + small kernels" : "") +
                     std::string(overhead > 0.0 ? " + step overhead" : "");
         x.substituted =
             "= max(" + b.fig(F::PrefillBytes) + " / (" + b.fig(F::Bandwidth) + " x " +
             efficiency(e[F::EstimateBandwidthEfficiency]) + "), " + b.fig(F::PrefillFlops) +
             " / (" + b.fig(F::PeakFlops) + " x " + efficiency(e[F::EstimateComputeEfficiency]) +
-            "))" + (overhead > 0.0 ? " + " + formatSeconds(overhead) : "") + " = " +
+            "))" + (small > 0.0 ? " + " + b.fig(F::PrefillSmallKernelSeconds) : "") +
+            (overhead > 0.0 ? " + " + formatSeconds(overhead) : "") + " = " +
             b.fig(F::PrefillSeconds) + " (" + std::string(boundKey(e.prefillBound)) + "-bound)";
         b.input("prompt", count(sv.promptTokens), "serving.prompt_tokens");
         if (attention)
@@ -699,6 +717,8 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                              "attended pair, prompt^2 / 2 pairs for causal attention."
                            : "Weights-only FLOP: attention scores are left out, which "
                              "understates long prompts.";
+        if (small > 0.0)
+            x.note += std::string(" ") + kSmallKernelsNote;
         break;
     }
     case F::EstimateBandwidthEfficiency:

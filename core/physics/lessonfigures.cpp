@@ -69,7 +69,7 @@ bool isLessonSetting(const Scenario &s)
            sv.contextTokens == 4096 && sv.bandwidthEfficiency == 1.0 &&
            sv.computeEfficiency == 1.0 && sv.tensorParallel == 1.0 && sv.quant.groupSize == 0 &&
            !sv.keepEmbeddings16Bit && sv.stepOverheadSeconds == 0.0 && sv.attentionFlops == 0.0 &&
-           sv.kvWrite == 0.0 && !s.calibration.active() &&
+           sv.kvWrite == 0.0 && sv.smallKernels == 0.0 && !s.calibration.active() &&
            (!sv.computeFormat || *sv.computeFormat == NumericFormat::Bf16);
 }
 

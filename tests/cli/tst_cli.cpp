@@ -658,8 +658,8 @@ void Cli::calibrateWritesAProfileThatValidateAndEvaluateUse()
     QCOMPARE(fit.exitCode, 0);
     const QJsonObject result = parseObject(fit.out);
     QCOMPARE(result.value("rows_total").toInt(), 81);
-    QVERIFY(result.value("within_15_percent").toInt() >= 65);
-    QVERIFY(result.value("leave_one_out").toObject().value("within_15_percent").toInt() >= 50);
+    QVERIFY(result.value("within_15_percent").toInt() >= 64);
+    QVERIFY(result.value("leave_one_out").toObject().value("within_15_percent").toInt() >= 51);
     QVERIFY(QFile::exists(profile));
     QVERIFY(!QFile::exists(profile + QStringLiteral(".part")));
 
@@ -671,7 +671,9 @@ void Cli::calibrateWritesAProfileThatValidateAndEvaluateUse()
     const QJsonObject byDevice = held.value("leave_one_device_out").toObject();
     const QJsonObject byEngine = held.value("leave_one_engine_out").toObject();
     QCOMPARE(byDevice.value("runs").toInt(), 81);
-    QVERIFY(byDevice.value("within_15_percent").toInt() >= 40);
+    // 40 before each layer's small kernels were timed (the fixed cost then sat in one overhead
+    // per step, whatever the layers)
+    QVERIFY(byDevice.value("within_15_percent").toInt() >= 48);
     QVERIFY(byEngine.value("within_15_percent").toInt() >= 44);
     QVERIFY(byDevice.value("by_group").toObject().contains(QStringLiteral("amd-mi300x")));
     QVERIFY(byEngine.value("by_group").toObject().contains(QStringLiteral("tensorrt-llm")));

@@ -166,23 +166,25 @@ double prefillAttentionFlops(const ModelSpec &model, double tokens)
     });
 }
 
-std::vector<SmallKernelRun> groupSmallKernelRuns(const ModelSpec &model, const LayerGroup &group,
-                                                 double tensorParallel)
+GroupSmallKernels groupSmallKernels(const ModelSpec &model, const LayerGroup &group,
+                                    double tensorParallel)
 {
-    std::vector<SmallKernelRun> runs;
+    GroupSmallKernels out;
+    auto push = [&out](SmallKernel kind, double runs, double bytesPerToken) {
+        out.runs[out.count++] = {kind, runs, bytesPerToken};
+    };
     if (!isSet(model.hiddenSize) || !isSet(group.layers) || group.layers <= 0.0)
-        return runs;
+        return out;
     constexpr double kActivationBytes = 2.0;
     const double tp = std::max(1.0, tensorParallel);
     const double hidden = model.hiddenSize * kActivationBytes;
-    runs.push_back({SmallKernel::Norm, 2.0 * group.layers, 2.0 * hidden});
-    runs.push_back({SmallKernel::ResidualAdd, 2.0 * group.layers, 3.0 * hidden});
+    push(SmallKernel::Norm, 2.0 * group.layers, 2.0 * hidden);
+    push(SmallKernel::ResidualAdd, 2.0 * group.layers, 3.0 * hidden);
     if (attends(group.attention) && isSet(model.attentionHeads) && isSet(group.headDim)) {
         const double kvHeads =
             group.attention == AttentionKind::Shared || !isSet(group.kvHeads) ? 0.0 : group.kvHeads;
-        runs.push_back(
-            {SmallKernel::Rotary, group.layers,
-             2.0 * (model.attentionHeads + kvHeads) * group.headDim * kActivationBytes / tp});
+        push(SmallKernel::Rotary, group.layers,
+             2.0 * (model.attentionHeads + kvHeads) * group.headDim * kActivationBytes / tp);
     }
     double width = 0.0;
     if (group.mlp == MlpKind::Dense) {
@@ -193,19 +195,8 @@ std::vector<SmallKernelRun> groupSmallKernelRuns(const ModelSpec &model, const L
         width = group.expertIntermediateSize * (group.expertsPerToken + shared);
     }
     if (isSet(width) && width > 0.0)
-        runs.push_back(
-            {SmallKernel::Activation, group.layers, 3.0 * width * kActivationBytes / tp});
-    return runs;
-}
-
-std::vector<SmallKernelRun> smallKernelRuns(const ModelSpec &model, double tensorParallel)
-{
-    std::vector<SmallKernelRun> runs;
-    for (const LayerGroup &group : layerGroupsOf(model)) {
-        const std::vector<SmallKernelRun> own = groupSmallKernelRuns(model, group, tensorParallel);
-        runs.insert(runs.end(), own.begin(), own.end());
-    }
-    return runs;
+        push(SmallKernel::Activation, group.layers, 3.0 * width * kActivationBytes / tp);
+    return out;
 }
 
 double groupKvShards(const LayerGroup &group, double tensorParallel)

@@ -8,7 +8,9 @@
 
 #include "core/model/scenario.h"
 
+#include <array>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,12 +65,17 @@ struct SmallKernelRun
  *  residual adds (two read, one written) per layer, rotary over the query and KV heads on
  *  attention layers (split over the tensor-parallel ranks), the activation over 3 x the MLP's
  *  width (the gate and up halves read, the product written; a mixture's active and shared
- *  experts) on layers with an MLP. Empty when the model has no hidden size. Linear-attention
- *  and state-space layers run kernels of their own, not counted. */
-std::vector<SmallKernelRun> groupSmallKernelRuns(const ModelSpec &model, const LayerGroup &group,
-                                                 double tensorParallel);
-/** Every group's, in layerGroupsOf's order. */
-std::vector<SmallKernelRun> smallKernelRuns(const ModelSpec &model, double tensorParallel);
+ *  experts) on layers with an MLP. None when the model has no hidden size. Linear-attention and
+ *  state-space layers run kernels of their own, not counted. A fixed array: an evaluation reads
+ *  it on every slider step. */
+struct GroupSmallKernels
+{
+    std::array<SmallKernelRun, kSmallKernelKinds> runs{};
+    std::size_t count = 0;
+    std::span<const SmallKernelRun> view() const { return {runs.data(), count}; }
+};
+GroupSmallKernels groupSmallKernels(const ModelSpec &model, const LayerGroup &group,
+                                    double tensorParallel);
 
 /** Devices of one tensor-parallel group that share a layer group's cache: K and V split by head
  *  (each device keeps a whole head when there are fewer KV heads than devices), an MLA latent is

@@ -181,6 +181,8 @@ EstimateTerms estimateTerms(const Scenario &s)
     t.attentionFlops = s.serving.attentionFlops != 0.0;
     t.kvWrite = s.serving.kvWrite != 0.0;
     t.smallKernels = s.serving.smallKernels != 0.0;
+    if (t.smallKernels)
+        t.bandwidthCeilingShare = bandwidthCeiling(s.device, false).share;
     const CalibrationConfig &c = s.calibration;
     if (!c.active())
         return scaled(t, c.efficiencyFactor);
@@ -205,6 +207,7 @@ EstimateTerms estimateTerms(const Scenario &s)
     t.secondsPerSequence = entry->secondsPerSequence;
     if (profile->measuredCeilings) { // the entry's shares are of the measured ceilings
         const double bandwidthShare = bandwidthCeiling(s.device, false).share;
+        t.bandwidthCeilingShare = bandwidthShare;
         t.kvBandwidthEfficiency = std::min(1.0, t.kvBandwidthEfficiency * bandwidthShare);
         t.bandwidthEfficiency = std::min(1.0, t.bandwidthEfficiency * bandwidthShare);
         t.computeEfficiency = std::min(
@@ -215,6 +218,8 @@ EstimateTerms estimateTerms(const Scenario &s)
     t.attentionFlops = profile->attentionFlops;
     t.kvWrite = profile->kvWrite;
     t.smallKernels = profile->smallKernels;
+    if (t.smallKernels && !profile->measuredCeilings)
+        t.bandwidthCeilingShare = bandwidthCeiling(s.device, false).share;
     t.measuredCeilings = profile->measuredCeilings;
     return scaled(t, c.efficiencyFactor);
 }
@@ -245,7 +250,7 @@ double smallKernelRunSeconds(SmallKernel kind, double bytesPerToken, double toke
                     tokens * bytesPerToken / (measuredBytesPerSecond * cost.bandwidthShare));
 }
 
-double smallKernelSeconds(const std::vector<SmallKernelRun> &runs, double tokens,
+double smallKernelSeconds(std::span<const SmallKernelRun> runs, double tokens,
                           double measuredBytesPerSecond)
 {
     double seconds = 0.0;

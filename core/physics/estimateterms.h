@@ -10,6 +10,7 @@
 #include "core/model/formats.h"
 
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,8 @@ struct EstimateTerms
     bool kvWrite = false;
     /// each layer's norms, rotary, activation and residual add timed apart (smallKernelCost)
     bool smallKernels = false;
+    /// the device's measured bandwidth over its spec (what the small kernels' shares are of)
+    double bandwidthCeilingShare = 1.0;
     /// The profile's efficiencies are shares of the device's measured ceilings (CeilingShare):
     /// the two efficiencies above are their products, shares of the spec sheet (at most 1)
     bool measuredCeilings = false;
@@ -58,7 +61,7 @@ SmallKernelCost smallKernelCost(SmallKernel kind);
 double smallKernelRunSeconds(SmallKernel kind, double bytesPerToken, double tokens,
                              double measuredBytesPerSecond);
 /** The small kernels of a step of `tokens` tokens: each run's, times how often it runs. */
-double smallKernelSeconds(const std::vector<SmallKernelRun> &runs, double tokens,
+double smallKernelSeconds(std::span<const SmallKernelRun> runs, double tokens,
                           double measuredBytesPerSecond);
 
 /** Speed of light: the scenario's serving efficiencies, overhead and terms; typical or

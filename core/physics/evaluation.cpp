@@ -187,8 +187,11 @@ struct StepBase
     double secondsPerSequence = 0;    ///< per generated token per decode step
     bool kvWrite = false;
     bool attentionFlops = false;
-    /// each layer's norms, rotary, activation and residual add (empty: not timed)
-    std::vector<SmallKernelRun> smallKernels;
+    /// each layer's norms, rotary, activation and residual adds (none: not timed); a fixed
+    /// array, since the slider evaluates on every step: runs alike are merged, and a model with
+    /// more distinct group shapes than it holds merges the rest into its kind's last entry
+    std::array<SmallKernelRun, 16> smallKernels{};
+    std::size_t smallKernelCount = 0;
     double measuredBandwidth = 0;      ///< bytes/s: what the small kernels' shares are of
     double attentionFlopsPerToken = 0; ///< whole model, one token at the scenario's context
     double prefillAttentionFlops = 0;  ///< whole model, the scenario's prompt
@@ -254,6 +257,32 @@ NumericFormat chooseComputeFormat(const Scenario &s, bool &fallback)
     return NumericFormat::Bf16;
 }
 
+/** One more small-kernel run in the base's fixed array: merged with a run of its kind and bytes,
+ *  else a new entry, else (the array full) folded into its kind's last entry at the runs'
+ *  weighted bytes. */
+void addSmallKernelRun(Base &b, const SmallKernelRun &run)
+{
+    SmallKernelRun *sameKind = nullptr;
+    for (std::size_t i = 0; i < b.smallKernelCount; ++i) {
+        SmallKernelRun &have = b.smallKernels[i];
+        if (have.kind != run.kind)
+            continue;
+        if (have.bytesPerToken == run.bytesPerToken) {
+            have.runs += run.runs;
+            return;
+        }
+        sameKind = &have;
+    }
+    if (b.smallKernelCount < b.smallKernels.size()) {
+        b.smallKernels[b.smallKernelCount++] = run;
+    } else if (sameKind) {
+        const double runs = sameKind->runs + run.runs;
+        sameKind->bytesPerToken =
+            (sameKind->bytesPerToken * sameKind->runs + run.bytesPerToken * run.runs) / runs;
+        sameKind->runs = runs;
+    }
+}
+
 Base makeBase(const Scenario &s, Evaluation &e)
 {
     const ModelSpec &m = s.model;
@@ -290,7 +319,8 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.statePerSequence = cache.stateBytes;
     b.kvPerSequencePerRank = cache.bytesPerDevice;
     b.kvShards = cache.bytesPerDevice > 0.0 ? cache.bytes / cache.bytesPerDevice : 1.0;
-    for (const LayerGroup &group : layerGroupsOf(m)) {
+    const std::vector<LayerGroup> groups = layerGroupsOf(m);
+    for (const LayerGroup &group : groups) {
         if (groupKvBytesPerToken(group, 1.0) > 0.0 && group.attention != AttentionKind::Latent &&
             groupKvShards(group, b.tensorParallel) < b.tensorParallel) {
             warn(e, EvalWarning::KvHeadsReplicated);
@@ -313,8 +343,10 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.kvWrite = terms.kvWrite;
     b.attentionFlops = terms.attentionFlops;
     if (terms.smallKernels) {
-        b.smallKernels = smallKernelRuns(m, b.tensorParallel);
-        b.measuredBandwidth = b.bandwidth * bandwidthCeiling(s.device, false).share;
+        for (const LayerGroup &group : groups)
+            for (const SmallKernelRun &run : groupSmallKernels(m, group, b.tensorParallel).view())
+                addSmallKernelRun(b, run);
+        b.measuredBandwidth = b.bandwidth * terms.bandwidthCeilingShare;
     }
     if (b.attentionFlops) {
         b.attentionFlopsPerToken = attentionFlopsPerToken(m, sv.contextTokens);
@@ -446,8 +478,9 @@ double fixedSecondsOf(const Base &b, double decodeSequences)
 /** Each layer's small kernels for a step of `tokens` tokens (0 unless the estimate times them). */
 double smallKernelSecondsOf(const Base &b, double tokens)
 {
-    return b.smallKernels.empty() ? 0.0
-                                  : smallKernelSeconds(b.smallKernels, tokens, b.measuredBandwidth);
+    return b.smallKernelCount == 0 ? 0.0
+                                   : smallKernelSeconds({b.smallKernels.data(), b.smallKernelCount},
+                                                        tokens, b.measuredBandwidth);
 }
 
 struct Step

@@ -63,7 +63,7 @@ struct Builder
 /** The small kernels of one layer group (the ops from `first` on) at the step's rule: each
  *  norm, add and activation takes its run's time; a mixture's activation is inside its experts'
  *  kernel; rotary becomes an operator of its own. */
-void timeSmallKernels(Builder &b, const std::vector<SmallKernelRun> &runs, std::size_t first,
+void timeSmallKernels(Builder &b, std::span<const SmallKernelRun> runs, std::size_t first,
                       double tokens, double measuredBandwidth, double rotaryDim, double actBytes)
 {
     const std::size_t last = b.operators.size();
@@ -321,7 +321,7 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase, Atte
         }
         b.add("mlp_add", OperatorKind::Elementwise, L, T * h, 0.0, 2.0 * T * h * actBytes, 0.0);
         if (timesSmallKernels)
-            timeSmallKernels(b, groupSmallKernelRuns(m, g, b.tensorParallel), first, T,
+            timeSmallKernels(b, groupSmallKernels(m, g, b.tensorParallel).view(), first, T,
                              measuredBandwidth,
                              qDim + (g.attention == AttentionKind::Shared ? 0.0 : kvDim), actBytes);
     }

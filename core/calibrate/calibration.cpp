@@ -92,6 +92,9 @@ Scenario fitScenario(const Measurement &m)
     s.serving.attentionFlops = 1.0;
     s.serving.kvWrite = 1.0;
     s.serving.smallKernels = 1.0;
+    // the all-reduces at the measured bus bandwidth, as a profile on measured ceilings runs them
+    if (isSet(s.device.deviceLinkGbPerSecond) && isSet(s.device.measuredAllReduceBusGbPerSecond))
+        s.device.deviceLinkGbPerSecond = s.device.measuredAllReduceBusGbPerSecond;
     return s;
 }
 

@@ -390,6 +390,11 @@ Base makeBase(const Scenario &s, Evaluation &e)
             b.linkLatency = terms.collectiveLatencySeconds;
         if (isSet(d.deviceLinkGbPerSecond)) {
             b.linkBandwidth = d.deviceLinkGbPerSecond * kGB;
+            // a profile fitted on measured ceilings runs its all-reduces at the bus bandwidth
+            // nccl-tests measured (A100 232 GB/s against its link's 300; an H100's NVLink
+            // switch reduces in the fabric: 479 against 450)
+            if (terms.measuredCeilings && isSet(d.measuredAllReduceBusGbPerSecond))
+                b.linkBandwidth = d.measuredAllReduceBusGbPerSecond * kGB;
         } else if (isSet(d.hostLinkGbPerSecond)) {
             // a PCIe card without a fast link: its all-reduces go through the host interface
             b.linkBandwidth = d.hostLinkGbPerSecond * kGB;

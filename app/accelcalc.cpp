@@ -6,6 +6,7 @@
 #include "core/data/atomicfile.h"
 #include "core/data/hfimport.h"
 #include "core/data/presets.h"
+#include "core/data/safetensors.h"
 #include "core/data/scenarioio.h"
 #include "core/decide/outlook.h"
 #include "core/decide/selection.h"
@@ -65,7 +66,8 @@ const char *const kUsage =
     "                  [--set PATH=VALUE ...] [--format json|csv]   (the load section: a\n"
     "                  continuous-batching run's TTFT, TPOT and end-to-end percentiles, or with\n"
     "                  --curve the latency against offered load, 5 % to 150 % of capacity)\n"
-    "  accel-calc import-hf CONFIG.json\n"
+    "  accel-calc import-hf CONFIG.json|FOLDER   (a folder: its config.json and the\n"
+    "                  safetensors headers of its shards, or its index's total_size)\n"
     "  accel-calc presets\n"
     "  accel-calc --version\n"
     "\n"
@@ -89,6 +91,26 @@ struct Input
 std::string displayPath(const std::string &pointer)
 {
     return pointer.empty() ? "/" : pointer;
+}
+
+/** import-hf on a model folder (issue #44, item 5): config.json and the safetensors headers. */
+int importFolderCommand(const std::string &path)
+{
+    auto imported = core::importCheckpointFolder(path);
+    if (!imported) {
+        std::cerr << imported.error().path << ": " << imported.error().message << "\n";
+        return kBadInput;
+    }
+    for (const core::Diagnostic &warning : imported->import.warnings)
+        std::cerr << path << ": " << displayPath(warning.path) << ": warning: " << warning.message
+                  << "\n";
+    for (const core::Diagnostic &note : imported->weights.notes)
+        std::cerr << path << ": note: " << note.message << "\n";
+    if (auto note = imported->import.model.notes.find("parameters");
+        note != imported->import.model.notes.end())
+        std::cerr << path << ": note: " << note->second << "\n";
+    std::cout << core::modelToJson(imported->import.model) << "\n";
+    return 0;
 }
 
 int usageError(const std::string &message)
@@ -589,7 +611,11 @@ int run(const std::vector<std::string> &args)
     }
     if (command == "import-hf") {
         if (args.size() != 2)
-            return usageError("import-hf needs one CONFIG.json");
+            return usageError("import-hf needs one CONFIG.json or a model FOLDER");
+        std::error_code code;
+        if (std::filesystem::is_directory(args[1], code) ||
+            args[1].ends_with(".safetensors.index.json") || args[1].ends_with(".safetensors"))
+            return importFolderCommand(args[1]);
         Input input;
         if (!readInput(args[1], input, "a model config"))
             return kBadInput;

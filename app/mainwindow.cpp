@@ -522,6 +522,14 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             importConfig(path);
     });
+    file->addAction(tr("Import Model &Folder (config.json and safetensors)..."), this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("Import Model Folder"),
+                                                                 views::suggestedPath(m_document));
+        if (folder.isEmpty())
+            return;
+        views::rememberDialogFolder(folder + QStringLiteral("/config.json"));
+        importConfig(folder);
+    });
     file->addAction(tr("Import &Measurements..."), this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(
             this, tr("Import Measurements"), views::suggestedPath(m_document),
@@ -1535,7 +1543,9 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (urls.size() != 1 || !urls.first().isLocalFile())
         return;
     const QString path = urls.first().toLocalFile();
-    if (looksLikeModelConfig(path))
+    // a model's config.json, or a downloaded model folder holding one
+    if (looksLikeModelConfig(path) ||
+        (QFileInfo(path).isDir() && QFileInfo::exists(path + QStringLiteral("/config.json"))))
         importConfig(path);
     else if (maybeSave())
         openFile(path);

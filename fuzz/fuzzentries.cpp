@@ -7,6 +7,7 @@
 
 #include "core/data/hfimport.h"
 #include "core/data/presets.h"
+#include "core/data/safetensors.h"
 #include "core/data/scenarioio.h"
 #include "core/model/scenarioedits.h"
 #include "core/output/evaluationjson.h"
@@ -296,6 +297,35 @@ std::string measurements(const std::uint8_t *data, std::size_t size)
     const double step = e[core::FigureId::DecodeStepSeconds];
     if (std::isnan(step) || step < 0.0)
         return "a calibrated step that is NaN or negative";
+    return {};
+}
+
+std::string safetensorsHeader(const std::uint8_t *data, std::size_t size)
+{
+    const auto header = core::parseSafetensorsHeader(asText(data, size), size);
+    if (!header.ok())
+        return header.error().message.empty() ? "a refusal without a reason" : "";
+    double bytes = 0.0;
+    for (const core::SafetensorsTensor &t : header->tensors) {
+        if (t.end > header->dataBytes || t.end < t.begin)
+            return "tensor outside the file: " + t.name;
+        const double bits = core::safetensorsDtypeBits(t.dtype);
+        if (bits == 0.0 || t.bytes != std::ceil(t.elements * bits / 8.0))
+            return "tensor bytes disagree with its shape: " + t.name;
+        bytes += t.bytes;
+    }
+    if (bytes > static_cast<double>(header->dataBytes))
+        return "tensors hold more bytes than the file";
+    for (double layers : {0.0, 2.0}) {
+        const core::CheckpointWeights w =
+            core::countCheckpointWeights({header.value()}, 4.0, layers);
+        for (double v :
+             {w.parameters, w.bytes, w.scaleBytes, w.otherTowerParameters, w.extraLayerParameters})
+            if (!std::isfinite(v) || v < 0.0)
+                return "a count that is not a finite amount";
+        if (w.bytes != bytes)
+            return "counted bytes differ from the tensors'";
+    }
     return {};
 }
 

@@ -36,4 +36,9 @@ std::string trace(const std::uint8_t *data, std::size_t size);
  *  unchanged, and applied to the lesson's scenario with no NaN or negative step. */
 std::string measurements(const std::uint8_t *data, std::size_t size);
 
+/** A safetensors file's first bytes (issue #44): the header read as if the bytes were the whole
+ *  file; a header that reads has every tensor inside the file, as long as its shape and dtype
+ *  say, and counts into finite parameters and bytes. */
+std::string safetensorsHeader(const std::uint8_t *data, std::size_t size);
+
 } // namespace fuzzentries

@@ -405,6 +405,24 @@ void Cli::importHfPrintsAnInlineModel()
     const QJsonObject mla = parseObject(deepSeek.out);
     QCOMPARE(mla.value("parameters").toDouble(), 671026419200.0);
     QCOMPARE(mla.value("layer_groups").toArray().size(), 2);
+
+    // issue #44, item 5: a model folder, its shards not downloaded: the config's model and the
+    // index's total_size against it on standard error; a folder without a config is refused
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(fixture("hf/llama-3.1-8b.json"), dir.filePath("config.json")));
+    QFile index(dir.filePath("model.safetensors.index.json"));
+    QVERIFY(index.open(QIODevice::WriteOnly));
+    index.write(R"({"metadata": {"total_size": 16060522496}, "weight_map": {}})");
+    index.close();
+    const Run folder = accelCalc({"import-hf", dir.path()});
+    QCOMPARE(folder.exitCode, 0);
+    QCOMPARE(parseObject(folder.out).value("parameters").toDouble(), 8030261248.0);
+    QVERIFY2(folder.err.contains("the config's rule agrees"), folder.err.constData());
+    QVERIFY(QFile::remove(dir.filePath("config.json")));
+    const Run noConfig = accelCalc({"import-hf", dir.path()});
+    QCOMPARE(noConfig.exitCode, 2);
+    QVERIFY(noConfig.out.isEmpty());
+    QVERIFY2(noConfig.err.contains("holds no config.json"), noConfig.err.constData());
 }
 
 // l.215-237: the device-selection checks for the support assistant.

@@ -61,8 +61,9 @@ void FuzzRegressions::replay_data()
 {
     QTest::addColumn<QString>("entry");
     QTest::addColumn<QByteArray>("bytes");
-    const QStringList entries = {"scenario_file", "preset_file", "hf_config",
-                                 "set_overrides", "trace",       "measurements"};
+    const QStringList entries = {"scenario_file",     "preset_file", "hf_config",
+                                 "set_overrides",     "trace",       "measurements",
+                                 "safetensors_header"};
 
     // Every fixture and preset file through every entry.
     for (const QString &root :
@@ -110,7 +111,9 @@ void FuzzRegressions::replay()
                      : entry == QStringLiteral("hf_config")    ? &fuzzentries::hfConfig
                      : entry == QStringLiteral("trace")        ? &fuzzentries::trace
                      : entry == QStringLiteral("measurements") ? &fuzzentries::measurements
-                                                               : &fuzzentries::setOverrides;
+                     : entry == QStringLiteral("safetensors_header")
+                         ? &fuzzentries::safetensorsHeader
+                         : &fuzzentries::setOverrides;
     const QString problem = check(function, bytes);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }

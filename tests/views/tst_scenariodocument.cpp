@@ -40,6 +40,7 @@ private slots:
     void aFailingWriterLeavesTheOldFile();
     void unitsChangeDisplayOnly();
     void importModelIsOneUndoStep();
+    void importModelFolder();
 };
 
 void ScenarioDocumentTest::burstOfEditsEmitsOnce()
@@ -300,6 +301,33 @@ void ScenarioDocumentTest::importModelIsOneUndoStep()
     QCOMPARE(doc.scenario().model.parameters, 8030261248.0);
     doc.undoStack()->undo();
     QCOMPARE(doc.scenario().model.presetId, std::string("lesson-7b"));
+}
+
+// Issue #44, item 5: a downloaded model folder whose shards are still missing: the config's model,
+// the index's total_size checked against it (2 bytes a parameter of bfloat16), one undo step; a
+// folder without a config.json is refused and changes nothing.
+void ScenarioDocumentTest::importModelFolder()
+{
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(testpaths::fixturesDir() + QStringLiteral("/hf/llama-3.1-8b.json"),
+                        dir.filePath(QStringLiteral("config.json"))));
+    QFile index(dir.filePath(QStringLiteral("model.safetensors.index.json")));
+    QVERIFY(index.open(QIODevice::WriteOnly));
+    index.write(R"({"metadata": {"total_size": 16060522496},
+                    "weight_map": {"lm_head.weight": "model-00004-of-00004.safetensors"}})");
+    index.close();
+    ScenarioDocument doc;
+    QString error;
+    QStringList notes;
+    QVERIFY2(doc.importModel(dir.path(), &error, &notes), qPrintable(error));
+    QCOMPARE(doc.scenario().model.parameters, 8030261248.0);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Import Model"));
+    QVERIFY2(notes.join(QLatin1Char('\n')).contains(QStringLiteral("the config's rule agrees")),
+             qPrintable(notes.join(QLatin1Char('\n'))));
+    QTemporaryDir empty;
+    QVERIFY(!doc.importModel(empty.path(), &error));
+    QVERIFY2(error.contains(QStringLiteral("no config.json")), qPrintable(error));
+    QCOMPARE(doc.undoStack()->count(), 1);
 }
 
 // Issue #20, item 10: the 64 MB guard asked QFile::size(), which is 0 for /dev/zero; reading then

@@ -8,6 +8,7 @@
 #include "core/data/hfimport.h"
 #include "core/data/presetedits.h"
 #include "core/data/presets.h"
+#include "core/data/safetensors.h"
 #include "core/data/scenarioio.h"
 #include "core/decide/comparison.h"
 #include "core/decide/selection.h"
@@ -551,6 +552,29 @@ void ScenarioDocument::applyCalibration(const core::CalibrationProfile &profile,
 
 bool ScenarioDocument::importModel(const QString &configPath, QString *error, QStringList *warnings)
 {
+    // a model folder (or its index or a shard): config.json and the safetensors headers
+    if (QFileInfo(configPath).isDir() ||
+        configPath.endsWith(QStringLiteral(".safetensors.index.json")) ||
+        configPath.endsWith(QStringLiteral(".safetensors"))) {
+        auto folder = core::importCheckpointFolder(QFile::encodeName(configPath).toStdString());
+        if (!folder) {
+            if (error)
+                *error =
+                    QStringLiteral("%1: %2").arg(QString::fromStdString(folder.error().path),
+                                                 QString::fromStdString(folder.error().message));
+            return false;
+        }
+        if (warnings) {
+            for (const core::Diagnostic &w : folder->import.warnings)
+                warnings->append(QStringLiteral("%1: %2: warning: %3")
+                                     .arg(configPath, QString::fromStdString(w.path),
+                                          QString::fromStdString(w.message)));
+            for (const core::Diagnostic &n : folder->weights.notes)
+                warnings->append(QStringLiteral("%1: note: %2")
+                                     .arg(configPath, QString::fromStdString(n.message)));
+        }
+        return applyImport(folder->import);
+    }
     QByteArray bytes;
     if (!readFileAtMost(configPath, qint64(16) * 1024 * 1024, tr("a model config"), &bytes, error))
         return false;
@@ -570,12 +594,17 @@ bool ScenarioDocument::importModel(const QString &configPath, QString *error, QS
                                  .arg(configPath, QString::fromStdString(w.path),
                                       QString::fromStdString(w.message)));
     }
-    core::Scenario after = core::withModel(m_scenario, imported->model);
-    if (imported->checkpointFormat) {
+    return applyImport(imported.value());
+}
+
+bool ScenarioDocument::applyImport(const core::HfImport &imported)
+{
+    core::Scenario after = core::withModel(m_scenario, imported.model);
+    if (imported.checkpointFormat) {
         // a quantised checkpoint is served in its own format (its note says which)
-        after.serving.weightFormat = *imported->checkpointFormat;
-        if (core::isSet(imported->checkpointGroupSize))
-            after.serving.quant.groupSize = imported->checkpointGroupSize;
+        after.serving.weightFormat = *imported.checkpointFormat;
+        if (core::isSet(imported.checkpointGroupSize))
+            after.serving.quant.groupSize = imported.checkpointGroupSize;
         after.givenInputs["serving.weight_format"] = core::InputOrigin::App;
     }
     pushEdit(after, tr("Import Model"), -1);

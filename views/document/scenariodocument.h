@@ -28,6 +28,7 @@ namespace core {
 struct Selection;
 struct OomDiagnosis;
 struct ScenarioVariant;
+struct HfImport;
 } // namespace core
 
 namespace views {
@@ -126,7 +127,9 @@ public:
     /** Opens a scenario file; on error returns false with "FILE: /path: message" and changes
      *  nothing. Warnings (unknown keys) are returned in `warnings`. */
     bool open(const QString &filePath, QString *error, QStringList *warnings = nullptr);
-    /** Replaces the model with one imported from a Hugging Face config.json (one undo step). */
+    /** Replaces the model with one imported from a Hugging Face config.json (one undo step), or
+     *  from a model folder (its config.json and the safetensors headers of its shards, issue
+     *  #44); notes on the weights come back among the warnings. */
     bool importModel(const QString &configPath, QString *error, QStringList *warnings = nullptr);
     /** Saves atomically (views/atomicwriter.h); on error the document stays unsaved. */
     bool save(const QString &filePath, QString *error);
@@ -152,6 +155,7 @@ signals:
     void selectionReady();
 
 private:
+    bool applyImport(const core::HfImport &imported);
     friend class ScenarioEditCommand;
     void replaceScenario(const core::Scenario &scenario);
     /** Reads and checks a scenario file and the calibration profile it names beside it. */

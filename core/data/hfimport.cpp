@@ -413,6 +413,64 @@ std::string standardDecoderRefusal(const json &config, const json &root)
     return {};
 }
 
+/** Edits (insert, delete, replace) between two short strings; at most 64 characters read. */
+std::size_t editDistance(std::string_view a, std::string_view b)
+{
+    a = a.substr(0, 64);
+    b = b.substr(0, 64);
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+/** The family read by name nearest an unknown model_type (issue #44, item 6): by name (a shared
+ *  stem of five characters or more, or two edits or fewer), else by the layer kinds its keys
+ *  name; with how it was found. */
+std::string nearestFamily(const std::string &type, const json &config)
+{
+    const FamilyInfo *best = nullptr;
+    std::size_t bestPrefix = 0;
+    for (const FamilyInfo &info : kFamilies) {
+        const std::string_view key(info.key);
+        std::size_t prefix = 0;
+        while (prefix < key.size() && prefix < type.size() && key[prefix] == type[prefix])
+            ++prefix;
+        if (prefix > bestPrefix) {
+            bestPrefix = prefix;
+            best = &info;
+        }
+    }
+    if (best && bestPrefix >= 5)
+        return std::string(best->key) + " (by name)";
+    for (const FamilyInfo &info : kFamilies)
+        if (editDistance(type, info.key) <= 2)
+            return std::string(info.key) + " (by name)";
+    auto has = [&config](std::string_view part) {
+        for (auto it = config.begin(); it != config.end(); ++it)
+            if (it.key().find(part) != std::string::npos && !it.value().is_null() &&
+                it.value() != false && it.value() != 0)
+                return true;
+        return false;
+    };
+    if (has("mamba") || has("ssm"))
+        return "nemotron_h (its keys name state-space layers)";
+    if (has("linear_"))
+        return "qwen3_next (its keys name linear-attention layers)";
+    if (has("expert") || has("moe"))
+        return "qwen3_moe (its keys name experts)";
+    return "llama (a decoder's standard keys)";
+}
+
 bool knownFamily(const std::string &type)
 {
     return std::any_of(std::begin(kFamilies), std::end(kFamilies),
@@ -487,14 +545,19 @@ Located identify(const json &root)
         at.unknownType = type.substr(0, 40);
         return at;
     }
-    std::string known;
-    for (const FamilyInfo &info : kFamilies)
-        known += (known.empty() ? "" : ", ") + std::string(info.key);
-    for (const Wrapper &wrapper : kWrappers)
-        known += ", " + std::string(wrapper.key);
-    fail("/model_type", "unknown architecture \"" + type.substr(0, 40) +
-                            "\", and not read as a standard decoder: " + refusal +
-                            " (families read by name: " + known + ")");
+    const std::size_t families = std::size(kFamilies) + std::size(kWrappers);
+    // a causal model gets the family nearest it and what stands in the way; others are not
+    // what the app models
+    const bool causal = refusal.find("no causal language model") == std::string::npos &&
+                        refusal.find("encoder-decoder") == std::string::npos;
+    fail("/model_type",
+         "unknown architecture \"" + type.substr(0, 40) +
+             "\", and not read as a standard decoder: " + refusal +
+             (causal ? ". The nearest family read by name is " + nearestFamily(type, *at.config) +
+                           "; a reader for what differs would import it"
+                     : std::string(": the app models decoder-only language models")) +
+             " (one of " + std::to_string(families) +
+             " families read by name; docs/user-guide.md lists them)");
 }
 
 /** Sizes a family's config class defaults, so a config.json may leave them out. */

@@ -1180,6 +1180,28 @@ void HfImport::contradictoryConfigsAreRefused_data()
                 R"("architectures": ["AcmeForConditionalGeneration"], "is_encoder_decoder": true)",
                 "encoder-decoder");
     unknownWith("no hidden_act", R"("hidden_act": null)", "no hidden_act");
+    // issue #44, item 6: a refusal names the family nearest the file, by name, else by the
+    // layer kinds its keys name; a model that is not a causal LM is told so instead
+    QTest::newRow("nearest by name: a stem of five characters (GLM-4.7-Flash's type)")
+        << "qwen3-30b-a3b.json"
+        << R"({"model_type": "glm4_moe_lite"})"
+        << "/model_type"
+        << "nearest family read by name is glm4_moe (by name); a reader for what differs";
+    QTest::newRow("nearest by name: two edits (a misspelt mistral)")
+        << "llama-3.1-8b.json"
+        << R"({"model_type": "mistrl", "sliding_window": 4096})"
+        << "/model_type"
+        << "nearest family read by name is mistral (by name)";
+    QTest::newRow("nearest by structure: experts")
+        << "mixtral-8x7b.json" << QStringLiteral("{%1}").arg(acme) << "/model_type"
+        << "nearest family read by name is qwen3_moe (its keys name experts)";
+    QTest::newRow("nearest by structure: state-space layers")
+        << "llama-3.1-8b.json" << QStringLiteral(R"({%1, "mamba_d_state": 128})").arg(acme)
+        << "/model_type"
+        << "nemotron_h (its keys name state-space layers)";
+    unknownWith("not a causal LM: no nearest family",
+                R"("architectures": ["AcmeForSequenceClassification"])",
+                "the app models decoder-only language models (one of");
     QTest::newRow("a hundred million layers, refused before a list of them is made")
         << "llama-3.1-8b.json"
         << R"({"num_hidden_layers": 100000000})"

@@ -48,6 +48,7 @@ enum class Family {
     Gemma4,
     NemotronH,
     Jamba,
+    Hunyuan,
 };
 
 struct FamilyInfo
@@ -90,6 +91,9 @@ constexpr FamilyInfo kFamilies[] = {
     {Family::MiniCpm, "minicpm", true, true},
     {Family::Nemotron, "nemotron", false, false},
     {Family::MiniMaxM2, "minimax_m2", true, false},
+    // Hunyuan-A13B: Tencent's first release names it hunyuan, transformers hunyuan_v1_moe
+    {Family::Hunyuan, "hunyuan", true, false},
+    {Family::Hunyuan, "hunyuan_v1_moe", true, false},
     // SmolLM3: Llama's matrices (no_rope_layers only turns RoPE off in some layers), tied by
     // default
     {Family::Llama, "smollm3", true, true},
@@ -228,6 +232,33 @@ public:
         if (!value->is_boolean())
             fail(used, "must be true or false");
         return value->get<bool>();
+    }
+
+    /** A count given once or once per layer (Hunyuan's moe_topk, moe_intermediate_size): every
+     *  layer's must be the same whole number from 0; kUnset when absent. */
+    double uniformCount(const char *name)
+    {
+        std::string used;
+        const json *value = find({name}, &used);
+        if (!value)
+            return kUnset;
+        const auto whole = [](const json &v) {
+            return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0 &&
+                   v.get<double>() <= 1e12 && std::floor(v.get<double>()) == v.get<double>();
+        };
+        if (value->is_array()) {
+            if (value->empty() || !whole((*value)[0]))
+                fail(used + "/0", "must be a whole number from 0");
+            for (std::size_t i = 1; i < value->size(); ++i)
+                if ((*value)[i] != (*value)[0])
+                    fail(used + "/" + std::to_string(i),
+                         "differs from layer 0's: a width or count that changes by layer is not "
+                         "read");
+            return (*value)[0].get<double>();
+        }
+        if (!whole(*value))
+            fail(used, "must be a whole number from 0, or one per layer");
+        return value->get<double>();
     }
 
     /** A JSON list under `name`, or nullptr. */
@@ -917,6 +948,36 @@ HfImport import(const json &root)
         // DeepSeek-V3's noaux_tc routing (and GLM-4.5's) adds one score-correction bias per expert
         routerBias = f == Family::Glm4Moe || c.text("topk_method") == "noaux_tc";
         break;
+    case Family::Hunyuan: {
+        // Hunyuan-A13B: routed experts of moe_intermediate_size, moe_topk per token, and a
+        // shared MLP of intermediate_size (use_mixed_mlp_moe) beside them; each may be a list,
+        // one per layer, of one value
+        if (c.flag("use_cla", false))
+            fail(c.pathOf("use_cla"), "cross-layer attention (CLA) shares K and V between layers: "
+                                      "not read for hunyuan yet");
+        if (c.flag("use_mla", false))
+            fail(c.pathOf("use_mla"), "latent attention under hunyuan is not read");
+        c.find({"cla_share_factor"}); // only with use_cla
+        const double routed = c.count({"num_experts"}, false, m, "experts");
+        if (!isSet(routed) || routed <= 1) {
+            experts = 0;
+            break;
+        }
+        experts = routed;
+        perToken = c.uniformCount("moe_topk");
+        expertWidth = c.uniformCount("moe_intermediate_size");
+        if (!isSet(perToken) || perToken < 1)
+            fail(c.pathOf("moe_topk"), "missing: the experts each token uses");
+        if (!isSet(expertWidth))
+            expertWidth = c.count({"intermediate_size"}, true, m, nullptr);
+        if (c.flag("use_mixed_mlp_moe", false)) {
+            shared = c.uniformCount("num_shared_expert");
+            shared = isSet(shared) ? shared : 1;
+            sharedWidth = c.count({"intermediate_size"}, true, m, nullptr);
+        }
+        m.sources["experts_per_token"] = "config.json: moe_topk";
+        break;
+    }
     case Family::Jamba:
         experts = c.count({"num_experts"}, true, m, "experts");
         perToken = c.count({"num_experts_per_tok"}, true, m, "experts_per_token");
@@ -971,7 +1032,9 @@ HfImport import(const json &root)
     const std::set<double> mlpOnly =
         qwenMoe ? layerIndices(c, "mlp_only_layers", L) : std::set<double>();
     const double sparseStep = qwenMoe ? c.countOrZero("decoder_sparse_step", 1) : 1;
-    const double firstDense = deepSeekMoe ? c.countOrZero("first_k_dense_replace", 0) : 0;
+    const double firstDense = deepSeekMoe            ? c.countOrZero("first_k_dense_replace", 0)
+                              : f == Family::Hunyuan ? c.countOrZero("moe_layer_num_skipped", 0)
+                                                     : 0;
     const double moeFrequency = deepSeekMoe ? std::max(1.0, c.countOrZero("moe_layer_freq", 1)) : 1;
     const double interleave =
         f == Family::Llama4 ? size({"interleave_moe_layer_step"}, false, nullptr) : 1.0;
@@ -990,6 +1053,8 @@ HfImport import(const json &root)
                   std::fmod(index + 1, sparseStep) == 0.0;
         if (f == Family::DeepSeek || f == Family::Glm4Moe)
             moe = moe && index >= firstDense && std::fmod(index, moeFrequency) == 0.0;
+        if (f == Family::Hunyuan)
+            moe = moe && index >= firstDense;
         if (f == Family::Llama4)
             moe = moe && std::fmod(index + 1, interleave) == 0.0;
         if (f == Family::Jamba)
@@ -1290,9 +1355,10 @@ HfImport import(const json &root)
                          (f == Family::InternLm2 && c.flag("bias", false));
     const bool mlpBias = c.flag("mlp_bias", false) || (f == Family::StarCoder2 && allBias);
     const bool gatedAttention = f == Family::Qwen3Next && c.flag("attn_output_gate", true);
-    const bool qkNorm = f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Qwen3Next ||
-                        f == Family::Gemma3 ||
-                        (f == Family::Glm4Moe && c.flag("use_qk_norm", false));
+    const bool qkNorm =
+        f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Qwen3Next ||
+        f == Family::Gemma3 ||
+        ((f == Family::Glm4Moe || f == Family::Hunyuan) && c.flag("use_qk_norm", false));
     // MiniMax-M2's "per_layer" q/k norms, like OLMo 2's, span every head
     const bool wideQkNorm =
         f == Family::Olmo2 ||

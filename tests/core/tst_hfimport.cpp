@@ -87,6 +87,7 @@ private slots:
     void recurrentStateAtTheDeclaredWidth();
     void nemotronH();
     void jamba();
+    void hunyuan();
     void checkpointFormats_data();
     void checkpointFormats();
     void contradictoryConfigsAreRefused_data();
@@ -1009,6 +1010,52 @@ void HfImport::jamba()
     s.serving.promptTokens = 1024;
     QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence],
              4 * kvLayerToken(8, 128) * kTokens + 28 * (3 * inner + inner * state) * 2);
+}
+
+// Issue #44: Hunyuan-A13B, counted from its config's numbers (Tencent's HunYuanMoEV1): 32 layers
+// over 4,096, 32 heads and 8 KV heads of 128 with q and k norms of 128, 64 SwiGLU experts of
+// 3,072 (8 per token, given once per layer), a shared SwiGLU MLP of 3,072 (use_mixed_mlp_moe),
+// a router without bias, a tied vocabulary of 128,167. Tencent: 80 B total, 13 B active.
+void HfImport::hunyuan()
+{
+    const auto imported = importFixture(QStringLiteral("hunyuan-a13b-instruct.json"));
+    QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
+    QVERIFY2(warningsOf(imported).isEmpty(), qPrintable(warningsOf(imported)));
+    const double h = 4096, expert = swiglu(h, 3072), router = h * 64;
+    const double layer = attention(h, 32, 8, 128) + 2 * 128 + 2 * h + router + expert;
+    const double ends = 128167 * h + h;
+    const double total = ends + 32 * (layer + 64 * expert);
+    const double active = ends + 32 * (layer + 8 * expert);
+    const core::ModelSpec &m = imported->model;
+    QCOMPARE(m.parameters, total);
+    QCOMPARE(m.active(), active);
+    QCOMPARE(total, 80393183232.0);
+    ACCEL_COMPARE_NEAR(m.parameters / 80e9, 1.0, 0.01);
+    ACCEL_COMPARE_NEAR(m.active() / 13e9, 1.0, 0.02);
+    // grouped-query KV in every layer
+    core::Scenario s = core::lessonDefaultScenario();
+    s.model = m;
+    s.serving.kvFormat = core::NumericFormat::Bf16;
+    s.serving.contextTokens = kTokens;
+    s.serving.promptTokens = 1024;
+    QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence],
+             32 * kvLayerToken(8, 128) * kTokens);
+    // per-layer lists that differ, and cross-layer KV sharing, are refused with where
+    const QString config = [] {
+        QFile f(testpaths::fixturesDir() + QStringLiteral("/hf/hunyuan-a13b-instruct.json"));
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    }();
+    QString varied = config;
+    varied.replace(QStringLiteral("\"moe_topk\": [\n    8,"),
+                   QStringLiteral("\"moe_topk\": [\n    4,"));
+    auto refused = core::importHuggingFaceConfig(varied.toStdString());
+    QVERIFY(!refused.ok());
+    QCOMPARE(refused.error().path, std::string("/moe_topk/1"));
+    QString cla = config;
+    cla.replace(QStringLiteral("\"use_cla\": false"), QStringLiteral("\"use_cla\": true"));
+    refused = core::importHuggingFaceConfig(cla.toStdString());
+    QVERIFY(!refused.ok());
+    QCOMPARE(refused.error().path, std::string("/use_cla"));
 }
 
 void HfImport::layerPatterns()

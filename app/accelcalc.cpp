@@ -106,6 +106,9 @@ int importFolderCommand(const std::string &path)
                   << "\n";
     for (const core::Diagnostic &note : imported->weights.notes)
         std::cerr << path << ": note: " << note.message << "\n";
+    if (auto note = imported->import.model.notes.find("weight_format");
+        imported->import.checkpointFormat && note != imported->import.model.notes.end())
+        std::cerr << path << ": note: " << note->second << "\n";
     if (auto note = imported->import.model.notes.find("parameters");
         note != imported->import.model.notes.end())
         std::cerr << path << ": note: " << note->second << "\n";

@@ -693,6 +693,7 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
         return it != q->end() && it->is_number() ? it->get<double>() : kUnset;
     };
     const std::string method = text("quant_method");
+    out.quantised = true;
     std::optional<NumericFormat> format;
     double group = kUnset;
     std::string note;
@@ -737,6 +738,13 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
         const bool four = q->value("load_in_4bit", false);
         format = four ? NumericFormat::Int4 : NumericFormat::Int8;
         note = std::string("the checkpoint is bitsandbytes ") + (four ? "4-bit (NF4)" : "8-bit");
+    }
+    if (method == "awq" || method == "gptq") { // the bits of a packed word, known or not
+        const double bits = isSet(number("bits")) ? number("bits") : number("w_bit");
+        if (isSet(bits) && bits >= 1 && bits <= 16)
+            out.checkpointBits = bits;
+    } else if (format) {
+        out.checkpointBits = 8.0 * nominalBytes(*format);
     }
     if (!format) {
         out.warnings.push_back({where, "quantisation \"" + method.substr(0, 40) +
@@ -1597,6 +1605,15 @@ HfImport import(const json &root)
     }
 
     readQuantisation(c, out, total > 0 ? expertParameters / total : 0.0);
+    for (const char *key : {"torch_dtype", "dtype"}) {
+        const std::string dtype = c.text(key);
+        if (!dtype.empty()) {
+            out.torchDtypeBytes = dtype == "bfloat16" || dtype == "float16" ? 2.0
+                                  : dtype == "float32"                      ? 4.0
+                                                                            : kUnset;
+            break;
+        }
+    }
 
     // The model must also be one a scenario accepts (layers up to 4,096, head_dim up to 1,024...).
     try {

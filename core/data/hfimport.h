@@ -24,6 +24,9 @@ struct HfImport
     /// The checkpoint's own weight format from quantization_config (FP8, MXFP4, NVFP4, AWQ...)
     std::optional<NumericFormat> checkpointFormat;
     double checkpointGroupSize = kUnset; ///< AWQ/GPTQ group size, where given
+    bool quantised = false;              ///< the file has a quantization_config
+    double checkpointBits = kUnset;      ///< bits a quantised weight takes, where known
+    double torchDtypeBytes = kUnset;     ///< torch_dtype's width (bfloat16 2), where given
     double visionParameters = 0; ///< a multimodal model's vision tower, estimated; not counted
 };
 

@@ -40,10 +40,22 @@ Result<SafetensorsHeader> fail(const std::string &where, const std::string &mess
     return Result<SafetensorsHeader>::failure(where, message);
 }
 
+/** A name fit to print: control characters as '?', cut at 120 bytes on a character boundary. */
+std::string printable(const std::string &name)
+{
+    std::size_t end = std::min<std::size_t>(name.size(), 120);
+    while (end > 0 && end < name.size() && (static_cast<unsigned char>(name[end]) & 0xC0) == 0x80)
+        --end; // not inside a UTF-8 sequence
+    std::string out;
+    for (char c : name.substr(0, end))
+        out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c;
+    return out;
+}
+
 std::string tensorPointer(const std::string &name)
 {
     std::string escaped;
-    for (char c : name.substr(0, 120)) {
+    for (char c : printable(name)) {
         if (c == '~')
             escaped += "~0";
         else if (c == '/')
@@ -52,6 +64,48 @@ std::string tensorPointer(const std::string &name)
             escaped += c;
     }
     return "/" + escaped;
+}
+
+/** The deepest nesting of arrays and objects in JSON text, outside strings: a header is three
+ *  deep and an index two; deeper text is refused before a parser builds it (a 99 MB header of
+ *  '[' took 7 GB). */
+int nestingDepth(std::string_view text)
+{
+    int depth = 0, deepest = 0;
+    bool inString = false, escaped = false;
+    for (char c : text) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+/** JSON whose top-level keys are all different (the format's readers keep one of two alike,
+ *  silently); `duplicate` names the first repeated one. */
+json parseUniqueKeys(std::string_view text, std::string &duplicate)
+{
+    std::set<std::string> keys;
+    return json::parse(
+        text,
+        [&](int depth, json::parse_event_t event, json &parsed) {
+            if (depth == 1 && event == json::parse_event_t::key && duplicate.empty() &&
+                !keys.insert(parsed.get<std::string>()).second)
+                duplicate = parsed.get<std::string>();
+            return true;
+        },
+        false);
 }
 
 bool endsWithAny(std::string_view name, std::initializer_list<std::string_view> suffixes)
@@ -141,9 +195,21 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view prefix, std::u
     SafetensorsHeader header;
     header.headerBytes = length;
     header.dataBytes = fileSize - 8 - length;
-    const json doc = json::parse(prefix.substr(8, length), nullptr, false);
+    std::string_view text = prefix.substr(8, length);
+    // as the format's own reader: the JSON starts the header, spaces may pad its end
+    while (!text.empty() && text.back() == ' ')
+        text.remove_suffix(1);
+    if (text.empty() || text.front() != '{' || text.back() != '}')
+        return fail("", "the header must be one JSON object, from its first byte (padded with "
+                        "spaces only)");
+    if (nestingDepth(text) > 3)
+        return fail("", "the header nests deeper than a tensor's shape: not a safetensors header");
+    std::string duplicate;
+    const json doc = parseUniqueKeys(text, duplicate);
     if (doc.is_discarded())
         return fail("", "the header is not JSON");
+    if (!duplicate.empty())
+        return fail(tensorPointer(duplicate), "named twice in the header");
     if (!doc.is_object())
         return fail("", "the header must be a JSON object of tensors");
     for (auto it = doc.begin(); it != doc.end(); ++it) {
@@ -155,7 +221,7 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view prefix, std::u
                 return fail(where, "must be an object of strings");
             for (auto m = entry.begin(); m != entry.end(); ++m) {
                 if (!m.value().is_string())
-                    return fail(where + "/" + m.key().substr(0, 60), "must be a string");
+                    return fail(where + "/" + printable(m.key()).substr(0, 60), "must be a string");
                 header.metadata[m.key()] = m.value().get<std::string>();
             }
             continue;
@@ -169,8 +235,8 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view prefix, std::u
         t.dtype = entry["dtype"].get<std::string>();
         const double bits = safetensorsDtypeBits(t.dtype);
         if (bits == 0.0)
-            return fail(where + "/dtype",
-                        "\"" + t.dtype.substr(0, 20) + "\" is not a dtype this reader knows");
+            return fail(where + "/dtype", "\"" + printable(t.dtype).substr(0, 20) +
+                                              "\" is not a dtype this reader knows");
         if (!entry.contains("shape") || !entry["shape"].is_array())
             return fail(where + "/shape", "missing or not an array");
         if (entry["shape"].size() > 16)
@@ -216,10 +282,19 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view prefix, std::u
     std::sort(
         byOffset.begin(), byOffset.end(),
         [](const SafetensorsTensor *a, const SafetensorsTensor *b) { return a->begin < b->begin; });
-    for (std::size_t i = 1; i < byOffset.size(); ++i)
-        if (byOffset[i]->begin < byOffset[i - 1]->end)
+    std::uint64_t covered = 0;
+    for (std::size_t i = 0; i < byOffset.size(); ++i) {
+        if (i > 0 && byOffset[i]->begin < byOffset[i - 1]->end)
             return fail(tensorPointer(byOffset[i]->name) + "/data_offsets",
-                        "overlaps \"" + byOffset[i - 1]->name.substr(0, 80) + "\"");
+                        "overlaps \"" + printable(byOffset[i - 1]->name).substr(0, 80) + "\"");
+        covered += byOffset[i]->end - byOffset[i]->begin;
+    }
+    // the format's reader refuses data no tensor claims (a tiny tensor in a 16 GB file)
+    if (covered != header.dataBytes)
+        return fail("", std::to_string(header.dataBytes - covered) + " of the " +
+                            std::to_string(header.dataBytes) +
+                            " data bytes belong to no tensor: the header does not describe the "
+                            "file");
     return header;
 }
 
@@ -262,19 +337,48 @@ CheckpointWeights countCheckpointWeights(const std::vector<SafetensorsHeader> &s
             w.tensors += 1;
             w.bytes += t.bytes;
             w.bytesByDtype[t.dtype] += t.bytes;
-            if (endsWithAny(t.name, {"_scales", ".scales", "weight_scale", "weight_scale_inv",
-                                     "weight_scale_2", "input_scale", "k_scale", "v_scale",
-                                     "qzeros", "g_idx", ".zeros", "_zeros", "scale_inv"})) {
+            // scales, zero points, indices and shapes: quantisation's bookkeeping, no parameters
+            // (GPTQ/AWQ, FP8 block, NVFP4, compressed-tensors' weight_shape, bitsandbytes' state)
+            if (endsWithAny(t.name, {"_scales",
+                                     ".scales",
+                                     "weight_scale",
+                                     "weight_scale_inv",
+                                     "weight_scale_2",
+                                     "input_scale",
+                                     "k_scale",
+                                     "v_scale",
+                                     "qzeros",
+                                     "g_idx",
+                                     ".zeros",
+                                     "_zeros",
+                                     "scale_inv",
+                                     "weight_shape",
+                                     "global_scale",
+                                     "zero_point",
+                                     ".absmax",
+                                     ".quant_map",
+                                     ".nested_absmax",
+                                     ".nested_quant_map",
+                                     ".SCB",
+                                     "weight_format",
+                                     "bitsandbytes__nf4",
+                                     "bitsandbytes__fp4"})) {
                 w.scaleBytes += t.bytes;
                 continue;
             }
             double parameters = t.elements;
-            if (t.dtype == "U8" &&
-                (t.name.ends_with("_blocks") || names.contains(t.name + "_scale"))) {
-                parameters *= 2.0; // MXFP4 blocks, NVFP4 weights: two 4-bit values a byte
+            const bool bitsandbytes4 = names.contains(t.name + ".absmax") ||
+                                       names.contains(t.name + ".quant_state.bitsandbytes__nf4") ||
+                                       names.contains(t.name + ".quant_state.bitsandbytes__fp4");
+            if (t.dtype == "U8" && (t.name.ends_with("_blocks") || t.name.ends_with("_packed") ||
+                                    names.contains(t.name + "_scale") || bitsandbytes4)) {
+                // MXFP4 blocks, NVFP4 weights, compressed-tensors' nvfp4 packing, bitsandbytes'
+                // NF4: two 4-bit values a byte
+                parameters *= 2.0;
                 packedTensors += 1;
-            } else if (t.dtype == "I32" && t.name.ends_with("qweight")) {
-                parameters *= 32.0 / quantBits; // GPTQ/AWQ words of 32 / bits values
+            } else if (t.dtype == "I32" &&
+                       (t.name.ends_with("qweight") || t.name.ends_with("_packed"))) {
+                parameters *= 32.0 / quantBits; // GPTQ/AWQ, compressed-tensors: 32 / bits a word
                 gptqTensors += 1;
             } else if (t.dtype == "U8") {
                 byteTensors += 1;
@@ -286,7 +390,10 @@ CheckpointWeights countCheckpointWeights(const std::vector<SafetensorsHeader> &s
                 towers += 1;
                 continue;
             }
-            if (hiddenLayers > 0 && layerIndex(t.name) >= hiddenLayers) {
+            // multi-token prediction: layers past the model's (DeepSeek, GLM), or named so
+            // (Qwen3-Next's mtp.layers, MiMo's mtp_layers)
+            if ((hiddenLayers > 0 && layerIndex(t.name) >= hiddenLayers) ||
+                t.name.starts_with("mtp.") || containsAny(t.name, {".mtp.", "mtp_layers"})) {
                 w.extraLayerParameters += parameters;
                 extra += 1;
                 continue;
@@ -303,7 +410,7 @@ CheckpointWeights countCheckpointWeights(const std::vector<SafetensorsHeader> &s
                              " U8 tensors read as packed 4-bit weights (MXFP4 blocks or NVFP4 "
                              "beside a weight_scale): two parameters a byte");
     if (gptqTensors > 0)
-        note("/tensors", formatNumber(gptqTensors, 6) + " int32 qweight tensors read as " +
+        note("/tensors", formatNumber(gptqTensors, 6) + " int32 packed tensors read as " +
                              formatNumber(32.0 / quantBits, 3) + " values of " +
                              formatNumber(quantBits, 3) + " bits a word");
     if (byteTensors > 0)
@@ -321,16 +428,23 @@ CheckpointWeights countCheckpointWeights(const std::vector<SafetensorsHeader> &s
         note("/tensors", formatNumber(extra, 6) + " tensors of layers past num_hidden_layers (" +
                              formatNumber(w.extraLayerParameters, 6) +
                              " parameters: multi-token prediction) set apart");
+    w.parameters = std::round(w.parameters); // a packing whose words do not divide evenly
     return w;
 }
 
-Result<CheckpointImport> importCheckpointFolder(const std::string &given)
+namespace {
+
+/** The folder import proper; importCheckpointFolder catches what the filesystem throws. */
+Result<CheckpointImport> importFolder(const std::string &given)
 {
     using R = Result<CheckpointImport>;
     std::error_code code;
     fs::path folder(given);
-    if (!fs::is_directory(folder, code))
+    if (!fs::is_directory(folder, code)) {
+        if (!fs::exists(folder, code))
+            return R::failure(given, "does not exist");
         folder = folder.parent_path();
+    }
     if (folder.empty())
         folder = ".";
     if (!fs::is_directory(folder, code))
@@ -346,32 +460,23 @@ Result<CheckpointImport> importCheckpointFolder(const std::string &given)
         return R::failure(configPath.string(), error);
     auto imported = importHuggingFaceConfig(configText);
     if (!imported)
-        return R::failure(configPath.string() + ": " + imported.error().path,
+        return R::failure(configPath.string() + (imported.error().path.empty()
+                                                     ? std::string()
+                                                     : ": " + imported.error().path),
                           imported.error().message);
-
-    double quantBits = 4.0;
-    double dtypeBytes = 0.0; // torch_dtype's, for an index without its shards
-    const json config = json::parse(configText, nullptr, false);
-    if (config.is_object() && config.contains("torch_dtype") && config["torch_dtype"].is_string()) {
-        const std::string dtype = config["torch_dtype"].get<std::string>();
-        dtypeBytes = dtype == "bfloat16" || dtype == "float16" ? 2.0
-                     : dtype == "float32"                      ? 4.0
-                                                               : 0.0;
-    }
-    const bool quantised = config.is_object() && config.contains("quantization_config");
-    if (config.is_object() && config.contains("quantization_config") &&
-        config["quantization_config"].is_object()) {
-        const json &q = config["quantization_config"];
-        if (q.contains("bits") && q["bits"].is_number() && q["bits"].get<double>() >= 1.0 &&
-            q["bits"].get<double>() <= 16.0)
-            quantBits = q["bits"].get<double>();
-    }
+    // what the config's own reader found (Python's Infinity and all): the bits of a packed
+    // word, whether the checkpoint is quantised, torch_dtype's width
+    const double quantBits = isSet(imported->checkpointBits) ? imported->checkpointBits : 4.0;
+    const bool quantised = imported->quantised;
+    const double dtypeBytes = isSet(imported->torchDtypeBytes) ? imported->torchDtypeBytes : 0.0;
 
     CheckpointImport out;
     out.configParameters = imported->model.parameters;
+    Diagnostics &warnings = imported->warnings;
 
     // the shards: the index's, else every *.safetensors in the folder
     std::vector<fs::path> shardPaths;
+    std::map<std::string, std::string> weightMap; // tensor -> shard file, as the index says
     double missing = 0;
     double indexTotal = -1;
     const fs::path indexPath = folder / "model.safetensors.index.json";
@@ -380,44 +485,65 @@ Result<CheckpointImport> importCheckpointFolder(const std::string &given)
             readAtMost(indexPath, std::uintmax_t{64} * 1024 * 1024, error);
         if (!error.empty())
             return R::failure(indexPath.string(), error);
+        if (nestingDepth(indexText) > 4)
+            return R::failure(indexPath.string(), "nests deeper than an index does");
         const json index = json::parse(indexText, nullptr, false);
         if (!index.is_object() || !index.contains("weight_map") || !index["weight_map"].is_object())
             return R::failure(indexPath.string() + ": /weight_map",
                               "missing or not an object of tensor -> shard");
         if (index.contains("metadata") && index["metadata"].is_object() &&
-            index["metadata"].contains("total_size") &&
-            index["metadata"]["total_size"].is_number_unsigned())
-            indexTotal = static_cast<double>(index["metadata"]["total_size"].get<std::uint64_t>());
+            index["metadata"].contains("total_size")) {
+            const json &total = index["metadata"]["total_size"];
+            const double value = total.is_number() ? total.get<double>() : -1.0;
+            if (value > 0 && value < 1e15 && std::floor(value) == value)
+                indexTotal = value;
+            else
+                warnings.push_back({"/metadata/total_size", "in " + indexPath.filename().string() +
+                                                                ": not a size in bytes (" +
+                                                                total.dump().substr(0, 30) +
+                                                                "), not used"});
+        }
         std::set<std::string> files;
         for (auto it = index["weight_map"].begin(); it != index["weight_map"].end(); ++it) {
             if (!it.value().is_string())
                 return R::failure(indexPath.string() + ": /weight_map" + tensorPointer(it.key()),
                                   "must name a shard file");
             const std::string file = it.value().get<std::string>();
-            if (file.find('/') != std::string::npos || file.find('\\') != std::string::npos ||
-                file == "..")
+            if (file.empty() || file.find('/') != std::string::npos ||
+                file.find('\\') != std::string::npos || file == "." || file == ".." ||
+                file.find('\0') != std::string::npos)
                 return R::failure(indexPath.string() + ": /weight_map" + tensorPointer(it.key()),
-                                  "names a file outside the folder: " + file.substr(0, 80));
+                                  "names a file outside the folder: " +
+                                      printable(file).substr(0, 80));
             files.insert(file);
+            weightMap[it.key()] = file;
         }
         for (const std::string &file : files) {
-            if (fs::exists(folder / file, code))
+            if (fs::is_regular_file(folder / file, code))
                 shardPaths.push_back(folder / file);
             else
                 missing += 1;
         }
-    } else {
-        for (const fs::directory_entry &entry : fs::directory_iterator(folder, code))
-            if (entry.is_regular_file() && entry.path().extension() == ".safetensors")
-                shardPaths.push_back(entry.path());
+    }
+    if (weightMap.empty()) { // no index, or one that maps nothing: the folder's shards
+        for (fs::directory_iterator it(folder, code), end; !code && it != end; it.increment(code)) {
+            std::error_code kind;
+            if (it->path().extension() == ".safetensors" && it->is_regular_file(kind))
+                shardPaths.push_back(it->path());
+        }
         std::sort(shardPaths.begin(), shardPaths.end());
     }
     if (shardPaths.empty() && indexTotal < 0)
         return R::failure(folder.string(),
-                          "holds no *.safetensors shard and no model.safetensors.index.json with "
-                          "a total_size: nothing to count the weights from");
+                          weightMap.empty()
+                              ? "holds no *.safetensors shard and no model.safetensors.index.json "
+                                "with a total_size: nothing to count the weights from"
+                              : "holds none of its index's shards, and the index's total_size is "
+                                "missing or not a size in bytes: nothing to count the weights "
+                                "from");
 
     std::vector<SafetensorsHeader> headers;
+    std::map<std::string, std::pair<std::string, const SafetensorsTensor *>> where; // name
     for (const fs::path &shard : shardPaths) {
         auto header = readSafetensorsFile(shard.string());
         if (!header)
@@ -427,6 +553,30 @@ Result<CheckpointImport> importCheckpointFolder(const std::string &given)
                               header.error().message);
         headers.push_back(std::move(header).value());
     }
+    // one tensor, one shape: the same name in two shards must be the same tensor
+    for (std::size_t i = 0; i < headers.size(); ++i) {
+        for (const SafetensorsTensor &t : headers[i].tensors) {
+            const std::string file = shardPaths[i].filename().string();
+            auto [it, fresh] = where.try_emplace(t.name, file, &t);
+            if (!fresh &&
+                (it->second.second->dtype != t.dtype || it->second.second->shape != t.shape))
+                return R::failure(shardPaths[i].string() + ": " + tensorPointer(t.name),
+                                  "also in " + printable(it->second.first) +
+                                      " with another dtype or shape: which is the model's?");
+        }
+    }
+    // the index against the headers: a tensor it maps that its shard does not hold
+    double absent = 0;
+    std::string firstAbsent;
+    for (const auto &[name, file] : weightMap) {
+        auto found = where.find(name);
+        const bool shardHere = fs::is_regular_file(folder / file, code);
+        if (shardHere && (found == where.end() || found->second.first != file)) {
+            absent += 1;
+            if (firstAbsent.empty())
+                firstAbsent = printable(name) + " (" + printable(file) + ")";
+        }
+    }
     const double layers = isSet(imported->model.layers) ? imported->model.layers : 0.0;
     out.weights = countCheckpointWeights(headers, quantBits, layers);
     out.weights.missingShards = missing;
@@ -434,6 +584,24 @@ Result<CheckpointImport> importCheckpointFolder(const std::string &given)
     ModelSpec &model = imported->model;
     const std::string files =
         formatNumber(out.weights.shards, 6) + " shard" + (out.weights.shards == 1 ? "" : "s");
+    const double rule = out.configParameters;
+    bool keepRule = false;
+    if (absent > 0) {
+        warnings.push_back(
+            {"/weight_map", "the index maps " + formatNumber(absent, 9) +
+                                " tensors their shard does not hold (the first: " + firstAbsent +
+                                "): the headers are not the whole model, so the "
+                                "config's rule stays"});
+        keepRule = true;
+    }
+    if (indexTotal >= 0 && missing == 0 && !headers.empty() &&
+        std::abs(out.weights.bytes - indexTotal) > 0.001 * indexTotal) {
+        warnings.push_back(
+            {"/metadata/total_size", "the index says the weights take " + formatBytes(indexTotal) +
+                                         ", the shards' headers " + formatBytes(out.weights.bytes) +
+                                         ": the config's rule stays"});
+        keepRule = true;
+    }
     if (headers.empty() || missing > 0) {
         out.weights.fromIndexOnly = headers.empty();
         if (headers.empty())
@@ -447,7 +615,6 @@ Result<CheckpointImport> importCheckpointFolder(const std::string &given)
         if (indexTotal >= 0) {
             note += "; the index says the weights take " + formatBytes(indexTotal);
             // an unquantised checkpoint's total is its parameters at torch_dtype's width
-            const double rule = out.configParameters;
             if (!quantised && dtypeBytes > 0 && isSet(rule) && rule > 0) {
                 const double held = indexTotal / dtypeBytes;
                 const double difference = held / rule - 1.0;
@@ -460,30 +627,59 @@ Result<CheckpointImport> importCheckpointFolder(const std::string &given)
         }
         out.weights.notes.push_back({"/weight_map", note});
     } else {
-        const double rule = out.configParameters;
         const double counted = out.weights.parameters;
         const double difference = isSet(rule) && rule > 0 ? counted / rule - 1.0 : 0.0;
+        // a quantised checkpoint packs values in ways this reader may not know: where its count
+        // and the rule's differ, the rule stays and the difference is said
+        // and so does a count a tenth or more off: a partial or mislabelled folder, not a rule
+        // that missed a tenth of the model
+        keepRule = keepRule || (quantised && std::abs(difference) > 0.01) ||
+                   std::abs(difference) > 0.1 || counted <= 0;
         std::string note = "Counted from the safetensors headers of " + files + " (" +
                            formatNumber(out.weights.tensors, 9) + " tensors, " +
                            formatBytes(out.weights.bytes) + "): " + formatNumber(counted, 15) +
                            " parameters; the config's rule gives " + formatNumber(rule, 15);
         if (std::abs(difference) > 0.001)
             note += " (" + formatNumber(100.0 * difference, 3) +
-                    " %: the config's rule misses part of this architecture, or the checkpoint "
-                    "holds more than the model)";
-        model.parameters = counted;
-        model.sources["parameters"] = "safetensors headers";
-        model.notes["parameters"] = note;
-        if (isSet(model.activeParameters) && model.activeParameters > counted)
-            model.activeParameters = counted;
+                    (difference > 0 ? " %: the checkpoint holds more than the config's rule counts"
+                                    : " %: the headers hold less than the config's rule counts") +
+                    ")";
+        if (keepRule) {
+            note += "; the config's rule is kept";
+            model.notes["parameters"] =
+                (model.notes.count("parameters") ? model.notes["parameters"] + " " : "") + note;
+        } else {
+            model.parameters = counted;
+            model.sources["parameters"] = "safetensors headers";
+            model.notes["parameters"] = note;
+            if (isSet(model.activeParameters) && model.activeParameters > counted)
+                model.activeParameters = counted;
+        }
         if (std::abs(difference) > 0.01)
-            imported->warnings.push_back(
-                {"/parameters", "the headers count " + formatNumber(counted, 15) +
-                                    " parameters, the config's rule " + formatNumber(rule, 15) +
-                                    ": " + formatNumber(100.0 * difference, 3) + " %"});
+            warnings.push_back(
+                {"/parameters",
+                 "the headers count " + formatNumber(counted, 15) +
+                     " parameters, the config's rule " + formatNumber(rule, 15) + ": " +
+                     formatNumber(100.0 * difference, 3) + " %" +
+                     (keepRule ? (quantised ? " (a quantised checkpoint: a packing this reader "
+                                              "does not know counts wrong, so the rule stays)"
+                                            : " (the rule stays)")
+                               : std::string())});
     }
     out.import = std::move(imported).value();
     return out;
+}
+
+} // namespace
+
+Result<CheckpointImport> importCheckpointFolder(const std::string &given)
+{
+    try {
+        return importFolder(given);
+    } catch (const std::exception &failure) { // a symlink loop, a folder that vanished
+        return Result<CheckpointImport>::failure(given,
+                                                 std::string("cannot be read: ") + failure.what());
+    }
 }
 
 } // namespace core

@@ -158,6 +158,7 @@ private slots:
     void folderSetsApartTowersAndExtraLayers();
     void folderWithoutShardsKeepsTheRule();
     void folderRefusals();
+    void folderThatDisagreesKeepsTheRule();
 };
 
 // Each dtype's size, packed 4-bit weights two a byte, GPTQ words 32 / bits values, scales none.
@@ -253,8 +254,33 @@ void Safetensors::hostileHeadersAreRefused_data()
     cut[0] = char(50);
     QTest::newRow("a length past the file") << cut << ""
                                             << "cut short";
-    QTest::newRow("not JSON") << withLength("{\"t\": [") << ""
+    QTest::newRow("cut inside its JSON") << withLength("{\"t\": [") << ""
+                                         << "one JSON object";
+    QTest::newRow("cut inside its JSON") << withLength("{\"t\": [") << ""
+                                         << "one JSON object";
+    QTest::newRow("not JSON") << withLength("{\"t\": [}") << ""
                               << "not JSON";
+    // issue #44's hostile review: what the format's own reader refuses, refused here too
+    QTest::newRow("a byte-order mark before the JSON") << withLength("\xef\xbb\xbf{}") << ""
+                                                       << "one JSON object";
+    QTest::newRow("NUL bytes after the JSON") << withLength(QByteArray("{}\0\0", 4)) << ""
+                                              << "padded with spaces only";
+    QTest::newRow("a header of nested arrays")
+        << withLength("{\"t\": " + QByteArray(1000, '[') + QByteArray(1000, ']') + "}") << ""
+        << "nests deeper";
+    QTest::newRow("one name twice: the second would replace the first")
+        << (withLength(R"({"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]},
+                           "a": {"dtype": "F32", "shape": [1], "data_offsets": [8, 12]}})") +
+            QByteArray(12, '\0'))
+        << "/a"
+        << "named twice";
+    QTest::newRow("data no tensor claims (a tiny tensor in a large file)")
+        << tensor(R"({"dtype": "F32", "shape": [1], "data_offsets": [0, 4]})", 4096) << ""
+        << "4092 of the 4096 data bytes belong to no tensor";
+    QTest::newRow("a control character in a name is not printed")
+        << withLength(R"({"a\u001b[31m": {"dtype": "X", "shape": [], "data_offsets": [0, 0]}})")
+        << "/a?[31m/dtype"
+        << "not a dtype";
     QTest::newRow("an array") << withLength("[1, 2]") << ""
                               << "JSON object";
     QTest::newRow("an unknown dtype")
@@ -411,6 +437,73 @@ void Safetensors::folderRefusals()
     auto outside = core::importCheckpointFolder(dir.path().toStdString());
     QVERIFY(!outside.ok());
     QVERIFY(outside.error().message.find("outside the folder") != std::string::npos);
+}
+
+// Issue #44's hostile review: where the headers cannot be the whole model, or a quantised
+// checkpoint packs its values in a way the reader does not know, the config's rule stays and a
+// warning says why; multi-token-prediction layers named mtp.* are set apart; a symlink loop is
+// an error, not a crash.
+void Safetensors::folderThatDisagreesKeepsTheRule()
+{
+    // a tensor the index maps to a shard that does not hold it
+    QTemporaryDir dir;
+    writeTinyFolder(dir.path());
+    QFile index(dir.path() + "/model.safetensors.index.json");
+    QVERIFY(index.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(index.readAll()).object();
+    index.close();
+    QJsonObject map = doc.value("weight_map").toObject();
+    map.insert("model.layers.1.mlp.extra.weight", "model-00002-of-00002.safetensors");
+    doc.insert("weight_map", map);
+    QVERIFY(index.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    index.write(QJsonDocument(doc).toJson());
+    index.close();
+    auto mapped = core::importCheckpointFolder(dir.path().toStdString());
+    QVERIFY(mapped.ok());
+    QCOMPARE(mapped->import.model.parameters, kTinyParameters);
+    QVERIFY(mapped->import.warnings.front().message.find("the index maps 1 tensors") !=
+            std::string::npos);
+
+    // a quantised checkpoint whose packing the reader does not know: 4-bit in U8 "weight"
+    // tensors with no telling sibling, counted one a byte: 28 % short, the rule stays
+    QTemporaryDir quant;
+    {
+        QFile config(quant.path() + "/config.json");
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        QByteArray text(kTinyConfig);
+        text.replace("\"torch_dtype\"",
+                     "\"quantization_config\": {\"quant_method\": \"mystery\"}, \"torch_dtype\"");
+        config.write(text);
+    }
+    QList<TensorSpec> tensors = tinyOuter() + tinyLayer(0) + tinyLayer(1);
+    for (TensorSpec &t : tensors)
+        if (t.name.contains("mlp.")) {
+            t.dtype = "U8";
+            t.shape[1] /= 2;
+        }
+    writeShard(quant.path() + "/model.safetensors", tensors);
+    auto packed = core::importCheckpointFolder(quant.path().toStdString());
+    QVERIFY(packed.ok());
+    QCOMPARE(packed->import.model.parameters, kTinyParameters);
+    QVERIFY(packed->import.model.notes.at("parameters").find("the config's rule is kept") !=
+            std::string::npos);
+
+    // Qwen3-Next's mtp.layers.* beside the model: set apart, the count exact
+    QTemporaryDir mtp;
+    writeTinyFolder(mtp.path(), {{"mtp.layers.0.mlp.up_proj.weight", "BF16", {1024, 512}}});
+    auto withMtp = core::importCheckpointFolder(mtp.path().toStdString());
+    QVERIFY(withMtp.ok());
+    QCOMPARE(withMtp->import.model.parameters, kTinyParameters);
+    QCOMPARE(withMtp->weights.extraLayerParameters, 1024.0 * 512);
+
+    // a shard that links to itself
+    QTemporaryDir loop;
+    writeTinyFolder(loop.path());
+    QVERIFY(QFile::remove(loop.path() + "/model.safetensors.index.json"));
+    QVERIFY(QFile::link(loop.path() + "/loop.safetensors", loop.path() + "/loop.safetensors"));
+    auto looping = core::importCheckpointFolder(loop.path().toStdString());
+    QVERIFY(looping.ok()); // not a regular file: left out
+    QCOMPARE(looping->import.model.parameters, kTinyParameters);
 }
 
 QTEST_GUILESS_MAIN(Safetensors)

@@ -79,6 +79,9 @@ constexpr FamilyInfo kFamilies[] = {
     {Family::DeepSeek, "deepseek_v3", true, false},
     {Family::DeepSeek, "deepseek_v2", true, false},
     {Family::DeepSeek, "kimi_k2", true, false},
+    // DeepSeek-V3.2 and GLM-5: MLA with a sparse-attention indexer (DSA)
+    {Family::DeepSeek, "deepseek_v32", true, false},
+    {Family::DeepSeek, "glm_moe_dsa", true, false},
     {Family::Glm4Moe, "glm4_moe", true, false},
     {Family::Granite, "granite", true, true},
     {Family::Olmo2, "olmo2", true, false},
@@ -560,11 +563,16 @@ Located identify(const json &root)
             return at;
         }
     }
-    if (at.config->contains("kv_lora_rank") || at.config->contains("q_lora_rank"))
+    const auto given = [&](const char *key) {
+        auto it = at.config->find(key);
+        return it != at.config->end() && !it->is_null();
+    };
+    if (given("kv_lora_rank") || given("q_lora_rank"))
         fail("/model_type", "\"" + type.substr(0, 40) +
                                 "\" uses multi-head latent attention (MLA) under a family this "
-                                "import does not know (deepseek_v2, deepseek_v3 and kimi_k2 are "
-                                "read)");
+                                "import does not know (deepseek_v2, deepseek_v3, deepseek_v32, "
+                                "kimi_k2 and glm_moe_dsa are read; the nearest by name is " +
+                                nearestFamily(type, *at.config) + ")");
     if (auto text = root.find("text_config"); text != root.end() && text->is_object())
         fail("/model_type", "unknown architecture \"" + type.substr(0, 40) +
                                 "\" around a text_config of model_type \"" +
@@ -873,6 +881,7 @@ HfImport import(const json &root)
     // kv_lora_rank plus the shared RoPE key per token and layer.
     const bool mla = f == Family::DeepSeek;
     double qLora = kUnset, kvLora = kUnset, ropeDim = kUnset, nopeDim = kUnset, vHeadDim = kUnset;
+    double indexHeads = 0, indexDim = 0, indexTopk = kUnset;
     if (mla) {
         kvLora = c.count({"kv_lora_rank"}, true, m, nullptr);
         qLora =
@@ -880,6 +889,15 @@ HfImport import(const json &root)
         ropeDim = c.count({"qk_rope_head_dim"}, true, m, nullptr);
         nopeDim = c.count({"qk_nope_head_dim"}, true, m, nullptr);
         vHeadDim = c.count({"v_head_dim"}, true, m, nullptr);
+        // DeepSeek-V3.2's and GLM-5's indexer (DSA): index_n_heads query heads of index_head_dim
+        // scoring every cached token through one key per token and layer, which the cache holds
+        // beside the latent; attention then reads the index_topk tokens it picks
+        indexHeads = c.countOrZero("index_n_heads", 0);
+        if (indexHeads > 0) {
+            indexDim = c.count({"index_head_dim"}, true, m, nullptr);
+            indexTopk = c.count({"index_topk"}, true, m, nullptr);
+            c.find({"indexer_rope_interleave"});
+        }
         m.headDim = nopeDim + ropeDim;
         m.sources["head_dim"] = "config.json: qk_nope_head_dim + qk_rope_head_dim";
     } else {
@@ -1394,6 +1412,11 @@ HfImport import(const json &root)
         const double q = isSet(qLora) ? h * qLora + qLora + qLora * H * qHead : h * H * qHead;
         softmaxAttention = q + h * (kvLora + ropeDim) + kvLora + kvLora * H * (nopeDim + vHeadDim) +
                            H * vHeadDim * h;
+        // the indexer: its queries from the q latent (wq_b), one key (wk) with a LayerNorm
+        // (weight and bias), and a weight per head (weights_proj)
+        if (indexHeads > 0)
+            softmaxAttention += (isSet(qLora) ? qLora : h) * indexHeads * indexDim + h * indexDim +
+                                2 * indexDim + h * indexHeads;
     }
 
     const double matrices = family.gatedMlp ? 3 : 2;
@@ -1584,7 +1607,7 @@ HfImport import(const json &root)
             if (isSet(k.headDim) && k.headDim != m.headDim)
                 g.headDim = k.headDim;
             if (k.attention == AttentionKind::Latent)
-                g.latentDim = kvLora + ropeDim;
+                g.latentDim = kvLora + ropeDim + indexDim; // the indexer's key beside the latent
             if (k.attention == AttentionKind::Linear)
                 g.stateBytes = stateBytes;
             if (k.moe) {
@@ -1605,6 +1628,17 @@ HfImport import(const json &root)
     }
 
     readQuantisation(c, out, total > 0 ? expertParameters / total : 0.0);
+    if (indexHeads > 0)
+        out.warnings.push_back(
+            {c.pathOf("index_topk"),
+             "sparse attention (DSA): the cache holds each token's latent and the indexer's key "
+             "of " +
+                 formatNumber(indexDim, 6) +
+                 " (both counted, at the KV format's width; "
+                 "engines keep the key in FP8), but a decode step reads the " +
+                 formatNumber(indexTopk, 9) +
+                 " latents the indexer picks and every key, where this estimate reads every "
+                 "latent: past that many tokens it is slower than engines measure"});
     for (const char *key : {"torch_dtype", "dtype"}) {
         const std::string dtype = c.text(key);
         if (!dtype.empty()) {

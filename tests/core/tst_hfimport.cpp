@@ -88,6 +88,7 @@ private slots:
     void nemotronH();
     void jamba();
     void hunyuan();
+    void sparseAttentionIndexer();
     void checkpointFormats_data();
     void checkpointFormats();
     void contradictoryConfigsAreRefused_data();
@@ -1056,6 +1057,60 @@ void HfImport::hunyuan()
     refused = core::importHuggingFaceConfig(cla.toStdString());
     QVERIFY(!refused.ok());
     QCOMPARE(refused.error().path, std::string("/use_cla"));
+}
+
+// Issue #44: DeepSeek-V3.2 and GLM-5 are DeepSeek-V3's MLA with an indexer (DSA) in every layer:
+// queries from the q latent (q_lora x index heads x index dim), one key a token (hidden x index
+// dim) with a LayerNorm (weight and bias), a weight per head (hidden x index heads); the cache
+// holds the key beside the latent. Counted here from the config numbers.
+void HfImport::sparseAttentionIndexer()
+{
+    struct Mla
+    {
+        double h, heads, qLora, kvLora, rope, nope, v, indexHeads, indexDim;
+    };
+    const auto attentionOf = [](const Mla &a) {
+        const double q = a.h * a.qLora + a.qLora + a.qLora * a.heads * (a.nope + a.rope);
+        const double kv =
+            a.h * (a.kvLora + a.rope) + a.kvLora + a.kvLora * a.heads * (a.nope + a.v);
+        const double indexer = a.qLora * a.indexHeads * a.indexDim + a.h * a.indexDim +
+                               2 * a.indexDim + a.h * a.indexHeads;
+        return q + kv + a.heads * a.v * a.h + indexer + 2 * a.h; // + the two block norms
+    };
+    // GLM-5: 78 layers over 6,144, 3 dense (12,288), 75 of 256 experts of 2,048 (8 a token, one
+    // shared, a router with a bias per expert), untied 154,880 vocabulary
+    {
+        const auto imported = importFixture(QStringLiteral("glm-5.json"));
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
+        const double h = 6144, expert = swiglu(h, 2048), router = h * 256 + 256;
+        const double attention = attentionOf({h, 64, 2048, 512, 64, 192, 256, 32, 128});
+        const double ends = 2 * 154880 * h + h;
+        const double dense = attention + swiglu(h, 12288), moe = attention + expert + router;
+        QCOMPARE(imported->model.parameters, ends + 3 * dense + 75 * (moe + 256 * expert));
+        QCOMPARE(imported->model.active(), ends + 3 * dense + 75 * (moe + 8 * expert));
+        ACCEL_COMPARE_NEAR(imported->model.parameters / 744e9, 1.0, 0.01);
+        // 40 B active as the pages count it, without the embedding and output matrices
+        ACCEL_COMPARE_NEAR((imported->model.active() - 2 * 154880 * h) / 40e9, 1.0, 0.02);
+        QVERIFY(warningsOf(imported).contains(QStringLiteral("sparse attention (DSA)")));
+        for (const core::LayerGroup &g : imported->model.layerGroups)
+            QCOMPARE(g.latentDim, 512.0 + 64 + 128); // the latent, its RoPE key, the indexer's
+    }
+    // DeepSeek-V3.2: DeepSeek-V3's 671,026,419,200 (tst_cli, importHfPrintsAnInlineModel) and 61
+    // indexers of 64 heads
+    {
+        const auto imported = importFixture(QStringLiteral("deepseek-v3.2.json"));
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
+        const double indexer = 1536.0 * 64 * 128 + 7168 * 128 + 2 * 128 + 7168 * 64;
+        QCOMPARE(imported->model.parameters, 671026419200.0 + 61 * indexer);
+        QCOMPARE(imported->checkpointFormat, std::optional(core::NumericFormat::Fp8));
+        core::Scenario s = core::lessonDefaultScenario();
+        s.model = imported->model;
+        s.serving.kvFormat = core::NumericFormat::Bf16;
+        s.serving.contextTokens = kTokens;
+        s.serving.promptTokens = 1024;
+        QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence],
+                 61 * (512.0 + 64 + 128) * 2 * kTokens);
+    }
 }
 
 void HfImport::layerPatterns()

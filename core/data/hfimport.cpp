@@ -573,11 +573,17 @@ Located identify(const json &root)
                                 "import does not know (deepseek_v2, deepseek_v3, deepseek_v32, "
                                 "kimi_k2 and glm_moe_dsa are read; the nearest by name is " +
                                 nearestFamily(type, *at.config) + ")");
-    if (auto text = root.find("text_config"); text != root.end() && text->is_object())
+    if (auto text = root.find("text_config"); text != root.end() && text->is_object()) {
+        const std::string inner = modelTypeOf(*text).substr(0, 40);
         fail("/model_type", "unknown architecture \"" + type.substr(0, 40) +
-                                "\" around a text_config of model_type \"" +
-                                modelTypeOf(*text).substr(0, 40) +
-                                "\", which this import does not know either");
+                                "\" around a text_config " +
+                                (inner.empty() ? std::string("that names no model_type")
+                                               : "of model_type \"" + inner +
+                                                     "\", which this import does not "
+                                                     "know either") +
+                                "; the nearest family read by name is " +
+                                nearestFamily(inner.empty() ? type : inner, *text));
+    }
     const std::string refusal = standardDecoderRefusal(*at.config, root);
     if (refusal.empty()) {
         at.family = &kStandardDecoder;

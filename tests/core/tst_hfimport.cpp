@@ -1294,6 +1294,11 @@ void HfImport::contradictoryConfigsAreRefused_data()
         << R"({"model_type": "mistrl", "sliding_window": 4096})"
         << "/model_type"
         << "nearest family read by name is mistral (by name)";
+    QTest::newRow("a wrapper whose text_config names no type (MiniMax-M3's NVFP4 copy)")
+        << "llama-3.1-8b.json"
+        << R"({"model_type": "minimax_m3_vl", "text_config": {"hidden_size": 6144}})"
+        << "/model_type"
+        << "text_config that names no model_type; the nearest family read by name is minimax_m2";
     QTest::newRow("nearest by structure: experts")
         << "mixtral-8x7b.json" << QStringLiteral("{%1}").arg(acme) << "/model_type"
         << "nearest family read by name is qwen3_moe (its keys name experts)";

@@ -220,6 +220,7 @@ SequenceCache sequenceCache(const ModelSpec &model, double bytesPerElement, doub
         const double bytes = perToken * groupHeldTokens(group, tokens) + state;
         cache.bytes += bytes;
         cache.stateBytes += state;
+        cache.stateBytesPerDevice += state / shards;
         cache.bytesPerDevice += bytes / shards;
         cache.perTokenUncapped += perToken;
         cache.perTokenUncappedPerDevice += perToken / shards;

@@ -86,10 +86,11 @@ double groupKvShards(const LayerGroup &group, double tensorParallel);
  *  of one tensor-parallel group (before pipeline stages divide the layers). */
 struct SequenceCache
 {
-    double bytes = 0;            ///< attention KV + fixed state
-    double stateBytes = 0;       ///< the fixed part (linear attention, state-space layers)
-    double bytesPerDevice = 0;   ///< per tensor-parallel rank
-    double perTokenUncapped = 0; ///< sum of every group's bytes per token
+    double bytes = 0;               ///< attention KV + fixed state
+    double stateBytes = 0;          ///< the fixed part (linear attention, state-space layers)
+    double stateBytesPerDevice = 0; ///< the same on one tensor-parallel rank
+    double bytesPerDevice = 0;      ///< per tensor-parallel rank
+    double perTokenUncapped = 0;    ///< sum of every group's bytes per token
     double perTokenUncappedPerDevice = 0;
 };
 

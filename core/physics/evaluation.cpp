@@ -29,6 +29,7 @@ constexpr std::array<FigureInfo, kFigureCount> kFigureTable = {{
     {F::KvBytesPerToken, "memory.kv_bytes_per_token", Q::Bytes, "KV cache per token"},
     {F::KvBytesPerSequence, "memory.kv_bytes_per_sequence", Q::Bytes, "KV cache per sequence"},
     {F::StateBytesPerSequence, "memory.state_bytes_per_sequence", Q::Bytes, "Fixed state per sequence"},
+    {F::StateBytesTotal, "memory.state_bytes_total", Q::Bytes, "Fixed state, resident sequences"},
     {F::ResidentSequences, "memory.resident_sequences", Q::Count, "Resident sequences"},
     {F::KvBytesTotal, "memory.kv_bytes_total", Q::Bytes, "KV cache"},
     {F::FragmentationBytes, "memory.fragmentation_bytes", Q::Bytes, "Fragmentation"},
@@ -178,6 +179,7 @@ struct StepBase
     double kvPerSequence = 0;     ///< attention KV at the context + fixed state
     double kvPerSequencePerRank = 0;
     double statePerSequence = 0;
+    double statePerSequencePerRank = 0;
     double peak = 0;      ///< FLOP/s of the compute format
     double bandwidth = 0; ///< bytes/s
     double bandwidthEfficiency = 1;
@@ -317,6 +319,7 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.kvPerTokenPerRank = cache.perTokenUncappedPerDevice;
     b.kvPerSequence = cache.bytes;
     b.statePerSequence = cache.stateBytes;
+    b.statePerSequencePerRank = cache.stateBytesPerDevice;
     b.kvPerSequencePerRank = cache.bytesPerDevice;
     b.kvShards = cache.bytesPerDevice > 0.0 ? cache.bytes / cache.bytesPerDevice : 1.0;
     const std::vector<LayerGroup> groups = layerGroupsOf(m);
@@ -542,6 +545,8 @@ void evaluateMemory(const Scenario &s, const Base &b, Evaluation &e)
     e[F::StateBytesPerSequence] = b.statePerSequence;
     e[F::ResidentSequences] = resident;
     e[F::KvBytesTotal] = kvPerSequencePerDevice(b) * resident;
+    // the fixed part of it: recurrent state that does not grow with the context (issue #44)
+    e[F::StateBytesTotal] = b.statePerSequencePerRank / b.pipelineParallel * resident;
     e[F::FragmentationBytes] = e[F::KvBytesTotal] * b.fragmentation;
     e[F::OverheadBytes] = b.overhead;
     e[F::ServingBytesTotal] = servingBytes(b, sv.batch);

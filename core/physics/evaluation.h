@@ -47,6 +47,7 @@ enum class FigureId : std::uint16_t {
     KvBytesPerToken,
     KvBytesPerSequence,
     StateBytesPerSequence,
+    StateBytesTotal, ///< per device: the resident sequences' fixed state, part of KvBytesTotal
     ResidentSequences,
     KvBytesTotal,
     FragmentationBytes,

@@ -327,6 +327,15 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                 "model.layer_groups");
         x.note = "Part of the KV cache per sequence: it does not grow with the context.";
         break;
+    case F::StateBytesTotal:
+        x.formula = "fixed state = resident sequences x fixed state per sequence (per device: "
+                    "split with its heads over the tensor-parallel devices)";
+        x.substituted = "= " + count(e[F::ResidentSequences]) + " x the state per sequence" + tp +
+                        " = " + b.fig(F::StateBytesTotal);
+        b.derived("fixed state per sequence", F::StateBytesPerSequence);
+        x.note = "Part of the KV cache bar: linear-attention and state-space layers hold this "
+                 "much whatever the context; the rest grows with every token.";
+        break;
     case F::ResidentSequences:
         x.formula = "resident sequences = max(batch, concurrent sequences)";
         x.substituted = "= max(" + count(sv.batch) + ", " + count(sv.concurrentSequences) +

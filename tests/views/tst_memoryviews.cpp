@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Memory tab: the memory bars, the KV cache and the OOM diagnosis with the lesson's numbers.
 
+#include "tools/testpaths.h"
 #include "viewtestsupport.h"
 
 #include "app/mainwindow.h"
@@ -76,6 +77,7 @@ private slots:
     void oomDiagnosisShowsTheLessonsNumbers();
     void kvViewMarksTheFailingRequest();
     void layerGroupsAreShown();
+    void fixedStateIsShownApart();
 };
 
 void MemoryViews::initTestCase()
@@ -222,6 +224,33 @@ void MemoryViews::layerGroupsAreShown()
     doc.flush();
     QVERIFY(memory.trainingOffScale()); // 11 TB of training state against 141 GB devices
     QVERIFY(memory.headroomTexts().first().contains(QStringLiteral("off the scale")));
+}
+
+// Issue #44: a hybrid model's recurrent state is its own segment beside the cache that grows.
+// Jamba v0.1's 28 Mamba layers each hold 3 x 8,192 conv inputs and 8,192 x 16 of state in BF16:
+// 8,716,288 B a sequence, 139,460,608 B for 16 resident sequences, whatever the context.
+void MemoryViews::fixedStateIsShownApart()
+{
+    views::ScenarioDocument doc;
+    views::MemoryView memory(&doc);
+    showOffscreen(memory);
+    QCOMPARE(memory.segment(QStringLiteral("Fixed state"))[1], 0.0); // the lesson's 7B: none
+    QString error;
+    QVERIFY2(
+        doc.importModel(testpaths::fixturesDir() + QStringLiteral("/hf/jamba-v0.1.json"), &error),
+        qPrintable(error));
+    for (const auto &[path, value] :
+         {std::pair{"serving.batch", 16.0}, std::pair{"serving.concurrent_sequences", 16.0},
+          std::pair{"serving.context_tokens", 32768.0}})
+        QVERIFY(doc.setNumber(QString::fromLatin1(path), value));
+    doc.flush();
+    const double state = 28.0 * (3 * 8192 + 8192 * 16) * 2 * 16;
+    QCOMPARE(state, 139460608.0);
+    QCOMPARE(memory.segment(QStringLiteral("Fixed state"))[1], state);
+    const core::Evaluation &e = doc.evaluation();
+    QCOMPARE(e[core::FigureId::StateBytesTotal], state);
+    QCOMPARE(memory.segment(QStringLiteral("KV cache"))[1] + state,
+             e[core::FigureId::KvBytesTotal]);
 }
 
 QTEST_MAIN(MemoryViews)

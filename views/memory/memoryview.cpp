@@ -54,11 +54,11 @@ struct Segment
 QList<Segment> segmentKinds() // not cached: the greys follow the theme
 {
     return {
-        {"Weights", style::weights()},          {"Gradients", style::kSkyBlue},
-        {"FP32 master copy", style::kYellow},   {"Optimiser moments", style::kVermillion},
-        {"Activations", style::kGreen},         {"KV cache", style::kvCache()},
-        {"Runtime context", style::overhead()}, {"Workspace", style::grey(150)},
-        {"Fragmentation", style::grey(90)},
+        {"Weights", style::weights()},        {"Gradients", style::kSkyBlue},
+        {"FP32 master copy", style::kYellow}, {"Optimiser moments", style::kVermillion},
+        {"Activations", style::kGreen},       {"KV cache", style::kvCache()},
+        {"Fixed state", style::fixedState()}, {"Runtime context", style::overhead()},
+        {"Workspace", style::grey(150)},      {"Fragmentation", style::grey(90)},
     };
 }
 
@@ -126,6 +126,7 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
             return;
         const QString name = set->label();
         emit explainRequested(name == tr("KV cache")        ? FigureId::KvBytesTotal
+                              : name == tr("Fixed state")   ? FigureId::StateBytesTotal
                               : name == tr("Weights")       ? FigureId::WeightsBytes
                               : name == tr("Activations")   ? FigureId::TrainingActivationBytes
                               : name == tr("Fragmentation") ? FigureId::FragmentationBytes
@@ -295,8 +296,12 @@ QList<MemoryView::Bar> MemoryView::bars() const
         bar.category =
             tr("Serving %1").arg(fromView(core::formatLabel(scenario.serving.weightFormat)));
         const core::OverheadSplit split = core::overheadSplit(scenario);
+        // a hybrid model's recurrent state apart from the cache that grows (issue #44)
+        const double state =
+            ev.available(FigureId::StateBytesTotal) ? ev[FigureId::StateBytesTotal] : 0.0;
         bar.segments = {{QStringLiteral("Weights"), ev[FigureId::WeightsBytes]},
-                        {QStringLiteral("KV cache"), ev[FigureId::KvBytesTotal]},
+                        {QStringLiteral("KV cache"), ev[FigureId::KvBytesTotal] - state},
+                        {QStringLiteral("Fixed state"), state},
                         {QStringLiteral("Runtime context"), split.runtimeContextBytes},
                         {QStringLiteral("Workspace"), split.workspaceBytes},
                         {QStringLiteral("Fragmentation"), ev[FigureId::FragmentationBytes]}};
@@ -430,8 +435,18 @@ void MemoryView::refresh()
                     badgeText = badge(FigureId::WeightsBytes, format);
                 if (!trainingBar && segment.first == QStringLiteral("KV cache"))
                     badgeText = badge(FigureId::KvBytesTotal, format);
+                // a fixed state too thin to label its own segment is said beside the cache
+                QString stateText;
+                if (segment.first == QStringLiteral("KV cache")) {
+                    for (const auto &other : bar.segments)
+                        if (other.first == QStringLiteral("Fixed state") && other.second > 0.0 &&
+                            other.second / unit < yMax * 0.025)
+                            stateText = tr(" + fixed state %1")
+                                            .arg(QString::fromStdString(
+                                                core::formatBytes(other.second, doc.units())));
+                }
                 // beside the bar, in the segment's colour family: readable whatever the fill
-                m_labels->add(tr("%1 %2").arg(name, value) + badgeText,
+                m_labels->add(tr("%1 %2").arg(name, value) + stateText + badgeText,
                               QPointF(i + halfBar, (base + shown / 2) / unit), m_capacity,
                               style::currentDevice(), QPointF(4, -8), false);
                 // in a narrow column (presenter size, both units) the value goes under the name
@@ -439,6 +454,7 @@ void MemoryView::refresh()
                 m_labels->setNarrowText(
                     tr("%1\n%2").arg(
                         name, narrowValue.replace(QStringLiteral(" ("), QStringLiteral("\n("))) +
+                        (stateText.isEmpty() ? QString() : QLatin1Char('\n') + stateText.mid(3)) +
                         badgeText,
                     1 - 2 * halfBar);
             }

@@ -34,6 +34,11 @@ inline const QColor &kvCache()
 {
     return kOrange;
 }
+/// a hybrid model's fixed recurrent state: part of the KV cache, the cache's colour darkened
+inline QColor fixedState()
+{
+    return kOrange.darker(160);
+}
 inline const QColor &overhead()
 {
     return kPurple;

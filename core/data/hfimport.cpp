@@ -5,6 +5,7 @@
 #include "core/model/units.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -239,7 +240,7 @@ public:
 
     /** A count given once or once per layer (Hunyuan's moe_topk, moe_intermediate_size): every
      *  layer's must be the same whole number from 0; kUnset when absent. */
-    double uniformCount(const char *name)
+    double uniformCount(const char *name, double layers)
     {
         std::string used;
         const json *value = find({name}, &used);
@@ -250,6 +251,9 @@ public:
                    v.get<double>() <= 1e12 && std::floor(v.get<double>()) == v.get<double>();
         };
         if (value->is_array()) {
+            if (static_cast<double>(value->size()) != layers)
+                fail(used, "lists " + std::to_string(value->size()) +
+                               " layers but num_hidden_layers is " + formatNumber(layers, 9));
             if (value->empty() || !whole((*value)[0]))
                 fail(used + "/0", "must be a whole number from 0");
             for (std::size_t i = 1; i < value->size(); ++i)
@@ -470,8 +474,13 @@ std::size_t editDistance(std::string_view a, std::string_view b)
 /** The family read by name nearest an unknown model_type (issue #44, item 6): by name (a shared
  *  stem of five characters or more, or two edits or fewer), else by the layer kinds its keys
  *  name; with how it was found. */
-std::string nearestFamily(const std::string &type, const json &config)
+std::string nearestFamily(const std::string &given, const json &config)
 {
+    // compared as written by hand: case and surrounding spaces aside
+    std::string type;
+    for (char ch : given)
+        if (ch != ' ' && ch != '\t')
+            type += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     const FamilyInfo *best = nullptr;
     std::size_t bestPrefix = 0;
     for (const FamilyInfo &info : kFamilies) {
@@ -996,16 +1005,26 @@ HfImport import(const json &root)
             break;
         }
         experts = routed;
-        perToken = c.uniformCount("moe_topk");
-        expertWidth = c.uniformCount("moe_intermediate_size");
-        if (!isSet(perToken) || perToken < 1)
+        perToken = c.uniformCount("moe_topk", m.layers);
+        const double moeWidth = c.uniformCount("moe_intermediate_size", m.layers);
+        if (!isSet(perToken))
             fail(c.pathOf("moe_topk"), "missing: the experts each token uses");
-        if (!isSet(expertWidth))
-            expertWidth = c.count({"intermediate_size"}, true, m, nullptr);
-        if (c.flag("use_mixed_mlp_moe", false)) {
-            shared = c.uniformCount("num_shared_expert");
+        if (perToken < 1)
+            fail(c.pathOf("moe_topk"), "must be 1 or more: the experts each token uses");
+        if (perToken > experts)
+            fail(c.pathOf("moe_topk"), "more experts per token (" + formatNumber(perToken, 9) +
+                                           ") than experts (" + formatNumber(experts, 9) + ")");
+        // Tencent's HunYuanMLP: experts and the shared MLP are moe_intermediate_size wide
+        // where the file gives it (the shared one x num_shared_expert), else intermediate_size;
+        // transformers' hunyuan_v1_moe always has one shared MLP of intermediate_size
+        const double width = c.count({"intermediate_size"}, true, m, nullptr);
+        expertWidth = isSet(moeWidth) && moeWidth > 0 ? moeWidth : width;
+        const bool transformersLayout = std::string_view(family.key) == "hunyuan_v1_moe" &&
+                                        c.find({"use_mixed_mlp_moe"}) == nullptr;
+        if (transformersLayout || c.flag("use_mixed_mlp_moe", false)) {
+            shared = c.uniformCount("num_shared_expert", m.layers);
             shared = isSet(shared) ? shared : 1;
-            sharedWidth = c.count({"intermediate_size"}, true, m, nullptr);
+            sharedWidth = transformersLayout ? width : expertWidth;
         }
         m.sources["experts_per_token"] = "config.json: moe_topk";
         break;
@@ -1076,7 +1095,8 @@ HfImport import(const json &root)
         f == Family::Jamba ? std::max(1.0, c.countOrZero("expert_layer_period", 2)) : 1.0;
     const double expertOffset = f == Family::Jamba ? c.countOrZero("expert_layer_offset", 1) : 0.0;
     if (firstDense > L)
-        fail(c.pathOf("first_k_dense_replace"), "more dense layers than layers");
+        fail(c.pathOf(f == Family::Hunyuan ? "moe_layer_num_skipped" : "first_k_dense_replace"),
+             "more dense layers than layers");
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const double index = static_cast<double>(i);
         bool moe = experts > 0;

@@ -178,8 +178,14 @@ GroupSmallKernels groupSmallKernels(const ModelSpec &model, const LayerGroup &gr
     constexpr double kActivationBytes = 2.0;
     const double tp = std::max(1.0, tensorParallel);
     const double hidden = model.hiddenSize * kActivationBytes;
-    push(SmallKernel::Norm, 2.0 * group.layers, 2.0 * hidden);
-    push(SmallKernel::ResidualAdd, 2.0 * group.layers, 3.0 * hidden);
+    // a norm and a residual add around each block: two a layer of attention (or a mixer) and
+    // an MLP, one where a layer is one block (Nemotron-H's Mamba, attention or MLP layers)
+    const double blocks = (group.attention != AttentionKind::None ? 1.0 : 0.0) +
+                          (group.mlp != MlpKind::None ? 1.0 : 0.0);
+    if (blocks > 0) {
+        push(SmallKernel::Norm, blocks * group.layers, 2.0 * hidden);
+        push(SmallKernel::ResidualAdd, blocks * group.layers, 3.0 * hidden);
+    }
     if (attends(group.attention) && isSet(model.attentionHeads) && isSet(group.headDim)) {
         const double kvHeads =
             group.attention == AttentionKind::Shared || !isSet(group.kvHeads) ? 0.0 : group.kvHeads;

@@ -61,8 +61,9 @@ struct SmallKernelRun
     double bytesPerToken = 0;
 };
 
-/** One group's small kernels: 2 norms (over the hidden size, each rank holds it whole) and 2
- *  residual adds (two read, one written) per layer, rotary over the query and KV heads on
+/** One group's small kernels: a norm (over the hidden size, each rank holds it whole) and a
+ *  residual add (two read, one written) around each block of a layer, two where a layer has
+ *  attention (or a mixer) and an MLP, rotary over the query and KV heads on
  *  attention layers (split over the tensor-parallel ranks), the activation over 3 x the MLP's
  *  width (the gate and up halves read, the product written; a mixture's active and shared
  *  experts) on layers with an MLP. None when the model has no hidden size. Linear-attention and
@@ -72,7 +73,9 @@ struct GroupSmallKernels
 {
     std::array<SmallKernelRun, kSmallKernelKinds> runs{};
     std::size_t count = 0;
-    std::span<const SmallKernelRun> view() const { return {runs.data(), count}; }
+    std::span<const SmallKernelRun> view() const & { return {runs.data(), count}; }
+    /// a temporary's runs end with it: name it first (ASan found a range-for over one)
+    std::span<const SmallKernelRun> view() const && = delete;
 };
 GroupSmallKernels groupSmallKernels(const ModelSpec &model, const LayerGroup &group,
                                     double tensorParallel);

@@ -345,10 +345,15 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.secondsPerSequence = terms.secondsPerSequence;
     b.kvWrite = terms.kvWrite;
     b.attentionFlops = terms.attentionFlops;
+    if (terms.smallKernels && !isSet(m.hiddenSize))
+        warn(e, EvalWarning::SmallKernelsNeedArchitecture);
     if (terms.smallKernels) {
-        for (const LayerGroup &group : groups)
-            for (const SmallKernelRun &run : groupSmallKernels(m, group, b.tensorParallel).view())
+        for (const LayerGroup &group : groups) {
+            // a named local: a range-for over a temporary's view would outlive the temporary
+            const GroupSmallKernels kernels = groupSmallKernels(m, group, b.tensorParallel);
+            for (const SmallKernelRun &run : kernels.view())
                 addSmallKernelRun(b, run);
+        }
         b.measuredBandwidth = b.bandwidth * terms.bandwidthCeilingShare;
     }
     if (b.attentionFlops) {
@@ -1054,6 +1059,9 @@ std::vector<std::string_view> warningTexts(const Evaluation &e)
     add(EvalWarning::KvHeadsReplicated,
         "fewer model.kv_heads than serving.tensor_parallel devices: each device holds a whole "
         "head, so the KV cache divides by the KV heads, not by the devices");
+    add(EvalWarning::SmallKernelsNeedArchitecture,
+        "each layer's small kernels (norms, rotary, activation, adds) need the model's hidden "
+        "size: left out, so the step is a little faster than the estimate's own rule");
     add(EvalWarning::EmbeddingsNeedArchitecture,
         "keeping embeddings at 16 bit needs the model's vocabulary and hidden size: ignored");
     return texts;

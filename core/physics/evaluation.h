@@ -199,6 +199,9 @@ enum class EvalWarning : std::uint32_t {
     /// a typical or calibrated estimate asked for, but the profile has nothing for this device
     /// or its class: the scenario's own efficiencies are used
     NoCalibrationForDevice = 1u << 14,
+    /// the estimate times each layer's small kernels, but the model has no hidden size to size
+    /// them by: left out
+    SmallKernelsNeedArchitecture = 1u << 15,
 };
 
 struct Evaluation

@@ -320,10 +320,11 @@ Result<OperatorBreakdown> operatorBreakdown(const Scenario &s, Phase phase, Atte
                   (T * width + T * h) * actBytes, 0.0);
         }
         b.add("mlp_add", OperatorKind::Elementwise, L, T * h, 0.0, 2.0 * T * h * actBytes, 0.0);
-        if (timesSmallKernels)
-            timeSmallKernels(b, groupSmallKernels(m, g, b.tensorParallel).view(), first, T,
-                             measuredBandwidth,
+        if (timesSmallKernels) {
+            const GroupSmallKernels kernels = groupSmallKernels(m, g, b.tensorParallel);
+            timeSmallKernels(b, kernels.view(), first, T, measuredBandwidth,
                              qDim + (g.attention == AttentionKind::Shared ? 0.0 : kvDim), actBytes);
+        }
     }
     b.prefix.clear();
 

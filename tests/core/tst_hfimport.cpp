@@ -14,6 +14,7 @@
 #include "core/model/calc.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QObject>
@@ -973,6 +974,12 @@ void HfImport::nemotronH()
     s.serving.promptTokens = 1024;
     const core::Evaluation e = core::evaluate(s);
     QCOMPARE(e[core::FigureId::KvBytesPerSequence], 10 * kvLayerToken(8, 128) * 8192 + 54 * state);
+    // each layer is one block: one norm and one add around it (the hostile review found two
+    // charged), rotary on the 10 attention layers, the activation on the 54 MLP layers; at the
+    // lesson's batch of 8 every small kernel is at its floor
+    s.serving.smallKernels = 1;
+    ACCEL_COMPARE_NEAR(core::evaluate(s)[core::FigureId::DecodeSmallKernelSeconds],
+                       118 * (5.75e-6 + 2.5e-6) + 10 * 3.75e-6 + 54 * 4.0e-6, 1e-12);
 }
 
 // Issue #44: Jamba, counted from its config's numbers (transformers' JambaMambaMixer): 32
@@ -1057,6 +1064,36 @@ void HfImport::hunyuan()
     refused = core::importHuggingFaceConfig(cla.toStdString());
     QVERIFY(!refused.ok());
     QCOMPARE(refused.error().path, std::string("/use_cla"));
+    // the hostile review's: Tencent's shared MLP is moe_intermediate_size x num_shared_expert
+    // wide (A13B's two widths are equal, so the fixture alone cannot tell); transformers'
+    // hunyuan_v1_moe, without use_mixed_mlp_moe, always has one of intermediate_size
+    const QJsonObject original = QJsonDocument::fromJson(config.toUtf8()).object();
+    const auto importObject = [](const QJsonObject &object) {
+        return core::importHuggingFaceConfig(QJsonDocument(object).toJson().toStdString());
+    };
+    QJsonObject narrow = original;
+    QJsonArray widths;
+    for (int i = 0; i < 32; ++i)
+        widths.append(1536);
+    narrow.insert(QStringLiteral("moe_intermediate_size"), widths);
+    const auto narrowed = importObject(narrow);
+    QVERIFY(narrowed.ok());
+    const double narrowExpert = swiglu(h, 1536);
+    QCOMPARE(narrowed->model.parameters, ends + 32 * (attention(h, 32, 8, 128) + 2 * 128 + 2 * h +
+                                                      router + narrowExpert + 64 * narrowExpert));
+    QJsonObject transformers = original;
+    transformers.insert(QStringLiteral("model_type"), QStringLiteral("hunyuan_v1_moe"));
+    for (const char *key : {"use_mixed_mlp_moe", "num_shared_expert", "moe_intermediate_size",
+                            "moe_layer_num_skipped"})
+        transformers.remove(QLatin1String(key));
+    const auto upstream = importObject(transformers);
+    QVERIFY(upstream.ok());
+    QCOMPARE(upstream->model.parameters, total);
+    QJsonObject shortList = original;
+    shortList.insert(QStringLiteral("moe_topk"), QJsonArray{8, 8});
+    refused = importObject(shortList);
+    QVERIFY(!refused.ok());
+    QCOMPARE(refused.error().path, std::string("/moe_topk"));
 }
 
 // Issue #44: DeepSeek-V3.2 and GLM-5 are DeepSeek-V3's MLA with an indexer (DSA) in every layer:

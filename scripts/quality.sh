@@ -89,7 +89,8 @@ stage_fuzz() {
     cmake --build --preset fuzz
     local work=build-fuzz/run
     rm -rf "$work"
-    for target in scenario_file preset_file hf_config set_overrides trace measurements; do
+    for target in scenario_file preset_file hf_config set_overrides trace measurements \
+        safetensors_header; do
         local seeds="$work/$target/seeds" corpus="$work/$target/corpus" findings="$work/$target/findings"
         mkdir -p "$seeds" "$corpus" "$findings"
         case $target in
@@ -102,6 +103,7 @@ stage_fuzz() {
                 printf 'model={"parameters": 1e9, "layers": 2, "kv_heads": 1, "head_dim": 8}\nserving.tensor_parallel=2' > "$seeds/inline" ;;
             trace) cp tests/fixtures/traces/*.csv "$seeds/" ;;
             measurements) cp tests/fixtures/measurements/*.json tests/fixtures/measurements/*.csv presets/measurements/*.csv presets/calibration/*.json "$seeds/" ;;
+            safetensors_header) cp tests/fixtures/safetensors/gpt2-tiny/header.bin "$seeds/" ;;
         esac
         cp tests/fixtures/fuzz/$target/* "$seeds/" 2>/dev/null || true
         echo "-- fuzz_$target"

@@ -148,11 +148,9 @@ std::string allowedRange(const ParameterInfo &info)
 
 } // namespace
 
-namespace {
-
 /** Control characters from a file (an ESC that recolours the terminal, a carriage return that
  *  overwrites the line) are shown escaped in a message, never sent to the terminal raw. */
-std::string printable(const std::string &text)
+std::string printable(std::string_view text)
 {
     std::string out;
     out.reserve(text.size());
@@ -168,8 +166,6 @@ std::string printable(const std::string &text)
     }
     return out;
 }
-
-} // namespace
 
 void fail(const std::string &path, const std::string &message)
 {

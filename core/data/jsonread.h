@@ -32,6 +32,9 @@ struct ReadFailure
  *  that are not finite, and invalid UTF-8. Throws ReadFailure. */
 json parseStrict(std::string_view text);
 
+/** `text` fit for a message: control characters as \u001b escapes. */
+std::string printable(std::string_view text);
+
 /** "/serving/batch" from "serving" and "batch" (JSON pointer escaping applied). */
 std::string childPointer(const std::string &parent, std::string_view key);
 

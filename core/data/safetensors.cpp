@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/data/safetensors.h"
 
+#include "core/data/jsonread.h"
+
 #include "core/model/units.h"
 
 #include <nlohmann/json.hpp>
@@ -40,30 +42,24 @@ Result<SafetensorsHeader> fail(const std::string &where, const std::string &mess
     return Result<SafetensorsHeader>::failure(where, message);
 }
 
-/** A name fit to print: control characters as '?', cut at 120 bytes on a character boundary. */
-std::string printable(const std::string &name)
+/** `name`'s first `bytes` bytes or fewer, cut on a UTF-8 character boundary. */
+std::string_view cutAtCharacter(std::string_view name, std::size_t bytes)
 {
-    std::size_t end = std::min<std::size_t>(name.size(), 120);
+    std::size_t end = std::min(name.size(), bytes);
     while (end > 0 && end < name.size() && (static_cast<unsigned char>(name[end]) & 0xC0) == 0x80)
         --end; // not inside a UTF-8 sequence
-    std::string out;
-    for (char c : name.substr(0, end))
-        out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c;
-    return out;
+    return name.substr(0, end);
+}
+
+/** A name from a file fit for a message: cut short, control characters escaped. */
+std::string printable(const std::string &name, std::size_t bytes = 120)
+{
+    return detail::printable(cutAtCharacter(name, bytes));
 }
 
 std::string tensorPointer(const std::string &name)
 {
-    std::string escaped;
-    for (char c : printable(name)) {
-        if (c == '~')
-            escaped += "~0";
-        else if (c == '/')
-            escaped += "~1";
-        else
-            escaped += c;
-    }
-    return "/" + escaped;
+    return detail::childPointer("", cutAtCharacter(name, 120));
 }
 
 /** The deepest nesting of arrays and objects in JSON text, outside strings: a header is three
@@ -221,7 +217,7 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view prefix, std::u
                 return fail(where, "must be an object of strings");
             for (auto m = entry.begin(); m != entry.end(); ++m) {
                 if (!m.value().is_string())
-                    return fail(where + "/" + printable(m.key()).substr(0, 60), "must be a string");
+                    return fail(where + "/" + printable(m.key(), 60), "must be a string");
                 header.metadata[m.key()] = m.value().get<std::string>();
             }
             continue;
@@ -235,8 +231,8 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view prefix, std::u
         t.dtype = entry["dtype"].get<std::string>();
         const double bits = safetensorsDtypeBits(t.dtype);
         if (bits == 0.0)
-            return fail(where + "/dtype", "\"" + printable(t.dtype).substr(0, 20) +
-                                              "\" is not a dtype this reader knows");
+            return fail(where + "/dtype",
+                        "\"" + printable(t.dtype, 20) + "\" is not a dtype this reader knows");
         if (!entry.contains("shape") || !entry["shape"].is_array())
             return fail(where + "/shape", "missing or not an array");
         if (entry["shape"].size() > 16)
@@ -286,7 +282,7 @@ Result<SafetensorsHeader> parseSafetensorsHeader(std::string_view prefix, std::u
     for (std::size_t i = 0; i < byOffset.size(); ++i) {
         if (i > 0 && byOffset[i]->begin < byOffset[i - 1]->end)
             return fail(tensorPointer(byOffset[i]->name) + "/data_offsets",
-                        "overlaps \"" + printable(byOffset[i - 1]->name).substr(0, 80) + "\"");
+                        "overlaps \"" + printable(byOffset[i - 1]->name, 80) + "\"");
         covered += byOffset[i]->end - byOffset[i]->begin;
     }
     // the format's reader refuses data no tensor claims (a tiny tensor in a 16 GB file)
@@ -513,8 +509,7 @@ Result<CheckpointImport> importFolder(const std::string &given)
                 file.find('\\') != std::string::npos || file == "." || file == ".." ||
                 file.find('\0') != std::string::npos)
                 return R::failure(indexPath.string() + ": /weight_map" + tensorPointer(it.key()),
-                                  "names a file outside the folder: " +
-                                      printable(file).substr(0, 80));
+                                  "names a file outside the folder: " + printable(file, 80));
             files.insert(file);
             weightMap[it.key()] = file;
         }

@@ -337,6 +337,16 @@ double kvLayerToken(double kv, double hd)
 {
     return 2 * kv * hd * 2;
 }
+// What the app puts in one sequence's KV cache (and recurrent state) at `context` tokens, BF16.
+double kvBytesPerSequence(const core::ModelSpec &model, double context)
+{
+    core::Scenario s = core::lessonDefaultScenario();
+    s.model = model;
+    s.serving.kvFormat = core::NumericFormat::Bf16;
+    s.serving.contextTokens = context;
+    s.serving.promptTokens = std::min(1024.0, context);
+    return core::evaluate(s)[core::FigureId::KvBytesPerSequence];
+}
 // A Mamba-2 layer (transformers' NemotronHMamba2Mixer) and its pre-norm: in_proj to x, z, B, C
 // and dt; a depthwise conv with bias over x, B and C; dt_bias, A_log and D per head; a gated
 // norm over the inner width; out_proj.
@@ -718,17 +728,11 @@ void HfImport::currentFamilies()
         ACCEL_COMPARE_NEAR((parameters + totalAdjust) / publisherTotal, 1.0, 0.01);
     if (publisherActive > 0)
         ACCEL_COMPARE_NEAR((active + activeAdjust) / publisherActive, 1.0, moe ? 0.02 : 0.01);
-    core::Scenario s = core::lessonDefaultScenario();
-    s.model = m;
-    s.serving.kvFormat = core::NumericFormat::Bf16;
-    s.serving.contextTokens = kTokens;
-    s.serving.promptTokens = 1024;
-    QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence], kvAt32k);
+    QCOMPARE(kvBytesPerSequence(m, kTokens), kvAt32k);
     // the printed model reads back as an inline model with the same numbers
     auto again = core::readScenario("{\"model\": " + core::modelToJson(m) + "}");
     QVERIFY2(again.ok(), again.ok() ? "" : again.error().message.c_str());
-    s.model = again->scenario.model;
-    QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence], kvAt32k);
+    QCOMPARE(kvBytesPerSequence(again->scenario.model, kTokens), kvAt32k);
 }
 
 // Issue #44: a wrapper the import does not know by name is read through its text_config when
@@ -852,14 +856,7 @@ void HfImport::unknownFamiliesReadAsAStandardDecoder()
 // assumed while it warned it did not read the key; the conv state stays at BF16.
 void HfImport::recurrentStateAtTheDeclaredWidth()
 {
-    auto kvAt32k = [](const core::ModelSpec &model) {
-        core::Scenario s = core::lessonDefaultScenario();
-        s.model = model;
-        s.serving.kvFormat = core::NumericFormat::Bf16;
-        s.serving.contextTokens = kTokens;
-        s.serving.promptTokens = 1024;
-        return core::evaluate(s)[core::FigureId::KvBytesPerSequence];
-    };
+    auto kvAt32k = [](const core::ModelSpec &model) { return kvBytesPerSequence(model, kTokens); };
     const double attentionKv = 10 * kvLayerToken(2, 256) * kTokens;
     QJsonObject config;
     QVERIFY(withEdits(QStringLiteral("qwen3.5-35b-a3b.json"),
@@ -1011,12 +1008,7 @@ void HfImport::jamba()
     ACCEL_COMPARE_NEAR(m.active() / 12e9, 1.0, 0.01);
     // KV in the 4 attention layers only; each Mamba layer holds 3 x 8,192 conv inputs and
     // 8,192 x 16 of state, in BF16
-    core::Scenario s = core::lessonDefaultScenario();
-    s.model = m;
-    s.serving.kvFormat = core::NumericFormat::Bf16;
-    s.serving.contextTokens = kTokens;
-    s.serving.promptTokens = 1024;
-    QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence],
+    QCOMPARE(kvBytesPerSequence(m, kTokens),
              4 * kvLayerToken(8, 128) * kTokens + 28 * (3 * inner + inner * state) * 2);
 }
 
@@ -1041,13 +1033,7 @@ void HfImport::hunyuan()
     ACCEL_COMPARE_NEAR(m.parameters / 80e9, 1.0, 0.01);
     ACCEL_COMPARE_NEAR(m.active() / 13e9, 1.0, 0.02);
     // grouped-query KV in every layer
-    core::Scenario s = core::lessonDefaultScenario();
-    s.model = m;
-    s.serving.kvFormat = core::NumericFormat::Bf16;
-    s.serving.contextTokens = kTokens;
-    s.serving.promptTokens = 1024;
-    QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence],
-             32 * kvLayerToken(8, 128) * kTokens);
+    QCOMPARE(kvBytesPerSequence(m, kTokens), 32 * kvLayerToken(8, 128) * kTokens);
     // per-layer lists that differ, and cross-layer KV sharing, are refused with where
     const QString config = [] {
         QFile f(testpaths::fixturesDir() + QStringLiteral("/hf/hunyuan-a13b-instruct.json"));
@@ -1140,12 +1126,7 @@ void HfImport::sparseAttentionIndexer()
         const double indexer = 1536.0 * 64 * 128 + 7168 * 128 + 2 * 128 + 7168 * 64;
         QCOMPARE(imported->model.parameters, 671026419200.0 + 61 * indexer);
         QCOMPARE(imported->checkpointFormat, std::optional(core::NumericFormat::Fp8));
-        core::Scenario s = core::lessonDefaultScenario();
-        s.model = imported->model;
-        s.serving.kvFormat = core::NumericFormat::Bf16;
-        s.serving.contextTokens = kTokens;
-        s.serving.promptTokens = 1024;
-        QCOMPARE(core::evaluate(s)[core::FigureId::KvBytesPerSequence],
+        QCOMPARE(kvBytesPerSequence(imported->model, kTokens),
                  61 * (512.0 + 64 + 128) * 2 * kTokens);
     }
 }

@@ -3,6 +3,7 @@
 
 #include "core/data/jsonread.h"
 #include "core/model/units.h"
+#include "core/model/weightparts.h"
 
 #include <algorithm>
 #include <cctype>
@@ -726,8 +727,7 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
     } else if (method == "mxfp4") {
         format = NumericFormat::Mxfp4;
         note = "the checkpoint's MoE experts are MXFP4 (" + formatNumber(100.0 * expertShare, 3) +
-               " % of the parameters); attention, router and embeddings stay BF16, so MXFP4 for "
-               "every weight slightly understates the bytes";
+               " % of the parameters)";
     } else if (method == "awq" || method == "gptq") {
         const double bits = isSet(number("bits")) ? number("bits") : number("w_bit");
         group = isSet(number("group_size")) ? number("group_size") : number("q_group_size");
@@ -777,9 +777,43 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
     }
     out.checkpointFormat = format;
     out.checkpointGroupSize = group;
-    out.model.notes["weight_format"] = note + ": set serving.weight_format to " +
-                                       std::string(formatKey(*format)) +
-                                       " for the checkpoint as published";
+    // what the method leaves at the checkpoint's 16 bits: the embedding table and output head
+    // and the norms always (no method here converts them), everything but the experts for
+    // MXFP4 (transformers converts gpt-oss's experts only), and what the file's lists name
+    const std::string dtype =
+        c.text("torch_dtype").empty() ? c.text("dtype") : c.text("torch_dtype");
+    const NumericFormat kept = dtype == "float16" ? NumericFormat::Fp16 : NumericFormat::Bf16;
+    auto keep = [&](WeightPart part) { out.partFormats[index(part)] = kept; };
+    keep(WeightPart::Embeddings);
+    keep(WeightPart::Other);
+    if (method == "mxfp4") {
+        keep(WeightPart::Attention);
+        keep(WeightPart::Mlp);
+    }
+    for (const char *list :
+         {"modules_to_not_convert", "ignore", "exclude_modules", "llm_int8_skip_modules"}) {
+        auto it = q->find(list);
+        if (it == q->end() || !it->is_array())
+            continue;
+        for (const json &name : *it) {
+            if (!name.is_string())
+                continue;
+            const std::string module = name.get<std::string>();
+            if (module.find("attn") != std::string::npos ||
+                module.find("attention") != std::string::npos)
+                keep(WeightPart::Attention);
+            if (module.find("shared_expert") != std::string::npos)
+                keep(WeightPart::Mlp);
+        }
+    }
+    std::string keptParts;
+    for (WeightPart part : kWeightParts)
+        if (out.partFormats[index(part)] && !(out.model.partParameters[index(part)] == 0.0))
+            keptParts += (keptParts.empty() ? "" : ", ") + std::string(weightPartLabel(part));
+    out.model.notes["weight_format"] =
+        note + ": set serving.weight_format to " + std::string(formatKey(*format)) +
+        " for the checkpoint as published; its " + keptParts + " stay " +
+        std::string(formatLabel(kept)) + " (serving.weight_formats, set by an import)";
 }
 
 /** What a generic read assumed (issue #44): the layout, the keys it used and the ones it did not
@@ -1452,8 +1486,10 @@ HfImport import(const json &root)
     else if (mlpBias)
         denseMlp += 2 * denseWidth + h;
     double expert = (f == Family::NemotronH ? 2 : 3) * h * expertWidth; // up (and gate), down
+    double expertBiases = 0; // kept at 16 bits beside quantised expert matrices (gpt-oss)
     if (f == Family::GptOss)
-        expert += 2 * expertWidth + h; // gate_up and down biases
+        expertBiases = 2 * expertWidth + h; // gate_up and down biases
+    expert += expertBiases;
     double router = h * experts + (routerBias ? experts : 0);
     double sharedMlp =
         shared * (f == Family::NemotronH ? 2 : 3) * h * sharedWidth + (sharedGate ? h : 0);
@@ -1501,6 +1537,11 @@ HfImport import(const json &root)
     double total = embeddings + finalNorm + pleModel;
     double active = total;
     double expertParameters = 0;
+    // the weight parts a checkpoint may store apart (weightparts.h): per-layer embeddings are
+    // tables like the embedding, norms and routers the small rest
+    std::array<double, kWeightParts.size()> parts{};
+    parts[index(WeightPart::Embeddings)] = embeddings + pleModel;
+    parts[index(WeightPart::Other)] = finalNorm;
     for (const LayerKind &k : layers) {
         const double attention = k.attention == AttentionKind::Linear ? linearParameters
                                  : k.attention == AttentionKind::None ? 0.0
@@ -1508,15 +1549,23 @@ HfImport import(const json &root)
                                                                       : softmaxAttention;
         total += attention + norms + plePerLayer;
         active += attention + norms + plePerLayer;
+        parts[index(WeightPart::Attention)] += attention;
+        parts[index(WeightPart::Other)] += norms;
+        parts[index(WeightPart::Embeddings)] += plePerLayer;
         if (k.moe) {
             total += experts * expert + sharedMlp + router;
             active += perToken * expert + sharedMlp + router;
             expertParameters += experts * expert;
+            parts[index(WeightPart::Experts)] += experts * (expert - expertBiases);
+            parts[index(WeightPart::Other)] += experts * expertBiases + router;
+            parts[index(WeightPart::Mlp)] += sharedMlp;
         } else if (!k.noMlp) {
             total += denseMlp * k.mlpScale;
             active += denseMlp * k.mlpScale;
+            parts[index(WeightPart::Mlp)] += denseMlp * k.mlpScale;
         }
     }
+    m.partParameters = parts;
     m.parameters = total;
     if (active < total)
         m.activeParameters = active;

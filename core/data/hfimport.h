@@ -10,6 +10,7 @@
 #include "core/model/result.h"
 #include "core/model/scenario.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,10 +25,14 @@ struct HfImport
     /// The checkpoint's own weight format from quantization_config (FP8, MXFP4, NVFP4, AWQ...)
     std::optional<NumericFormat> checkpointFormat;
     double checkpointGroupSize = kUnset; ///< AWQ/GPTQ group size, where given
-    bool quantised = false;              ///< the file has a quantization_config
-    double checkpointBits = kUnset;      ///< bits a quantised weight takes, where known
-    double torchDtypeBytes = kUnset;     ///< torch_dtype's width (bfloat16 2), where given
-    double visionParameters = 0; ///< a multimodal model's vision tower, estimated; not counted
+    /// The parts the checkpoint leaves unconverted, at its 16 bits (serving.weight_formats):
+    /// the embeddings, output head and norms of every quantised checkpoint, everything but the
+    /// experts of an MXFP4 one, attention where the file's lists keep it
+    std::array<std::optional<NumericFormat>, kWeightParts.size()> partFormats{};
+    bool quantised = false;          ///< the file has a quantization_config
+    double checkpointBits = kUnset;  ///< bits a quantised weight takes, where known
+    double torchDtypeBytes = kUnset; ///< torch_dtype's width (bfloat16 2), where given
+    double visionParameters = 0;     ///< a multimodal model's vision tower, estimated; not counted
 };
 
 /** Reads a config.json. Errors name the JSON pointer of the field that is missing or wrong. */

@@ -4,6 +4,7 @@
 #include "core/model/architecture.h"
 #include "core/model/parameters.h"
 #include "core/model/units.h"
+#include "core/model/weightparts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -298,7 +299,8 @@ void FieldReader::format(std::string_view key, NumericFormat &out, bool storage)
     auto parsed = parseFormat(text);
     if (!parsed)
         fail(pointerOf(key), "unknown format \"" + text.substr(0, 40) +
-                                 "\" (one of fp32, tf32, bf16, fp16, fp8, int8, int4)");
+                                 "\" (one of fp32, tf32, bf16, fp16, fp8, int8, int4, nvfp4, "
+                                 "mxfp4)");
     if (storage && !isStorageFormat(*parsed))
         fail(pointerOf(key), "tf32 is a compute format only: it cannot store weights or KV");
     out = *parsed;
@@ -583,6 +585,34 @@ json layerGroupsToJson(const std::vector<LayerGroup> &groups)
     return out;
 }
 
+/** A model's parameters by weight part, as an import counted them: {"embeddings": 1.16e9,
+ *  "attention": ..., "mlp": ..., "experts": ..., "other": ...}, all five, summing to the
+ *  model's parameters within 0.1 %. */
+void readWeightParts(const json &object, const std::string &pointer, ModelSpec &m)
+{
+    if (!object.is_object())
+        fail(pointer, "must be an object of parameters by part (embeddings, attention, mlp, "
+                      "experts, other)");
+    double sum = 0.0;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const auto part = parseWeightPart(it.key());
+        if (!part)
+            fail(childPointer(pointer, it.key()),
+                 "unknown weight part (one of embeddings, attention, mlp, experts, other)");
+        if (!it->is_number() || !(it->get<double>() >= 0.0) || !std::isfinite(it->get<double>()))
+            fail(childPointer(pointer, it.key()), "must be a number of parameters, 0 or more");
+        m.partParameters[index(*part)] = it->get<double>();
+        sum += it->get<double>();
+    }
+    for (WeightPart part : kWeightParts)
+        if (!isSet(m.partParameters[index(part)]))
+            fail(pointer, "gives no \"" + std::string(weightPartKey(part)) +
+                              "\": the parts are given all five or not at all");
+    if (isSet(m.parameters) && std::fabs(sum - m.parameters) > 1e-3 * m.parameters)
+        fail(pointer, "the parts sum to " + formatNumber(sum, 6) + " parameters, not the " +
+                          "model's " + formatNumber(m.parameters, 6));
+}
+
 } // namespace
 
 ModelSpec readModelObject(const json &object, const std::string &pointer, Diagnostics &warnings,
@@ -590,7 +620,7 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
 {
     FieldReader r(object, pointer, "model", warnings, given);
     r.warnUnknownBesideNumbers(
-        {"id", "name", "tie_embeddings", "sources", "notes", "layer_groups"});
+        {"id", "name", "tie_embeddings", "sources", "notes", "layer_groups", "weight_parts"});
     Scenario holder; // the parameter table's accessors address a whole scenario
     ModelSpec &m = holder.model;
     r.string("id", m.presetId);
@@ -645,6 +675,8 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
                  "model's sliding_window or kv_latent_dim");
         m.layerGroups = readLayerGroups(*groups, r.pointerOf("layer_groups"), m, warnings);
     }
+    if (const json *parts = r.find("weight_parts"))
+        readWeightParts(*parts, r.pointerOf("weight_parts"), m);
     return m;
 }
 
@@ -805,6 +837,13 @@ json modelToJson(const ModelSpec &m)
         out["tie_embeddings"] = true;
     if (!m.layerGroups.empty())
         out["layer_groups"] = layerGroupsToJson(m.layerGroups);
+    if (std::all_of(m.partParameters.begin(), m.partParameters.end(),
+                    [](double p) { return isSet(p); })) {
+        json parts = json::object();
+        for (WeightPart part : kWeightParts)
+            parts[std::string(weightPartKey(part))] = numberJson(m.partParameters[index(part)]);
+        out["weight_parts"] = parts;
+    }
     if (!m.sources.empty())
         out["sources"] = stringMapToJson(m.sources);
     if (!m.notes.empty())

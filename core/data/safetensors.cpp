@@ -645,6 +645,9 @@ Result<CheckpointImport> importFolder(const std::string &given)
                 (model.notes.count("parameters") ? model.notes["parameters"] + " " : "") + note;
         } else {
             model.parameters = counted;
+            // the parts keep the rule's split, scaled to the headers' count
+            for (double &part : model.partParameters)
+                part = isSet(rule) && rule > 0 ? part * counted / rule : kUnset;
             model.sources["parameters"] = "safetensors headers";
             model.notes["parameters"] = note;
             if (isSet(model.activeParameters) && model.activeParameters > counted)

@@ -8,6 +8,7 @@
 #include "core/model/scenarioaccess.h"
 #include "core/model/scenarioedits.h"
 #include "core/model/units.h"
+#include "core/model/weightparts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -166,9 +167,30 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "serving"), "/serving", "serving", warnings, &s.givenInputs);
     r.warnUnknownBesideNumbers({"weight_format", "kv_format", "compute_format",
-                                "keep_embeddings_16bit", "overhead_parts"});
+                                "keep_embeddings_16bit", "overhead_parts", "weight_formats"});
     ServingConfig &sv = s.serving;
     r.format("weight_format", sv.weightFormat, true);
+    if (const json *parts = r.find("weight_formats")) {
+        // a checkpoint's parts in their own formats: {"experts": "mxfp4"}; the rest follow
+        // weight_format (weightparts.h)
+        if (!parts->is_object())
+            fail(r.pointerOf("weight_formats"),
+                 "must be an object of formats by weight part, as {\"experts\": \"mxfp4\"}");
+        FieldReader pr(*parts, r.pointerOf("weight_formats"), "serving.weight_formats", warnings,
+                       nullptr);
+        for (auto it = parts->begin(); it != parts->end(); ++it)
+            if (!parseWeightPart(it.key()))
+                fail(pr.pointerOf(it.key()),
+                     "unknown weight part (one of embeddings, attention, mlp, experts, other)");
+        for (WeightPart part : kWeightParts) {
+            if (!pr.has(weightPartKey(part)))
+                continue;
+            NumericFormat format = sv.weightFormat;
+            pr.format(weightPartKey(part), format, true);
+            sv.partFormats[index(part)] = format;
+        }
+        s.givenInputs["serving.weight_formats"] = InputOrigin::File;
+    }
     r.format("kv_format", sv.kvFormat, true);
     if (r.has("compute_format")) {
         NumericFormat compute = NumericFormat::Bf16;
@@ -624,6 +646,14 @@ json toJson(const Scenario &s)
     else
         serving.erase("compute_format");
     serving["keep_embeddings_16bit"] = sv.keepEmbeddings16Bit;
+    json partFormats = json::object();
+    for (WeightPart part : kWeightParts)
+        if (const auto &format = sv.partFormats[index(part)])
+            partFormats[std::string(weightPartKey(part))] = std::string(formatKey(*format));
+    if (partFormats.empty())
+        serving.erase("weight_formats");
+    else
+        serving["weight_formats"] = partFormats;
     detail::putNumbers(serving, s, "serving");
     if (!sv.overheadParts.empty()) {
         json parts = json::object();

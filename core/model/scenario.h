@@ -50,6 +50,20 @@ struct LayerGroup
     double expertIntermediateSize = kUnset; ///< width of one routed (and shared) expert
 };
 
+/** The parts of a model's weights a checkpoint may keep in different formats (issue #44):
+ *  gpt-oss stores its routed experts in MXFP4 and the rest in BF16; AWQ, GPTQ and FP8
+ *  checkpoints leave the embedding table and the output head (and the norms) at 16 bits;
+ *  NVFP4 checkpoints may leave attention in BF16. Mlp is the dense MLPs and shared experts;
+ *  Other the norms, routers and biases. */
+enum class WeightPart : std::uint8_t { Embeddings, Attention, Mlp, Experts, Other };
+inline constexpr std::array<WeightPart, 5> kWeightParts = {WeightPart::Embeddings,
+                                                           WeightPart::Attention, WeightPart::Mlp,
+                                                           WeightPart::Experts, WeightPart::Other};
+inline constexpr std::size_t index(WeightPart part)
+{
+    return static_cast<std::size_t>(part);
+}
+
 /** A model architecture. Counts are doubles so formulas stay in one type; the reader checks
  *  that count fields hold integers. kUnset marks an optional field the file did not give. */
 struct ModelSpec
@@ -77,6 +91,9 @@ struct ModelSpec
     double kvLatentDim = kUnset;
     /// Explicit layer groups (architecture.h); empty: one group from the fields above.
     std::vector<LayerGroup> layerGroups;
+    /// Parameters in each weight part, as an import counted them (weightparts.h); unset:
+    /// estimated from the fields above where a part's format differs.
+    std::array<double, kWeightParts.size()> partParameters{kUnset, kUnset, kUnset, kUnset, kUnset};
     std::map<std::string, std::string> sources; ///< field key -> where the value comes from
     std::map<std::string, std::string> notes;   ///< field key -> a doubt or caveat
 
@@ -142,6 +159,9 @@ struct ServingConfig
     std::optional<NumericFormat> computeFormat; ///< nullopt: bf16, then fp16, then fp32
     QuantLayout quant;
     bool keepEmbeddings16Bit = false;
+    /// A weight part's own format (the checkpoint's: weightparts.h); unset parts take
+    /// weightFormat, the embeddings 16 bits where keepEmbeddings16Bit says so.
+    std::array<std::optional<NumericFormat>, kWeightParts.size()> partFormats{};
     double concurrentSequences = 32;
     double batch = 8;
     double contextTokens = 4096;

@@ -110,6 +110,9 @@ Scenario withModel(Scenario scenario, ModelSpec model)
     scenario.model = std::move(model);
     for (auto it = scenario.givenInputs.begin(); it != scenario.givenInputs.end();)
         it = it->first.starts_with("model.") ? scenario.givenInputs.erase(it) : std::next(it);
+    // the parts' own formats were the old checkpoint's: the new model's import sets its own
+    scenario.serving.partFormats = {};
+    scenario.givenInputs.erase("serving.weight_formats");
     resetParallelismIfInvalid(scenario); // the old split may not fit the new architecture
     return scenario;
 }

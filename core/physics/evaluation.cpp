@@ -6,6 +6,7 @@
 #include "core/model/fleet.h"
 #include "core/model/scenario.h"
 #include "core/model/units.h"
+#include "core/model/weightparts.h"
 #include "core/physics/estimateterms.h"
 
 #include <algorithm>
@@ -173,10 +174,12 @@ struct StepBase
     double parameters = 0;
     double active = 0;
     double effectiveBytesPerParameter = 0;
-    double weightsBytes = 0;      ///< per tensor-parallel rank, all pipeline stages together
-    double kvPerToken = 0;        ///< every layer's KV per token, before windows cap it
-    double kvPerTokenPerRank = 0; ///< the same on one tensor-parallel rank
-    double kvPerSequence = 0;     ///< attention KV at the context + fixed state
+    double sharedBytesPerParameter = 0; ///< MoE: everything but the routed experts
+    double expertBytesPerParameter = 0; ///< MoE: the routed experts
+    double weightsBytes = 0;            ///< per tensor-parallel rank, all pipeline stages together
+    double kvPerToken = 0;              ///< every layer's KV per token, before windows cap it
+    double kvPerTokenPerRank = 0;       ///< the same on one tensor-parallel rank
+    double kvPerSequence = 0;           ///< attention KV at the context + fixed state
     double kvPerSequencePerRank = 0;
     double statePerSequence = 0;
     double statePerSequencePerRank = 0;
@@ -295,19 +298,14 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.parameters = m.parameters;
     b.active = m.active();
 
-    double embeddingParameters = 0.0;
-    if (sv.keepEmbeddings16Bit && nominalBytes(sv.weightFormat) < 2.0) {
-        if (isSet(m.vocabSize) && isSet(m.hiddenSize))
-            embeddingParameters = m.vocabSize * m.hiddenSize * (m.tieEmbeddings ? 1.0 : 2.0);
-        else
-            warn(e, EvalWarning::EmbeddingsNeedArchitecture);
-    }
-    embeddingParameters = std::min(embeddingParameters, m.parameters);
-    const double bpp = bytesPerParameter(sv.weightFormat, sv.quant);
+    // each weight part in its own format where the checkpoint (or keep_embeddings_16bit) says so
+    if (sv.keepEmbeddings16Bit && nominalBytes(sv.weightFormat) < 2.0 &&
+        !sv.partFormats[index(WeightPart::Embeddings)] &&
+        !(isSet(m.vocabSize) && isSet(m.hiddenSize)))
+        warn(e, EvalWarning::EmbeddingsNeedArchitecture);
     if (sv.quant.groupSize > 0 && !takesGroupScales(sv.weightFormat))
         warn(e, EvalWarning::QuantGroupIgnored);
-    const double totalWeightBytes =
-        (m.parameters - embeddingParameters) * bpp + embeddingParameters * 2.0;
+    const double totalWeightBytes = weightBytesOf(m, sv);
     b.effectiveBytesPerParameter = totalWeightBytes / m.parameters;
     b.weightsBytes = totalWeightBytes / b.tensorParallel;
 
@@ -369,7 +367,7 @@ Base makeBase(const Scenario &s, Evaluation &e)
     // table (+2 % to +7 % of decode bytes for Llama 2 7B and Llama 3 8B, issue #24). A tied
     // table is also the output head, read whole, so nothing changes there.
     if (!m.tieEmbeddings && isSet(m.vocabSize) && isSet(m.hiddenSize)) {
-        const double perParameter = embeddingParameters > 0.0 ? 2.0 : bpp;
+        const double perParameter = partBytesPerParameter(sv, WeightPart::Embeddings);
         // at most half the model: with an untied output head of the same size beside it
         const double rows = std::min(m.vocabSize, 0.5 * m.parameters / m.hiddenSize);
         b.embeddingRowBytes = m.hiddenSize * perParameter / b.tensorParallel;
@@ -384,6 +382,14 @@ Base makeBase(const Scenario &s, Evaluation &e)
         b.expertsPerToken = m.expertsPerToken;
         b.perExpertParameters = (b.parameters - b.active) / (m.experts - m.expertsPerToken);
         b.sharedParameters = std::max(0.0, b.parameters - m.experts * b.perExpertParameters);
+        // the experts in their format, the rest in theirs (gpt-oss: MXFP4 beside BF16)
+        b.expertBytesPerParameter = partsDiffer(sv) ? partBytesPerParameter(sv, WeightPart::Experts)
+                                                    : b.effectiveBytesPerParameter;
+        const double expertBytes = m.experts * b.perExpertParameters * b.expertBytesPerParameter;
+        b.sharedBytesPerParameter =
+            b.sharedParameters > 0.0
+                ? std::max(0.0, totalWeightBytes - expertBytes) / b.sharedParameters
+                : b.effectiveBytesPerParameter;
     }
 
     b.hiddenSize = isSet(m.hiddenSize) ? m.hiddenSize : 0.0;
@@ -439,10 +445,10 @@ double weightBytesRead(const Base &b, double tokens)
     // half of that is skipped, whatever vocabulary a file claims
     if (!b.moe)
         return b.weightsBytes - std::min(rowsSkipped, 0.5 * b.weightsBytes);
-    double distinct = expectedDistinctExperts(b.experts, b.expertsPerToken, tokens);
-    double parametersRead = b.sharedParameters + distinct * b.perExpertParameters;
-    const double shared = b.sharedParameters * b.effectiveBytesPerParameter / b.tensorParallel;
-    return parametersRead * b.effectiveBytesPerParameter / b.tensorParallel -
+    const double distinct = expectedDistinctExperts(b.experts, b.expertsPerToken, tokens);
+    const double shared = b.sharedParameters * b.sharedBytesPerParameter / b.tensorParallel;
+    return shared +
+           distinct * b.perExpertParameters * b.expertBytesPerParameter / b.tensorParallel -
            std::min(rowsSkipped, 0.5 * shared);
 }
 

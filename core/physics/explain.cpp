@@ -4,6 +4,7 @@
 #include "core/model/architecture.h"
 #include "core/model/scenario.h"
 #include "core/model/scenarioedits.h"
+#include "core/model/weightparts.h"
 #include "core/physics/estimateterms.h"
 
 #include <cmath>
@@ -256,9 +257,36 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                         tp + " = " + b.fig(F::WeightsBytes);
         b.input("parameters", count(m.parameters), "model.parameters");
         b.input("weight format", weightFormat, "serving.weight_format");
+        if (partsDiffer(sv)) {
+            // each part in its own format (a checkpoint's, or embeddings kept at 16 bits)
+            const WeightPartCounts parts = weightPartsOf(m);
+            std::string terms;
+            for (WeightPart part : kWeightParts) {
+                if (!(parts[part] > 0.0))
+                    continue;
+                terms += (terms.empty() ? "" : " + ") + count(parts[part]) + " x " +
+                         formatNumber(partBytesPerParameter(sv, part), 6) + " B (" +
+                         std::string(weightPartLabel(part)) + ", " +
+                         std::string(formatLabel(partFormat(sv, part))) + ")";
+            }
+            x.formula = "weights = the sum over the weight parts of parameters x their format's "
+                        "bytes per parameter" +
+                        std::string(shards > 1 ? " / (tensor-parallel x pipeline devices)" : "");
+            x.substituted = "= (" + terms + ")" + tp + " = " + b.fig(F::WeightsBytes);
+            b.input("weight formats by part", parts.counted ? "counted by the import" : "estimated",
+                    "serving.weight_formats");
+        }
         x.note =
-            "A nominal figure: real quantised checkpoints add scales, keep some layers at higher "
-            "precision, and the allocator adds its own overhead. Treat it as a lower bound.";
+            partsDiffer(sv)
+                ? std::string("The checkpoint's parts in their own formats") +
+                      (weightPartsOf(m).counted
+                           ? ", counted by the import from the config's architecture"
+                           : ", split by an estimate (embeddings from the vocabulary, experts "
+                             "from the active parameters, attention from the heads)") +
+                      ". The allocator adds its own overhead."
+                : "A nominal figure: real quantised checkpoints add scales, keep some layers at "
+                  "higher precision, and the allocator adds its own overhead. Treat it as a "
+                  "lower bound.";
         break;
     case F::KvBytesPerToken:
         if (!m.layerGroups.empty()) {

@@ -2,6 +2,7 @@
 #include "core/physics/lessonfigures.h"
 
 #include "core/model/scenario.h"
+#include "core/model/weightparts.h"
 
 #include <array>
 #include <cmath>
@@ -68,8 +69,9 @@ bool isLessonSetting(const Scenario &s)
     return s.model.presetId == "lesson-7b" && lessonDevice && sv.kvFormat == NumericFormat::Bf16 &&
            sv.contextTokens == 4096 && sv.bandwidthEfficiency == 1.0 &&
            sv.computeEfficiency == 1.0 && sv.tensorParallel == 1.0 && sv.quant.groupSize == 0 &&
-           !sv.keepEmbeddings16Bit && sv.stepOverheadSeconds == 0.0 && sv.attentionFlops == 0.0 &&
-           sv.kvWrite == 0.0 && sv.smallKernels == 0.0 && !s.calibration.active() &&
+           !sv.keepEmbeddings16Bit && !partsDiffer(sv) && sv.stepOverheadSeconds == 0.0 &&
+           sv.attentionFlops == 0.0 && sv.kvWrite == 0.0 && sv.smallKernels == 0.0 &&
+           !s.calibration.active() &&
            (!sv.computeFormat || *sv.computeFormat == NumericFormat::Bf16);
 }
 

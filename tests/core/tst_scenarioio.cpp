@@ -201,6 +201,31 @@ void ScenarioIo::rejects_data()
         << QByteArray("{\"serving\": {\"weight_format\": \"fp4\"}}") << none
         << "/serving/weight_format"
         << "unknown format \"fp4\"";
+    QTest::newRow("a weight part that does not exist")
+        << QByteArray("{\"serving\": {\"weight_formats\": {\"lm_head\": \"bf16\"}}}") << none
+        << "/serving/weight_formats/lm_head"
+        << "unknown weight part (one of embeddings, attention, mlp, experts, other)";
+    QTest::newRow("a weight part's format unknown")
+        << QByteArray("{\"serving\": {\"weight_formats\": {\"experts\": \"fp4\"}}}") << none
+        << "/serving/weight_formats/experts"
+        << "unknown format \"fp4\"";
+    QTest::newRow("weight formats not an object")
+        << QByteArray("{\"serving\": {\"weight_formats\": \"mxfp4\"}}") << none
+        << "/serving/weight_formats"
+        << "must be an object of formats by weight part";
+    QTest::newRow("weight parts that do not sum to the model")
+        << QByteArray("{\"model\": {\"parameters\": 1e9, \"layers\": 4, \"hidden_size\": 512, "
+                      "\"kv_heads\": 8, \"head_dim\": 64, "
+                      "\"weight_parts\": {\"embeddings\": 1e8, \"attention\": 1e8, \"mlp\": 1e8, "
+                      "\"experts\": 0, \"other\": 0}}}")
+        << none << "/model/weight_parts"
+        << "the parts sum to 300,000,000 parameters, not the model's 1,000,000,000";
+    QTest::newRow("weight parts given in part")
+        << QByteArray("{\"model\": {\"parameters\": 1e9, \"layers\": 4, \"hidden_size\": 512, "
+                      "\"kv_heads\": 8, \"head_dim\": 64, "
+                      "\"weight_parts\": {\"embeddings\": 1e9}}}")
+        << none << "/model/weight_parts"
+        << "gives no \"attention\"";
     QTest::newRow("tf32 cannot store weights")
         << QByteArray("{\"serving\": {\"weight_format\": \"tf32\"}}") << none
         << "/serving/weight_format"

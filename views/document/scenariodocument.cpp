@@ -603,9 +603,11 @@ bool ScenarioDocument::applyImport(const core::HfImport &imported)
     if (imported.checkpointFormat) {
         // a quantised checkpoint is served in its own format (its note says which)
         after.serving.weightFormat = *imported.checkpointFormat;
+        after.serving.partFormats = imported.partFormats; // what it leaves at 16 bits
         if (core::isSet(imported.checkpointGroupSize))
             after.serving.quant.groupSize = imported.checkpointGroupSize;
         after.givenInputs["serving.weight_format"] = core::InputOrigin::App;
+        after.givenInputs["serving.weight_formats"] = core::InputOrigin::App;
     }
     pushEdit(after, tr("Import Model"), -1);
     return true;

@@ -85,6 +85,7 @@ private slots:
     void deviceNamesReadLiterally();
     void afterApplyTheCostTabPricesTheDecidedFleet();
     void beforeApplyTheCostTabSaysTheWizardsFleet();
+    void aDeviceWithoutAPriceShowsNone();
 };
 
 void CostCompareViews::initTestCase()
@@ -354,6 +355,29 @@ void CostCompareViews::beforeApplyTheCostTabSaysTheWizardsFleet()
     doc.flush();
     QTRY_VERIFY2(!cost.notes().contains(QStringLiteral("The wizard sizes")),
                  qPrintable(cost.notes()));
+}
+
+// A device without a price (the RTX 4090 preset gives none) showed "100000.00 USD/h" in the
+// scenario panel: the panel set its editor to the unset (NaN) price, which the spin box showed
+// as its maximum. It says "not set", as the All Inputs editor does, until a price is typed.
+void CostCompareViews::aDeviceWithoutAPriceShowsNone()
+{
+    views::ScenarioDocument doc;
+    QVERIFY(doc.setDevicePreset(QStringLiteral("nvidia-rtx-4090")));
+    QVERIFY(!core::isSet(doc.scenario().cost.pricePerHourUsd));
+    views::ScenarioPanel panel(&doc);
+    showOffscreen(panel);
+    auto *price =
+        qobject_cast<QDoubleSpinBox *>(panel.editor(QStringLiteral("cost.price_per_hour_usd")));
+    QVERIFY(price);
+    QCOMPARE(price->text(), QStringLiteral("not set"));
+    // a price typed in shows as itself, and the device's own price again after another device
+    QVERIFY(doc.setNumber(QStringLiteral("cost.price_per_hour_usd"), 1.25));
+    QTRY_VERIFY2(price->text().startsWith(QStringLiteral("1.25")), qPrintable(price->text()));
+    QVERIFY(doc.setDevicePreset(QStringLiteral("nvidia-h100-sxm")));
+    QTRY_VERIFY2(!price->text().contains(QStringLiteral("not set")) &&
+                     !price->text().startsWith(QStringLiteral("100000")),
+                 qPrintable(price->text()));
 }
 
 QTEST_MAIN(CostCompareViews)

@@ -10,6 +10,7 @@
 #include "core/data/presets.h"
 #include "core/model/parameters.h"
 #include "core/model/scenarioaccess.h"
+#include "core/model/weightparts.h"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -53,6 +54,7 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     , m_device(new QComboBox(this))
     , m_weightFormat(new QComboBox(this))
     , m_kvFormat(new QComboBox(this))
+    , m_partFormats(new QLabel(this))
     , m_estimate(new QComboBox(this))
     , m_estimateNote(new QLabel(this))
     , m_refusal(new QLabel(this))
@@ -113,6 +115,14 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     m_kvFormat->setToolTip(tr("KV-cache format: bytes per cached key or value element."));
     heading(tr("Serving"));
     form->addRow(tr("Weights"), m_weightFormat);
+    // a quantised checkpoint keeps some parts at 16 bits: said under the format it changes
+    m_partFormats->setWordWrap(true);
+    m_partFormats->setObjectName(QStringLiteral("partFormatsNote"));
+    m_partFormats->setTextFormat(Qt::RichText);
+    m_partFormats->setVisible(false);
+    connect(m_partFormats, &QLabel::linkActivated, this,
+            [this] { m_document->useOneWeightFormat(); });
+    form->addRow(QString(), m_partFormats);
     form->addRow(tr("KV cache"), m_kvFormat);
 
     m_batch = new LogSliderControl(document, QStringLiteral("serving.batch"), this);
@@ -173,6 +183,11 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument *document, QWidget *parent)
     });
     connect(document, &ScenarioDocument::changed, this, &ScenarioPanel::refresh);
     refresh();
+}
+
+QString ScenarioPanel::partFormatsText() const
+{
+    return m_partFormats->isVisibleTo(this) ? m_partFormats->text() : QString();
 }
 
 QString ScenarioPanel::estimateText() const
@@ -308,6 +323,20 @@ void ScenarioPanel::refresh()
     showStart(m_device);
     m_weightFormat->setCurrentIndex(m_weightFormat->findData(int(s.serving.weightFormat)));
     m_kvFormat->setCurrentIndex(m_kvFormat->findData(int(s.serving.kvFormat)));
+    const QString parts = QString::fromStdString(core::describePartFormats(s.model, s.serving));
+    m_partFormats->setVisible(!parts.isEmpty());
+    if (!parts.isEmpty()) {
+        const QString text = tr("By part: %1. <a href=\"one\">Use one format</a>")
+                                 .arg(parts.toHtmlEscaped());
+        if (m_partFormats->text() != text)
+            m_partFormats->setText(text);
+    }
+    m_weightFormat->setToolTip(
+        parts.isEmpty()
+            ? tr("Weight format: bytes per parameter of the stored weights.")
+            : tr("Weight format of the parts the checkpoint quantised; the others keep their own "
+                 "(%1).")
+                  .arg(parts));
     m_estimate->setCurrentIndex(m_estimate->findData(int(s.calibration.mode)));
     if (auto *model = qobject_cast<QStandardItemModel *>(m_estimate->model())) {
         // Calibrated needs a profile: fitted from File > Import Measurements or named in the file
@@ -352,10 +381,15 @@ void ScenarioPanel::refresh()
         if (!value)
             continue;
         const double shown = *value * m_displayScale.value(it.key(), 1.0);
-        if (auto *spin = qobject_cast<QSpinBox *>(it.value()))
+        if (auto *spin = qobject_cast<QSpinBox *>(it.value())) {
             spin->setValue(int(shown));
-        else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(it.value()))
-            showParameterValue(dspin, shown);
+        } else if (auto *dspin = qobject_cast<QDoubleSpinBox *>(it.value())) {
+            // an unset value (a device without a price) says so: a spin box shows NaN as its
+            // maximum ("100000.00 USD/h")
+            const bool known = std::isfinite(shown);
+            dspin->setSpecialValueText(known ? QString() : tr("not set"));
+            showParameterValue(dspin, known ? shown : dspin->minimum());
+        }
     }
     // one utilisation: with traffic given the fleet's busy time is the traffic's (issue #40), so
     // the assumed one is shown as that and cannot be typed over

@@ -4,6 +4,7 @@
 #include "core/model/architecture.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace core {
 
@@ -121,6 +122,45 @@ bool partsDiffer(const ServingConfig &sv)
 {
     return std::any_of(kWeightParts.begin(), kWeightParts.end(),
                        [&](WeightPart part) { return partFormat(sv, part) != sv.weightFormat; });
+}
+
+std::string weightFormatsLabel(const ServingConfig &sv)
+{
+    std::string label(formatLabel(sv.weightFormat));
+    std::vector<NumericFormat> seen{sv.weightFormat};
+    for (WeightPart part : kWeightParts) {
+        const NumericFormat format = partFormat(sv, part);
+        if (std::find(seen.begin(), seen.end(), format) != seen.end())
+            continue;
+        seen.push_back(format);
+        label += " + " + std::string(formatLabel(format));
+    }
+    return label;
+}
+
+std::string describePartFormats(const ModelSpec &model, const ServingConfig &sv)
+{
+    if (!partsDiffer(sv))
+        return {};
+    const WeightPartCounts parts = weightPartsOf(model);
+    std::vector<NumericFormat> formats{sv.weightFormat};
+    for (WeightPart part : kWeightParts)
+        if (std::find(formats.begin(), formats.end(), partFormat(sv, part)) == formats.end())
+            formats.push_back(partFormat(sv, part));
+    std::string out;
+    for (NumericFormat format : formats) {
+        std::vector<std::string> names;
+        for (WeightPart part : kWeightParts)
+            if (partFormat(sv, part) == format && parts[part] > 0.0)
+                names.emplace_back(weightPartLabel(part));
+        if (names.empty())
+            continue;
+        std::string list;
+        for (std::size_t i = 0; i < names.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+        out += (out.empty() ? "" : "; ") + list + " " + std::string(formatLabel(format));
+    }
+    return out;
 }
 
 double weightBytesOf(const ModelSpec &m, const ServingConfig &sv)

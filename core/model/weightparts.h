@@ -10,6 +10,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace core {
@@ -38,6 +39,14 @@ double partBytesPerParameter(const ServingConfig &serving, WeightPart part);
 /** Whether any part is stored apart from the weight format (its own format, or the
  *  embeddings kept at 16 bits). */
 bool partsDiffer(const ServingConfig &serving);
+
+/** "MXFP4" for one format; "MXFP4 + BF16" where parts keep their own (the weight format
+ *  first). */
+std::string weightFormatsLabel(const ServingConfig &serving);
+/** "routed experts MXFP4; embeddings and output head, attention and norms, routers and biases
+ *  BF16": each format with the parts in it, parts without parameters left out; empty for one
+ *  format. */
+std::string describePartFormats(const ModelSpec &model, const ServingConfig &serving);
 
 /** The weights' bytes, all parts together (not divided over devices). */
 double weightBytesOf(const ModelSpec &model, const ServingConfig &serving);

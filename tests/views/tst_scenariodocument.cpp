@@ -5,6 +5,7 @@
 #include "tools/testpaths.h"
 #include "views/document/scenariodocument.h"
 #include "views/io/atomicwriter.h"
+#include "views/widgets/scenariopanel.h"
 
 #include "core/data/scenarioio.h"
 #include "core/decide/comparison.h"
@@ -12,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -41,6 +43,7 @@ private slots:
     void unitsChangeDisplayOnly();
     void importModelIsOneUndoStep();
     void importModelFolder();
+    void importedCheckpointKeepsItsPartFormats();
 };
 
 void ScenarioDocumentTest::burstOfEditsEmitsOnce()
@@ -301,6 +304,44 @@ void ScenarioDocumentTest::importModelIsOneUndoStep()
     QCOMPARE(doc.scenario().model.parameters, 8030261248.0);
     doc.undoStack()->undo();
     QCOMPARE(doc.scenario().model.presetId, std::string("lesson-7b"));
+}
+
+// Issue #44, item 4: gpt-oss imported as the app imports it weighs its published total_size
+// (13,761,264,768 bytes: MXFP4 experts beside BF16 attention, router, norms, embedding and head;
+// tst_hfimport cites it); the scenario panel says which parts keep which format and its link
+// puts every part in the weight format, one undo step; a save and reopen keeps the parts.
+void ScenarioDocumentTest::importedCheckpointKeepsItsPartFormats()
+{
+    ScenarioDocument doc;
+    QString error;
+    QVERIFY2(
+        doc.importModel(testpaths::fixturesDir() + QStringLiteral("/hf/gpt-oss-20b.json"), &error),
+        qPrintable(error));
+    const double published = 13761264768.0;
+    QCOMPARE(doc.evaluation()[core::FigureId::WeightsBytes], published);
+    views::ScenarioPanel panel(&doc);
+    panel.show();
+    const QString parts = panel.partFormatsText();
+    QVERIFY2(parts.contains(QStringLiteral("routed experts MXFP4")) &&
+                 parts.contains(QStringLiteral("attention")) &&
+                 parts.contains(QStringLiteral("BF16")) && !parts.contains(QStringLiteral("dense")),
+             qPrintable(parts));
+    auto *note = panel.findChild<QLabel *>(QStringLiteral("partFormatsNote"));
+    QVERIFY(note);
+    emit note->linkActivated(QStringLiteral("one"));
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Use One Weight Format"));
+    QCOMPARE(doc.evaluation()[core::FigureId::WeightsBytes],
+             doc.scenario().model.parameters * 0.53125);
+    QTRY_VERIFY(panel.partFormatsText().isEmpty());
+    doc.undoStack()->undo();
+    QCOMPARE(doc.evaluation()[core::FigureId::WeightsBytes], published);
+    // saved and opened again: the parts and their formats are in the file
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("oss.json"));
+    QVERIFY2(doc.save(path, &error), qPrintable(error));
+    ScenarioDocument reopened;
+    QVERIFY2(reopened.open(path, &error), qPrintable(error));
+    QCOMPARE(reopened.evaluation()[core::FigureId::WeightsBytes], published);
 }
 
 // Issue #44, item 5: a downloaded model folder whose shards are still missing: the config's model,

@@ -15,6 +15,7 @@
 #include "core/model/parameters.h"
 #include "core/model/scenarioaccess.h"
 #include "core/model/scenarioedits.h"
+#include "core/model/weightparts.h"
 #include "core/output/exports.h"
 #include "core/physics/oomdiagnosis.h"
 
@@ -357,6 +358,17 @@ void ScenarioDocument::setWeightFormat(core::NumericFormat format)
     core::Scenario after = m_scenario;
     after.serving.weightFormat = format;
     pushEdit(after, tr("Change Weight Format"), kFormatMergeId);
+}
+
+void ScenarioDocument::useOneWeightFormat()
+{
+    if (!core::partsDiffer(m_scenario.serving))
+        return;
+    core::Scenario after = m_scenario;
+    after.serving.partFormats = {};
+    after.serving.keepEmbeddings16Bit = false;
+    after.givenInputs.erase("serving.weight_formats");
+    pushEdit(after, tr("Use One Weight Format"), -1);
 }
 
 void ScenarioDocument::setKvFormat(core::NumericFormat format)

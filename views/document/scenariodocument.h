@@ -107,6 +107,8 @@ public:
      *  false with the reason when the word is refused. */
     bool setChoice(const QString &path, const QString &value, QString *error = nullptr);
     void setWeightFormat(core::NumericFormat format);
+    /** Every weight part in the weight format: the checkpoint's own part formats dropped. */
+    void useOneWeightFormat();
     void setKvFormat(core::NumericFormat format);
     bool setModelPreset(const QString &id, QString *error = nullptr);
     bool setDevicePreset(const QString &id, QString *error = nullptr);

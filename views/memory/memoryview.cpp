@@ -13,6 +13,7 @@
 #include "core/model/scenario.h"
 #include "core/model/scenarioedits.h"
 #include "core/model/units.h"
+#include "core/model/weightparts.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/lessonfigures.h"
 
@@ -293,8 +294,8 @@ QList<MemoryView::Bar> MemoryView::bars() const
     auto servingBar = [&](const core::Scenario &scenario, const core::Evaluation &ev) {
         Bar bar;
         bar.format = scenario.serving.weightFormat;
-        bar.category =
-            tr("Serving %1").arg(fromView(core::formatLabel(scenario.serving.weightFormat)));
+        bar.category = tr("Serving %1")
+                           .arg(QString::fromStdString(core::weightFormatsLabel(scenario.serving)));
         const core::OverheadSplit split = core::overheadSplit(scenario);
         // a hybrid model's recurrent state apart from the cache that grows (issue #44)
         const double state =

@@ -326,8 +326,8 @@ void ScenarioPanel::refresh()
     const QString parts = QString::fromStdString(core::describePartFormats(s.model, s.serving));
     m_partFormats->setVisible(!parts.isEmpty());
     if (!parts.isEmpty()) {
-        const QString text = tr("By part: %1. <a href=\"one\">Use one format</a>")
-                                 .arg(parts.toHtmlEscaped());
+        const QString text =
+            tr("By part: %1. <a href=\"one\">Use one format</a>").arg(parts.toHtmlEscaped());
         if (m_partFormats->text() != text)
             m_partFormats->setText(text);
     }

@@ -38,6 +38,8 @@ public:
     void reloadPresets();
     /** The message shown for the last refused entry (empty when none). */
     QString lastRefusal() const;
+    /** What the panel says about a checkpoint's parts in their own formats; empty for one. */
+    QString partFormatsText() const;
     /** The links to the inputs this panel has no room for ("traffic", "load", "engine"): one
      *  click opens View > All Inputs at that section. */
     QLabel *moreInputsLinks() const { return m_more; }
@@ -57,6 +59,7 @@ private:
     QComboBox *m_device;
     QComboBox *m_weightFormat;
     QComboBox *m_kvFormat;
+    QLabel *m_partFormats; ///< a checkpoint's parts in their own formats, with "use one"
     QComboBox *m_estimate;
     QLabel *m_estimateNote;
     LogSliderControl *m_batch;

@@ -25,6 +25,7 @@
 #include "core/model/scenario.h"
 #include "core/model/scenarioaccess.h"
 #include "core/model/scenarioedits.h"
+#include "core/model/weightparts.h"
 #include "core/physics/estimateterms.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/explain.h"
@@ -99,7 +100,8 @@ QString usd(double value)
 QString optionLabel(const core::Candidate &c)
 {
     return QObject::tr("%1, %2 weights: %3")
-        .arg(esc(c.device.name), fromView(core::formatLabel(c.weightFormat)),
+        .arg(esc(c.device.name),
+             QString::fromStdString(core::weightFormatsLabel(c.scenario.serving)),
              esc(core::fleetLabel(c)));
 }
 
@@ -379,7 +381,8 @@ QString reasonsHtml(const core::Selection &selection)
     QList<Reason> reasons;
     for (const core::Candidate &c : selection.candidates) {
         const QString option = QObject::tr("%1 %2").arg(
-            esc(c.device.name), fromView(core::formatLabel(c.weightFormat)));
+            esc(c.device.name),
+            QString::fromStdString(core::weightFormatsLabel(c.scenario.serving)));
         for (const core::CheckResult &check : c.checks) {
             const std::string why = core::checkReason(check, c);
             if (why.empty())

@@ -11,6 +11,7 @@
 #include "core/decide/selection.h"
 #include "core/model/estimate.h"
 #include "core/model/units.h"
+#include "core/model/weightparts.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -228,12 +229,14 @@ QString ChecksView::tableHtml(const core::Selection &selection, bool bestPerDevi
         const QString star = &c == best ? QStringLiteral("\u2605 ") : QString();
         if (compact)
             out += QStringLiteral("<tr><td>%1<b>%2</b>, %3<br>%4</td><td align=\"right\">%5</td>")
-                       .arg(star, esc(c.device.name), fromView(core::formatLabel(c.weightFormat)),
+                       .arg(star, esc(c.device.name),
+                            fromStd(core::weightFormatsLabel(c.scenario.serving)),
                             esc(core::fleetLabel(c)), month);
         else
             out +=
                 QStringLiteral("<tr><td>%1%2</td><td>%3</td><td>%4</td><td align=\"right\">%5</td>")
-                    .arg(star, esc(c.device.name), fromView(core::formatLabel(c.weightFormat)),
+                    .arg(star, esc(c.device.name),
+                         fromStd(core::weightFormatsLabel(c.scenario.serving)),
                          esc(core::fleetLabel(c)), month);
         for (const core::CheckResult &check : c.checks)
             out += QStringLiteral("<td bgcolor=\"%1\">%2 %3</td>")
@@ -363,7 +366,7 @@ void ChecksView::refresh()
         // the option: a device and its weights' format (one column: the table fits 1280 pixels)
         cells[0] = {tr("%1\n%2 weights")
                         .arg(fromStd(c.device.name.empty() ? c.deviceId : c.device.name),
-                             fromView(core::formatLabel(c.weightFormat))),
+                             fromStd(core::weightFormatsLabel(c.scenario.serving))),
                     c.capacityBytes + core::nominalBytes(c.weightFormat),
                     fromStd(c.deviceId),
                     {}};
@@ -455,10 +458,10 @@ void ChecksView::showReasoning(int candidate, int check)
     if (candidate < 0 || candidate >= int(sel.candidates.size()))
         return;
     const core::Candidate &c = sel.candidates[std::size_t(candidate)];
-    QString html =
-        tr("<b>%1, %2 weights</b>: %3")
-            .arg(fromStd(c.device.name).toHtmlEscaped(),
-                 fromView(core::formatLabel(c.weightFormat)), fromStd(c.verdict).toHtmlEscaped());
+    QString html = tr("<b>%1, %2 weights</b>: %3")
+                       .arg(fromStd(c.device.name).toHtmlEscaped(),
+                            fromStd(core::weightFormatsLabel(c.scenario.serving)),
+                            fromStd(c.verdict).toHtmlEscaped());
     auto describe = [&](const core::CheckResult &r) {
         const StatusLook status = look(r.status);
         return tr("<p><span style=\"color:%1\"><b>%2 %3</b></span> (%4): %5</p>")

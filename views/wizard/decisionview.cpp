@@ -9,6 +9,7 @@
 #include "core/decide/selection.h"
 #include "core/model/scenarioedits.h"
 #include "core/model/units.h"
+#include "core/model/weightparts.h"
 
 #include <QHBoxLayout>
 #include <QPushButton>
@@ -92,7 +93,7 @@ QString DecisionView::decisionHtml(const core::Selection &selection, int otherOp
     if (best) {
         out += tr("<h3>Recommended: %1, %2 weights, %3</h3>")
                    .arg(html(best->device.name),
-                        QString::fromLatin1(core::formatLabel(best->weightFormat).data()),
+                        QString::fromStdString(core::weightFormatsLabel(best->scenario.serving)),
                         html(r.shape));
     } else {
         out += tr("<h3 style=\"color:%1\">No candidate passes every check</h3>")

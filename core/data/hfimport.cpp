@@ -810,10 +810,17 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
     for (WeightPart part : kWeightParts)
         if (out.partFormats[index(part)] && !(out.model.partParameters[index(part)] == 0.0))
             keptParts += (keptParts.empty() ? "" : ", ") + std::string(weightPartLabel(part));
+    std::string formats;
+    for (WeightPart part : kWeightParts)
+        if (out.partFormats[index(part)])
+            formats += std::string(formats.empty() ? "" : ", ") + "\"" +
+                       std::string(weightPartKey(part)) + "\": \"" +
+                       std::string(formatKey(*out.partFormats[index(part)])) + "\"";
     out.model.notes["weight_format"] =
-        note + ": set serving.weight_format to " + std::string(formatKey(*format)) +
-        " for the checkpoint as published; its " + keptParts + " stay " +
-        std::string(formatLabel(kept)) + " (serving.weight_formats, set by an import)";
+        note + ": the checkpoint as published is serving \"weight_format\": \"" +
+        std::string(formatKey(*format)) + "\" with its " + keptParts + " at " +
+        std::string(formatLabel(kept)) + ", \"weight_formats\": {" + formats +
+        "} (File > Import Model sets both)";
 }
 
 /** What a generic read assumed (issue #44): the layout, the keys it used and the ones it did not

@@ -1688,8 +1688,13 @@ HfImport import(const json &root)
                 g.kvHeads = k.kvHeads;
             if (isSet(k.headDim) && k.headDim != m.headDim)
                 g.headDim = k.headDim;
-            if (k.attention == AttentionKind::Latent)
+            if (k.attention == AttentionKind::Latent) {
                 g.latentDim = kvLora + ropeDim + indexDim; // the indexer's key beside the latent
+                if (indexHeads > 0 && isSet(indexTopk)) {
+                    g.topK = indexTopk;
+                    g.indexDim = indexDim;
+                }
+            }
             if (k.attention == AttentionKind::Linear)
                 g.stateBytes = stateBytes;
             if (k.moe) {
@@ -1711,16 +1716,15 @@ HfImport import(const json &root)
 
     readQuantisation(c, out, total > 0 ? expertParameters / total : 0.0);
     if (indexHeads > 0)
-        out.warnings.push_back(
-            {c.pathOf("index_topk"),
-             "sparse attention (DSA): the cache holds each token's latent and the indexer's key "
-             "of " +
-                 formatNumber(indexDim, 6) +
-                 " (both counted, at the KV format's width; "
-                 "engines keep the key in FP8), but a decode step reads the " +
-                 formatNumber(indexTopk, 9) +
-                 " latents the indexer picks and every key, where this estimate reads every "
-                 "latent: past that many tokens it is slower than engines measure"});
+        m.notes["layer_groups"] =
+            "sparse attention (DSA): the cache holds each token's latent and the indexer's key "
+            "of " +
+            formatNumber(indexDim, 6) +
+            " (both at the KV format's width; engines keep the key in FP8); a decode step reads "
+            "the " +
+            formatNumber(indexTopk, 9) +
+            " latents the indexer picks and every token's key, and attends the picked ones only "
+            "(the indexer's own scoring FLOP are left out)";
     for (const char *key : {"torch_dtype", "dtype"}) {
         const std::string dtype = c.text(key);
         if (!dtype.empty()) {

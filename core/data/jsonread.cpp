@@ -499,6 +499,8 @@ std::vector<LayerGroup> readLayerGroups(const json &list, const std::string &poi
                                                          "kv_heads",
                                                          "head_dim",
                                                          "latent_dim",
+                                                         "top_k",
+                                                         "index_dim",
                                                          "state_bytes",
                                                          "mlp",
                                                          "intermediate_size",
@@ -529,6 +531,16 @@ std::vector<LayerGroup> readLayerGroups(const json &list, const std::string &poi
         g.latentDim =
             groupNumber(item, at, "latent_dim", 1, 1e6, true, g.attention == AttentionKind::Latent,
                         "a latent group needs the elements it caches per token");
+        // sparse attention (DSA): the latents each token attends to, and the indexer's key
+        // within latent_dim that is read for every token
+        g.topK = groupNumber(item, at, "top_k", 1, 1e8, true, false);
+        g.indexDim = groupNumber(item, at, "index_dim", 1, 1e6, true, false);
+        if ((isSet(g.topK) || isSet(g.indexDim)) && g.attention != AttentionKind::Latent)
+            fail(childPointer(at, isSet(g.topK) ? "top_k" : "index_dim"),
+                 "sparse attention's top_k and index_dim belong to a latent group");
+        if (isSet(g.indexDim) && !(g.indexDim < g.latentDim))
+            fail(childPointer(at, "index_dim"),
+                 "the indexer's key is part of latent_dim and must be smaller than it");
         g.stateBytes = groupNumber(item, at, "state_bytes", 0, 1e12, false,
                                    g.attention == AttentionKind::Linear,
                                    "a linear-attention group needs its fixed state per layer");
@@ -570,6 +582,8 @@ json layerGroupsToJson(const std::vector<LayerGroup> &groups)
             {"kv_heads", g.kvHeads},
             {"head_dim", g.headDim},
             {"latent_dim", g.latentDim},
+            {"top_k", g.topK},
+            {"index_dim", g.indexDim},
             {"state_bytes", g.stateBytes},
             {"intermediate_size", g.intermediateSize},
             {"experts", g.experts},

@@ -124,6 +124,18 @@ double groupHeldTokens(const LayerGroup &group, double tokens)
     return capped(group) ? std::min(tokens, group.window) : tokens;
 }
 
+double groupKvReadBytes(const LayerGroup &group, double bytesPerElement, double tokens)
+{
+    const double held = groupHeldTokens(group, tokens);
+    const double perToken = groupKvBytesPerToken(group, bytesPerElement);
+    if (group.attention != AttentionKind::Latent || !isSet(group.topK) || !(group.latentDim > 0.0))
+        return perToken * held;
+    // the indexer's keys of every token, the latents of the top-k it picks
+    const double index = isSet(group.indexDim) ? std::min(group.indexDim, group.latentDim) : 0.0;
+    const double indexShare = index / group.latentDim;
+    return perToken * (held * indexShare + std::min(held, group.topK) * (1.0 - indexShare));
+}
+
 namespace {
 
 /** Per-layer FLOP per attended token, and the window a group attends within (inf: none). */
@@ -142,8 +154,11 @@ double attentionFlops(const ModelSpec &model, const auto &attendedTokens)
             continue;
         if (!isSet(group.headDim))
             return std::numeric_limits<double>::quiet_NaN();
-        const double window =
-            capped(group) ? group.window : std::numeric_limits<double>::infinity();
+        // a window, or the top-k latents sparse attention (DSA) picks, caps what a token attends
+        const double window = capped(group) ? group.window
+                              : isSet(group.topK) && group.attention == AttentionKind::Latent
+                                  ? group.topK
+                                  : std::numeric_limits<double>::infinity();
         flops += 4.0 * group.layers * model.attentionHeads * group.headDim * attendedTokens(window);
     }
     return flops;
@@ -224,6 +239,9 @@ SequenceCache sequenceCache(const ModelSpec &model, double bytesPerElement, doub
         const double perToken = groupKvBytesPerToken(group, bytesPerElement);
         const double state = groupStateBytes(group);
         const double bytes = perToken * groupHeldTokens(group, tokens) + state;
+        const double read = groupKvReadBytes(group, bytesPerElement, tokens) + state;
+        cache.readBytes += read;
+        cache.readBytesPerDevice += read / shards;
         cache.bytes += bytes;
         cache.stateBytes += state;
         cache.stateBytesPerDevice += state / shards;
@@ -280,6 +298,8 @@ std::string describeGroup(const LayerGroup &group)
         text += " (" + formatNumber(group.window, 9) + " tokens)";
     if (group.attention == AttentionKind::Linear)
         text += " (fixed state)";
+    if (group.attention == AttentionKind::Latent && isSet(group.topK))
+        text += " (sparse: attends " + formatNumber(group.topK, 9) + " tokens)";
     return text;
 }
 

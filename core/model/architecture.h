@@ -29,6 +29,10 @@ std::string_view mlpKindKey(MlpKind kind);
  *  linear attention, state-space and attention-free layers. */
 double groupKvBytesPerToken(const LayerGroup &group, double bytesPerElement);
 
+/** Bytes a decode step reads of one group's cache for a sequence of `tokens`: what it holds,
+ *  except sparse attention's (DSA): min(tokens, top-k) latents and every token's indexer key. */
+double groupKvReadBytes(const LayerGroup &group, double bytesPerElement, double tokens);
+
 /** Tokens a group's cache holds for a sequence of `tokens`: the whole sequence for full and
  *  latent attention, at most the window or chunk for sliding and chunked attention, none for
  *  the others. */
@@ -89,7 +93,11 @@ double groupKvShards(const LayerGroup &group, double tensorParallel);
  *  of one tensor-parallel group (before pipeline stages divide the layers). */
 struct SequenceCache
 {
-    double bytes = 0;               ///< attention KV + fixed state
+    double bytes = 0; ///< attention KV + fixed state
+    /// What a decode step reads of it: the same, except where sparse attention (DSA) reads
+    /// its top-k latents and every token's indexer key
+    double readBytes = 0;
+    double readBytesPerDevice = 0;
     double stateBytes = 0;          ///< the fixed part (linear attention, state-space layers)
     double stateBytesPerDevice = 0; ///< the same on one tensor-parallel rank
     double bytesPerDevice = 0;      ///< per tensor-parallel rank

@@ -40,6 +40,11 @@ struct LayerGroup
     double kvHeads = kUnset;   ///< unset: the model's
     double headDim = kUnset;   ///< unset: the model's
     double latentDim = kUnset; ///< MLA: elements cached per token and layer (latent + RoPE key)
+    /// Sparse attention (DeepSeek's DSA): the latents a token attends to, picked by an indexer
+    /// whose key of indexDim elements (part of latentDim) is cached and read for every token;
+    /// unset: every cached token is attended
+    double topK = kUnset;
+    double indexDim = kUnset;
     double stateBytes =
         kUnset; ///< linear attention / state-space: fixed bytes per sequence per layer
     MlpKind mlp = MlpKind::Dense;

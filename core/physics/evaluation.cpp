@@ -180,7 +180,9 @@ struct StepBase
     double kvPerToken = 0;              ///< every layer's KV per token, before windows cap it
     double kvPerTokenPerRank = 0;       ///< the same on one tensor-parallel rank
     double kvPerSequence = 0;           ///< attention KV at the context + fixed state
+    double kvReadPerSequence = 0;       ///< what a decode step reads of it (DSA: top-k)
     double kvPerSequencePerRank = 0;
+    double kvReadPerSequencePerRank = 0; ///< what a decode step reads of it (DSA: top-k)
     double statePerSequence = 0;
     double statePerSequencePerRank = 0;
     double peak = 0;      ///< FLOP/s of the compute format
@@ -316,9 +318,11 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.kvPerToken = cache.perTokenUncapped;
     b.kvPerTokenPerRank = cache.perTokenUncappedPerDevice;
     b.kvPerSequence = cache.bytes;
+    b.kvReadPerSequence = cache.readBytes;
     b.statePerSequence = cache.stateBytes;
     b.statePerSequencePerRank = cache.stateBytesPerDevice;
     b.kvPerSequencePerRank = cache.bytesPerDevice;
+    b.kvReadPerSequencePerRank = cache.readBytesPerDevice;
     b.kvShards = cache.bytesPerDevice > 0.0 ? cache.bytes / cache.bytesPerDevice : 1.0;
     const std::vector<LayerGroup> groups = layerGroupsOf(m);
     for (const LayerGroup &group : groups) {
@@ -522,7 +526,7 @@ Step decodeStep(const Base &b, double batch)
     Step st;
     st.weightBytes = weightBytesRead(b, batch);
     // with kv_write, each sequence also writes its new token's K and V
-    st.kvBytes = batch * (b.kvPerSequencePerRank + (b.kvWrite ? b.kvPerTokenPerRank : 0.0));
+    st.kvBytes = batch * (b.kvReadPerSequencePerRank + (b.kvWrite ? b.kvPerTokenPerRank : 0.0));
     st.bytes = st.weightBytes + st.kvBytes;
     st.attentionFlops = batch * b.attentionFlopsPerToken / b.tensorParallel;
     st.flops = 2.0 * b.active * batch / b.tensorParallel + st.attentionFlops;
@@ -656,7 +660,7 @@ void evaluateDecodeAndPrefill(const Scenario &s, const Base &b, Evaluation &e)
     e[F::DecodeFlopsPerStep] = st.flops;
     e[F::DecodeAttentionFlopsPerStep] = st.attentionFlops;
     e[F::DecodeIntensity] = st.flops / st.bytes;
-    e[F::DecodeIntensityLimit] = 2.0 * b.active / b.kvPerSequence;
+    e[F::DecodeIntensityLimit] = 2.0 * b.active / b.kvReadPerSequence;
     e[F::DecodeMemorySeconds] = st.memorySeconds;
     e[F::DecodeComputeSeconds] = st.computeSeconds;
     e[F::DecodeCommunicationSeconds] = st.communicationSeconds;
@@ -952,7 +956,7 @@ StepModel::StepModel(const Scenario &scenario)
     auto base = std::make_shared<Base>(makeBase(scenario, scratch));
     m_warnings = scratch.warnings;
     const double context = std::max(1.0, scenario.serving.contextTokens);
-    m_kvBytesPerContextToken = base->kvPerSequencePerRank / context;
+    m_kvBytesPerContextToken = base->kvReadPerSequencePerRank / context;
     m_kvBytesPerTokenPerDevice = kvPerSequencePerDevice(*base) / context;
     m_kvBudgetBytes = base->capacity - weightsPerDevice(*base) - base->overhead;
     // attention per (token, position attended) pair: linear in the context without windows

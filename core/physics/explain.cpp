@@ -593,8 +593,17 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
             // a token passes every pipeline stage in turn: a step's time reads one TP rank's share
             // of every layer, so the KV here divides by the TP ranks that split it, not the stages
             const double kvRanks = kvDevicesPerSequence(s) / std::max(1.0, sv.pipelineParallel);
+            // sparse attention (DSA) reads a sequence's indexer keys and its top-k latents only
+            const SequenceCache cache =
+                sequenceCache(m, nominalBytes(sv.kvFormat), sv.contextTokens, 1.0);
+            const bool sparse = cache.readBytes < cache.bytes;
+            if (sparse)
+                x.formula = "bytes per step = weights (read once, shared by the batch) + batch x "
+                            "the KV a step reads of a sequence (sparse attention: every token's "
+                            "indexer key and the top-k latents it picks)";
             x.substituted = "= " + b.fig(F::DecodeWeightBytesPerStep) + " + " + count(sv.batch) +
-                            " x " + b.fig(F::KvBytesPerSequence) +
+                            " x " +
+                            (sparse ? b.bytes(cache.readBytes) : b.fig(F::KvBytesPerSequence)) +
                             (kvRanks > 1 ? " / " + count(kvRanks) : std::string()) + " = " +
                             b.fig(F::DecodeBytesPerStep);
             b.derived("weights", F::WeightsBytes);

@@ -296,6 +296,14 @@ void Architecture::badGroupsAreRefused_data()
         << "fixed state";
     QTest::newRow("not a list") << QStringLiteral(R"({"layers": 36})") << "/model/layer_groups"
                                 << "a list of 1 to 64";
+    QTest::newRow("sparse attention's top-k on a full group")
+        << QStringLiteral(R"([{"layers": 36, "top_k": 2048}])") << "/model/layer_groups/0/top_k"
+        << "belong to a latent group";
+    QTest::newRow("an indexer key as wide as the latent")
+        << QStringLiteral(
+               R"([{"layers": 36, "attention": "latent", "latent_dim": 704, "top_k": 2048, "index_dim": 704}])")
+        << "/model/layer_groups/0/index_dim"
+        << "must be smaller than it";
     QTest::newRow("KV heads above the query heads")
         << QStringLiteral(R"([{"layers": 36, "kv_heads": 65}])") << "/model/layer_groups/0/kv_heads"
         << "more KV heads";

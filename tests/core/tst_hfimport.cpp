@@ -1118,9 +1118,13 @@ void HfImport::sparseAttentionIndexer()
         ACCEL_COMPARE_NEAR(imported->model.parameters / 744e9, 1.0, 0.01);
         // 40 B active as the pages count it, without the embedding and output matrices
         ACCEL_COMPARE_NEAR((imported->model.active() - 2 * 154880 * h) / 40e9, 1.0, 0.02);
-        QVERIFY(warningsOf(imported).contains(QStringLiteral("sparse attention (DSA)")));
-        for (const core::LayerGroup &g : imported->model.layerGroups)
+        QVERIFY(imported->model.notes.at("layer_groups").find("sparse attention (DSA)") !=
+                std::string::npos);
+        for (const core::LayerGroup &g : imported->model.layerGroups) {
             QCOMPARE(g.latentDim, 512.0 + 64 + 128); // the latent, its RoPE key, the indexer's
+            QCOMPARE(g.topK, 2048.0);                // index_topk
+            QCOMPARE(g.indexDim, 128.0);
+        }
     }
     // DeepSeek-V3.2: DeepSeek-V3's 671,026,419,200 (tst_cli, importHfPrintsAnInlineModel) and 61
     // indexers of 64 heads
@@ -1132,6 +1136,26 @@ void HfImport::sparseAttentionIndexer()
         QCOMPARE(imported->checkpointFormat, std::optional(core::NumericFormat::Fp8));
         QCOMPARE(kvBytesPerSequence(imported->model, kTokens),
                  61 * (512.0 + 64 + 128) * 2 * kTokens);
+        // a decode step at 32,768 tokens reads every token's indexer key and the 2,048 latents
+        // the indexer picks (DeepSeek's DSA), and attends those 2,048 only: 2 x 2 x 128 query
+        // heads x 192 (the head dim attention runs at) per attended token and layer
+        core::Scenario s = core::lessonDefaultScenario();
+        s.model = imported->model;
+        s.serving.kvFormat = core::NumericFormat::Bf16;
+        s.serving.contextTokens = kTokens;
+        s.serving.promptTokens = 1024;
+        s.serving.batch = s.serving.concurrentSequences = 1;
+        s.serving.attentionFlops = 1;
+        const core::Evaluation e = core::evaluate(s);
+        QCOMPARE(e[core::FigureId::DecodeKvBytesPerStep],
+                 61 * (128.0 * kTokens + (512.0 + 64) * 2048) * 2);
+        QCOMPARE(e[core::FigureId::KvBytesPerSequence], 61 * (512.0 + 64 + 128) * 2 * kTokens);
+        const double headDim = imported->model.headDim; // 192: nope + rope
+        QCOMPARE(e[core::FigureId::DecodeAttentionFlopsPerStep], 4.0 * 61 * 128 * headDim * 2048);
+        // below the top-k it reads and attends every latent, as before
+        s.serving.contextTokens = 1024;
+        QCOMPARE(core::evaluate(s)[core::FigureId::DecodeKvBytesPerStep],
+                 61 * (512.0 + 64 + 128) * 2 * 1024);
     }
 }
 

@@ -10,6 +10,7 @@
 #include "core/data/scenarioio.h"
 #include "core/decide/outlook.h"
 #include "core/decide/selection.h"
+#include "core/model/scenarioaccess.h"
 #include "core/model/scenarioedits.h"
 #include "core/output/evaluationjson.h"
 #include "core/output/exports.h"
@@ -937,11 +938,34 @@ int run(const std::vector<std::string> &args)
     }
     std::vector<std::string> lines;
     lines.reserve(valueList.size());
+    // a numeric input: each value applied to the one scenario read, as --set would read it
+    // (issue #46: a scenario that set every key swept twice as slowly, read once per value)
+    core::Scenario parsed;
+    if (!load(input, overrides, parsed))
+        return kBadInput;
+    const bool numeric = core::numberAt(parsed, param).has_value();
     for (const std::string &value : valueList) {
+        double number = 0;
+        const auto [end, problem] =
+            std::from_chars(value.data(), value.data() + value.size(), number);
+        if (numeric && problem == std::errc() && end == value.data() + value.size() &&
+            std::isfinite(number)) {
+            core::Scenario point = parsed;
+            if (auto set = core::setNumberAsRead(point, param, number); !set) {
+                std::string pointer = "/" + set.error().path;
+                std::replace(pointer.begin(), pointer.end(), '.', '/');
+                std::cerr << input.label << ": " << displayPath(pointer) << ": "
+                          << set.error().message << "\n";
+                return kBadInput;
+            }
+            lines.push_back(core::sweepLineToJson(param, value, point, core::evaluate(point)));
+            continue;
+        }
+        // a word (a format, a preset) or text for the reader to judge: read with the value set
         std::vector<std::string> withValue = overrides;
         withValue.push_back(param + "=" + value);
         core::Scenario scenario;
-        if (!load(input, withValue, scenario, lines.empty())) // warn once, not per value
+        if (!load(input, withValue, scenario, false)) // warned once above
             return kBadInput;
         lines.push_back(core::sweepLineToJson(param, value, scenario, core::evaluate(scenario)));
     }

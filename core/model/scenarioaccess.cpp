@@ -69,6 +69,23 @@ std::optional<double> numberAt(const Scenario &scenario, std::string_view path)
     return *field;
 }
 
+Result<bool> setNumberAsRead(Scenario &scenario, std::string_view path, double value)
+{
+    const bool promptFollows =
+        path == "serving.context_tokens" && !scenario.givenInputs.contains("serving.prompt_tokens");
+    const bool batchFollows =
+        path == "serving.concurrent_sequences" && !scenario.givenInputs.contains("serving.batch");
+    auto set = setNumberAt(scenario, path, value);
+    if (!set)
+        return set;
+    // the reader's defaults (scenarioio.cpp, readServing) for what the file did not give
+    if (promptFollows)
+        scenario.serving.promptTokens = scenario.serving.contextTokens;
+    if (batchFollows)
+        scenario.serving.batch = std::max(1.0, scenario.serving.concurrentSequences);
+    return set;
+}
+
 Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value)
 {
     double *field = fieldAt(scenario, path);

@@ -27,6 +27,12 @@ std::optional<double> numberAt(const Scenario &scenario, std::string_view path);
  */
 [[nodiscard]] Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value);
 
+/** What `--set PATH=VALUE` makes of a read scenario for a numeric input: the value, as
+ *  setNumberAt sets it, and the inputs the file left out that follow it when a file is read (the
+ *  prompt follows the context, the batch the concurrent sequences). A sweep's rows are these,
+ *  in every format, so they match `accel-calc evaluate --set` value for value. */
+[[nodiscard]] Result<bool> setNumberAsRead(Scenario &scenario, std::string_view path, double value);
+
 /** A what-if on a spec figure moves its measured ceiling with it (issue #43): twice the
  *  bandwidth is assumed to reach the same share of it, not the old measurement, which would make
  *  a slower device more efficient. The one rule for the app's edits and `--set`: the measured

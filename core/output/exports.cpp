@@ -165,7 +165,7 @@ Result<SweepTable> sweepParameter(const Scenario &scenario, std::string_view pat
     table.figures.assign(figures.begin(), figures.end());
     for (double value : values) {
         Scenario point = scenario;
-        auto set = setNumberAt(point, path, value);
+        auto set = setNumberAsRead(point, path, value); // as `--set` would have read it
         if (!set) {
             // named as every other input error is: a JSON pointer ("/serving/batch")
             std::string pointer = "/" + set.error().path;

@@ -2,6 +2,7 @@
 #include "core/data/hfimport.h"
 
 #include "core/data/jsonread.h"
+#include "core/model/architecture.h"
 #include "core/model/units.h"
 #include "core/model/weightparts.h"
 
@@ -762,6 +763,19 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
         format = four ? NumericFormat::Int4 : NumericFormat::Int8;
         note = std::string("the checkpoint is bitsandbytes ") + (four ? "4-bit (NF4)" : "8-bit");
     }
+    if ((method == "compressed-tensors" || method == "modelopt") && format &&
+        takesGroupScales(*format) && *format != NumericFormat::Fp8) {
+        // an integer checkpoint's groups: config_groups' weights (llm-compressor), else the top
+        if (auto groups = q->find("config_groups"); groups != q->end() && groups->is_object())
+            for (const json &g : *groups)
+                if (g.is_object() && g.contains("weights") && g["weights"].is_object() &&
+                    g["weights"].value("group_size", json()).is_number())
+                    group = g["weights"]["group_size"].get<double>();
+        if (!isSet(group))
+            group = number("group_size");
+        if (isSet(group) && !(group >= 1 && group <= 1e6))
+            group = kUnset;
+    }
     if (method == "awq" || method == "gptq") { // the bits of a packed word, known or not
         const double bits = isSet(number("bits")) ? number("bits") : number("w_bit");
         if (isSet(bits) && bits >= 1 && bits <= 16)
@@ -782,7 +796,9 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
     // MXFP4 (transformers converts gpt-oss's experts only), and what the file's lists name
     const std::string dtype =
         c.text("torch_dtype").empty() ? c.text("dtype") : c.text("torch_dtype");
-    const NumericFormat kept = dtype == "float16" ? NumericFormat::Fp16 : NumericFormat::Bf16;
+    const NumericFormat kept = dtype == "float16"   ? NumericFormat::Fp16
+                               : dtype == "float32" ? NumericFormat::Fp32
+                                                    : NumericFormat::Bf16;
     auto keep = [&](WeightPart part) { out.partFormats[index(part)] = kept; };
     keep(WeightPart::Embeddings);
     keep(WeightPart::Other);
@@ -790,6 +806,17 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
         keep(WeightPart::Attention);
         keep(WeightPart::Mlp);
     }
+    // a list's module keeps a whole part at 16 bits when it names every layer's (a wildcard or
+    // regular expression, or each layer one by one); one layer's module, or a gate (a router,
+    // a shared expert's gate: a vector a layer), leaves the part in the checkpoint's format
+    double attentionLayers = 0, moeLayers = 0;
+    for (const LayerGroup &g : layerGroupsOf(out.model)) {
+        attentionLayers += g.attention == AttentionKind::None ? 0.0 : g.layers;
+        moeLayers += g.mlp == MlpKind::Moe ? g.layers : 0.0;
+    }
+    std::array<std::set<int>, kWeightParts.size()> listedLayers;
+    std::array<bool, kWeightParts.size()> everyLayer{};
+    std::string partial;
     for (const char *list :
          {"modules_to_not_convert", "ignore", "exclude_modules", "llm_int8_skip_modules"}) {
         auto it = q->find(list);
@@ -799,12 +826,45 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
             if (!name.is_string())
                 continue;
             const std::string module = name.get<std::string>();
-            if (module.find("attn") != std::string::npos ||
-                module.find("attention") != std::string::npos)
-                keep(WeightPart::Attention);
-            if (module.find("shared_expert") != std::string::npos)
-                keep(WeightPart::Mlp);
+            const std::string last = module.substr(module.find_last_of('.') + 1);
+            if (last.find("gate") != std::string::npos &&
+                last.find("gate_proj") == std::string::npos &&
+                last.find("gate_up") == std::string::npos)
+                continue; // a router or a gate: the small rest, already at 16 bits
+            const bool attention = module.find("attn") != std::string::npos ||
+                                   module.find("attention") != std::string::npos;
+            const bool shared = module.find("shared_expert") != std::string::npos;
+            if (!attention && !shared)
+                continue;
+            const WeightPart part = attention ? WeightPart::Attention : WeightPart::Mlp;
+            // "model.layers.12.self_attn": one layer; "model.layers.*.self_attn", "re:.*attn",
+            // "self_attn": every layer
+            const std::size_t at = module.find("layers.");
+            std::size_t digits = at == std::string::npos ? 0 : at + 7;
+            int layer = -1;
+            if (at != std::string::npos && digits < module.size() &&
+                std::isdigit(static_cast<unsigned char>(module[digits]))) {
+                layer = 0;
+                while (digits < module.size() &&
+                       std::isdigit(static_cast<unsigned char>(module[digits])) && layer < 100000)
+                    layer = layer * 10 + (module[digits++] - '0');
+            }
+            if (layer < 0)
+                everyLayer[index(part)] = true;
+            else
+                listedLayers[index(part)].insert(layer);
         }
+    }
+    const double layersOf[] = {0, attentionLayers, moeLayers, 0, 0};
+    for (WeightPart part : {WeightPart::Attention, WeightPart::Mlp}) {
+        const double listed = double(listedLayers[index(part)].size());
+        if (everyLayer[index(part)] || (listed > 0 && listed >= layersOf[index(part)]))
+            keep(part);
+        else if (listed > 0)
+            partial += "; " + formatNumber(listed, 6) + " of " +
+                       formatNumber(layersOf[index(part)], 6) + " layers' " +
+                       std::string(weightPartLabel(part)) +
+                       " are listed as unconverted: counted in the checkpoint's format";
     }
     std::string keptParts;
     for (WeightPart part : kWeightParts)
@@ -818,9 +878,10 @@ void readQuantisation(Config &c, HfImport &out, double expertShare)
                        std::string(formatKey(*out.partFormats[index(part)])) + "\"";
     out.model.notes["weight_format"] =
         note + ": the checkpoint as published is serving \"weight_format\": \"" +
-        std::string(formatKey(*format)) + "\" with its " + keptParts + " at " +
-        std::string(formatLabel(kept)) + ", \"weight_formats\": {" + formats +
-        "} (File > Import Model sets both)";
+        std::string(formatKey(*format)) + "\"" +
+        (isSet(group) ? ", \"quant_group_size\": " + formatNumber(group, 9) : std::string()) +
+        " with its " + keptParts + " at " + std::string(formatLabel(kept)) +
+        ", \"weight_formats\": {" + formats + "} (File > Import Model sets them)" + partial;
 }
 
 /** What a generic read assumed (issue #44): the layout, the keys it used and the ones it did not

@@ -538,6 +538,9 @@ std::vector<LayerGroup> readLayerGroups(const json &list, const std::string &poi
         if ((isSet(g.topK) || isSet(g.indexDim)) && g.attention != AttentionKind::Latent)
             fail(childPointer(at, isSet(g.topK) ? "top_k" : "index_dim"),
                  "sparse attention's top_k and index_dim belong to a latent group");
+        if (isSet(g.indexDim) && !isSet(g.topK))
+            fail(childPointer(at, "index_dim"),
+                 "an indexer's key is read to pick the top_k latents: give top_k with it");
         if (isSet(g.indexDim) && !(g.indexDim < g.latentDim))
             fail(childPointer(at, "index_dim"),
                  "the indexer's key is part of latent_dim and must be smaller than it");
@@ -602,7 +605,8 @@ json layerGroupsToJson(const std::vector<LayerGroup> &groups)
 /** A model's parameters by weight part, as an import counted them: {"embeddings": 1.16e9,
  *  "attention": ..., "mlp": ..., "experts": ..., "other": ...}, all five, summing to the
  *  model's parameters within 0.1 %. */
-void readWeightParts(const json &object, const std::string &pointer, ModelSpec &m)
+void readWeightParts(const json &object, const std::string &pointer, ModelSpec &m,
+                     Diagnostics &warnings)
 {
     if (!object.is_object())
         fail(pointer, "must be an object of parameters by part (embeddings, attention, mlp, "
@@ -622,9 +626,16 @@ void readWeightParts(const json &object, const std::string &pointer, ModelSpec &
         if (!isSet(m.partParameters[index(part)]))
             fail(pointer, "gives no \"" + std::string(weightPartKey(part)) +
                               "\": the parts are given all five or not at all");
-    if (isSet(m.parameters) && std::fabs(sum - m.parameters) > 1e-3 * m.parameters)
-        fail(pointer, "the parts sum to " + formatNumber(sum, 6) + " parameters, not the " +
-                          "model's " + formatNumber(m.parameters, 6));
+    if (isSet(m.parameters) && std::fabs(sum - m.parameters) > 1e-3 * m.parameters) {
+        // a what-if on the parameters (--set model.parameters) keeps the import's split
+        if (!(sum > 0.0))
+            fail(pointer, "the parts hold no parameters");
+        warnings.push_back(
+            {pointer, "the parts sum to " + formatNumber(sum, 6) + " parameters, not the model's " +
+                          formatNumber(m.parameters, 6) + ": each is scaled to the model's count"});
+        for (double &part : m.partParameters)
+            part *= m.parameters / sum;
+    }
 }
 
 } // namespace
@@ -690,7 +701,7 @@ ModelSpec readModelObject(const json &object, const std::string &pointer, Diagno
         m.layerGroups = readLayerGroups(*groups, r.pointerOf("layer_groups"), m, warnings);
     }
     if (const json *parts = r.find("weight_parts"))
-        readWeightParts(*parts, r.pointerOf("weight_parts"), m);
+        readWeightParts(*parts, r.pointerOf("weight_parts"), m, warnings);
     return m;
 }
 

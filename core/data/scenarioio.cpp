@@ -203,7 +203,7 @@ void readServing(const json &doc, Scenario &s, Diagnostics &warnings)
     }
     // every plain number from the parameter table; the rest below by their own rules
     r.numbers(s, {"batch", "prompt_tokens", "overhead_gb"});
-    if (sv.quant.groupSize > 0 && !takesGroupScales(sv.weightFormat))
+    if (sv.quant.groupSize > 0 && !anyPartTakesGroupScales(sv))
         warnings.push_back({r.pointerOf("quant_group_size"),
                             "quantisation groups apply to fp8, int8 and int4 only: ignored"});
     r.boolean("keep_embeddings_16bit", sv.keepEmbeddings16Bit);

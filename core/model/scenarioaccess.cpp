@@ -131,6 +131,21 @@ Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value
         scenario.load.present = true;
     if (path.starts_with("engine."))
         scenario.engine.present = true;
+    // the import's weight parts (model.weight_parts) describe the model as it was counted: a
+    // new parameter count keeps their split, any other model figure makes them an estimate
+    // again; a stale split would not read back (issue #44)
+    auto &parts = scenario.model.partParameters;
+    static constexpr std::string_view kSizing[] = {
+        "model.parameters",  "model.active_parameters", "model.layers",
+        "model.hidden_size", "model.attention_heads",   "model.kv_heads",
+        "model.head_dim",    "model.intermediate_size", "model.vocab_size",
+        "model.experts",     "model.experts_per_token"};
+    if (isSet(parts[0]) &&
+        std::find(std::begin(kSizing), std::end(kSizing), path) != std::end(kSizing)) {
+        const double before = scenario.model.parameters;
+        for (double &part : parts)
+            part = path == "model.parameters" && before > 0.0 ? part * value / before : kUnset;
+    }
     *field = value;
     scenario.givenInputs[std::string(path)] = InputOrigin::App;
     if (path == "serving.overhead_gb")

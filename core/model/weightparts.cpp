@@ -163,6 +163,23 @@ std::string describePartFormats(const ModelSpec &model, const ServingConfig &sv)
     return out;
 }
 
+bool anyPartTakesGroupScales(const ServingConfig &sv)
+{
+    return std::any_of(kWeightParts.begin(), kWeightParts.end(),
+                       [&](WeightPart part) { return takesGroupScales(partFormat(sv, part)); });
+}
+
+std::vector<WeightPart> unsizedPartsWithFormats(const ModelSpec &model, const ServingConfig &sv)
+{
+    std::vector<WeightPart> out;
+    const WeightPartCounts parts = weightPartsOf(model);
+    for (WeightPart part : kWeightParts)
+        if (sv.partFormats[index(part)] && *sv.partFormats[index(part)] != sv.weightFormat &&
+            !(parts[part] > 0.0))
+            out.push_back(part);
+    return out;
+}
+
 double weightBytesOf(const ModelSpec &m, const ServingConfig &sv)
 {
     const double uniform = m.parameters * bytesPerParameter(sv.weightFormat, sv.quant);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace core {
 
@@ -47,6 +48,14 @@ std::string weightFormatsLabel(const ServingConfig &serving);
  *  BF16": each format with the parts in it, parts without parameters left out; empty for one
  *  format. */
 std::string describePartFormats(const ModelSpec &model, const ServingConfig &serving);
+
+/** Whether any part's format takes group scales (quant_group_size applies to it). */
+bool anyPartTakesGroupScales(const ServingConfig &serving);
+/** The parts given their own format that hold no parameters the app could separate (a latent
+ *  or linear attention, or embeddings without vocabulary and width, on a model no import
+ *  counted; experts on a dense model): their format changes nothing, which a warning says. */
+std::vector<WeightPart> unsizedPartsWithFormats(const ModelSpec &model,
+                                                const ServingConfig &serving);
 
 /** The weights' bytes, all parts together (not divided over devices). */
 double weightBytesOf(const ModelSpec &model, const ServingConfig &serving);

@@ -305,8 +305,10 @@ Base makeBase(const Scenario &s, Evaluation &e)
         !sv.partFormats[index(WeightPart::Embeddings)] &&
         !(isSet(m.vocabSize) && isSet(m.hiddenSize)))
         warn(e, EvalWarning::EmbeddingsNeedArchitecture);
-    if (sv.quant.groupSize > 0 && !takesGroupScales(sv.weightFormat))
+    if (sv.quant.groupSize > 0 && !anyPartTakesGroupScales(sv))
         warn(e, EvalWarning::QuantGroupIgnored);
+    if (!unsizedPartsWithFormats(m, sv).empty())
+        warn(e, EvalWarning::PartFormatNotApplied);
     const double totalWeightBytes = weightBytesOf(m, sv);
     b.effectiveBytesPerParameter = totalWeightBytes / m.parameters;
     b.weightsBytes = totalWeightBytes / b.tensorParallel;
@@ -1074,6 +1076,11 @@ std::vector<std::string_view> warningTexts(const Evaluation &e)
         "size: left out, so the step is a little faster than the estimate's own rule");
     add(EvalWarning::EmbeddingsNeedArchitecture,
         "keeping embeddings at 16 bit needs the model's vocabulary and hidden size: ignored");
+    add(EvalWarning::PartFormatNotApplied,
+        "serving.weight_formats gives a part its own format, but the model's parameters in that "
+        "part are not known apart (a latent or linear attention, embeddings without "
+        "vocab_size and hidden_size, experts on a dense model): not applied; import the "
+        "model's config.json to count its parts (model.weight_parts)");
     return texts;
 }
 

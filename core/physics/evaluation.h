@@ -202,6 +202,9 @@ enum class EvalWarning : std::uint32_t {
     /// the estimate times each layer's small kernels, but the model has no hidden size to size
     /// them by: left out
     SmallKernelsNeedArchitecture = 1u << 15,
+    /// a weight part has its own format but the app cannot separate its parameters (a latent
+    /// attention no import counted, embeddings without vocabulary and width): not applied
+    PartFormatNotApplied = 1u << 16,
 };
 
 struct Evaluation

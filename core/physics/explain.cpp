@@ -607,11 +607,15 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                             (kvRanks > 1 ? " / " + count(kvRanks) : std::string()) + " = " +
                             b.fig(F::DecodeBytesPerStep);
             b.derived("weights", F::WeightsBytes);
-            b.derived("KV per sequence", F::KvBytesPerSequence);
+            if (!sparse)
+                b.derived("KV per sequence", F::KvBytesPerSequence);
             b.input("batch", count(sv.batch), "serving.batch");
             x.note =
-                "The lesson's toy: every step reads the whole context's KV; a real engine's step "
-                "grows as the sequence does." +
+                std::string(sparse ? "Sparse attention: a step reads every token's indexer key "
+                                     "and the latents of the top-k tokens it picks, while the "
+                                     "memory holds the whole cache. "
+                                   : "The lesson's toy: every step reads the whole context's KV; "
+                                     "a real engine's step grows as the sequence does.") +
                 std::string(sv.pipelineParallel > 1
                                 ? " With pipeline stages these are one tensor-parallel rank's "
                                   "bytes over all stages, read one stage after another."
@@ -638,15 +642,25 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
         b.derived("FLOP per step", F::DecodeFlopsPerStep);
         b.derived("bytes per step", F::DecodeBytesPerStep);
         break;
-    case F::DecodeIntensityLimit:
-        x.formula =
-            "intensity limit (infinite batch) = 2 x active parameters / KV bytes of one sequence";
-        x.substituted = "= 2 x " + count(m.active()) + " / " + b.fig(F::KvBytesPerSequence) +
-                        " = " + b.fig(F::DecodeIntensityLimit);
-        b.derived("KV per sequence", F::KvBytesPerSequence);
+    case F::DecodeIntensityLimit: {
+        // sparse attention (DSA) reads a sequence's indexer keys and top-k latents, not it all
+        const SequenceCache cache =
+            sequenceCache(m, nominalBytes(sv.kvFormat), sv.contextTokens, 1.0);
+        const bool sparse = cache.readBytes < cache.bytes;
+        x.formula = sparse ? "intensity limit (infinite batch) = 2 x active parameters / the KV "
+                             "bytes a step reads of one sequence (sparse attention: its indexer "
+                             "keys and the top-k latents)"
+                           : "intensity limit (infinite batch) = 2 x active parameters / KV bytes "
+                             "of one sequence";
+        x.substituted = "= 2 x " + count(m.active()) + " / " +
+                        (sparse ? b.bytes(cache.readBytes) : b.fig(F::KvBytesPerSequence)) + " = " +
+                        b.fig(F::DecodeIntensityLimit);
+        if (!sparse)
+            b.derived("KV per sequence", F::KvBytesPerSequence);
         x.note =
             "Every sequence adds its own KV read, so batching can never push decode past this.";
         break;
+    }
     case F::DecodeMemorySeconds:
     case F::DecodeComputeSeconds:
     case F::DecodeCommunicationSeconds:

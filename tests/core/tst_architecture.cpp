@@ -299,6 +299,11 @@ void Architecture::badGroupsAreRefused_data()
     QTest::newRow("sparse attention's top-k on a full group")
         << QStringLiteral(R"([{"layers": 36, "top_k": 2048}])") << "/model/layer_groups/0/top_k"
         << "belong to a latent group";
+    QTest::newRow("an indexer key without top_k")
+        << QStringLiteral(
+               R"([{"layers": 36, "attention": "latent", "latent_dim": 704, "index_dim": 128}])")
+        << "/model/layer_groups/0/index_dim"
+        << "give top_k with it";
     QTest::newRow("an indexer key as wide as the latent")
         << QStringLiteral(
                R"([{"layers": 36, "attention": "latent", "latent_dim": 704, "top_k": 2048, "index_dim": 704}])")

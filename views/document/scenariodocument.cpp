@@ -616,8 +616,11 @@ bool ScenarioDocument::applyImport(const core::HfImport &imported)
         // a quantised checkpoint is served in its own format (its note says which)
         after.serving.weightFormat = *imported.checkpointFormat;
         after.serving.partFormats = imported.partFormats; // what it leaves at 16 bits
-        if (core::isSet(imported.checkpointGroupSize))
-            after.serving.quant.groupSize = imported.checkpointGroupSize;
+        // its own groups, or none: an earlier checkpoint's groups are not this one's
+        after.serving.quant.groupSize =
+            core::isSet(imported.checkpointGroupSize) && imported.checkpointGroupSize > 0
+                ? imported.checkpointGroupSize
+                : 0.0;
         after.givenInputs["serving.weight_format"] = core::InputOrigin::App;
         after.givenInputs["serving.weight_formats"] = core::InputOrigin::App;
     }

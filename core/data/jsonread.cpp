@@ -298,9 +298,9 @@ void FieldReader::format(std::string_view key, NumericFormat &out, bool storage)
         return;
     auto parsed = parseFormat(text);
     if (!parsed)
-        fail(pointerOf(key), "unknown format \"" + text.substr(0, 40) +
-                                 "\" (one of fp32, tf32, bf16, fp16, fp8, int8, int4, nvfp4, "
-                                 "mxfp4)");
+        fail(pointerOf(key), "unknown format \"" + text.substr(0, 40) + "\" (one of fp32, " +
+                                 (storage ? "" : "tf32, ") +
+                                 "bf16, fp16, fp8, int8, int4, nvfp4, mxfp4)");
     if (storage && !isStorageFormat(*parsed))
         fail(pointerOf(key), "tf32 is a compute format only: it cannot store weights or KV");
     out = *parsed;

@@ -7,6 +7,7 @@
 #include "core/model/scenarioaccess.h"
 #include "core/model/scenarioedits.h"
 #include "core/model/units.h"
+#include "core/model/weightparts.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/loadsim.h"
 #include "core/physics/techniques.h"
@@ -1659,6 +1660,18 @@ nlohmann::ordered_json jsonNumber(double value)
     return value;
 }
 
+/** A candidate's parts in their own formats (a checkpoint's: weightparts.h), for the JSON;
+ *  null where every part is in the weight format. */
+nlohmann::ordered_json partFormatsJson(const ServingConfig &serving)
+{
+    if (!partsDiffer(serving))
+        return nullptr;
+    nlohmann::ordered_json parts = nlohmann::ordered_json::object();
+    for (WeightPart part : kWeightParts)
+        parts[std::string(weightPartKey(part))] = formatKey(partFormat(serving, part));
+    return parts;
+}
+
 /** The recommendation as `check` and `decide` print it; nulls where nothing passes. */
 nlohmann::ordered_json recommendationJson(const Selection &selection)
 {
@@ -1669,6 +1682,8 @@ nlohmann::ordered_json recommendationJson(const Selection &selection)
     rec["device"] = r.found ? json(r.deviceId) : json(nullptr);
     rec["weight_format"] = r.found ? json(formatKey(r.weightFormat)) : json(nullptr);
     const Candidate *best = recommendedCandidate(selection);
+    if (best && partsDiffer(best->scenario.serving))
+        rec["weight_formats"] = partFormatsJson(best->scenario.serving);
     auto field = [&](double value) { return best ? number(value) : json(nullptr); };
     rec["tensor_parallel"] = field(best ? best->tensorParallel : 0);
     rec["pipeline_parallel"] = field(best ? best->pipelineParallel : 0);
@@ -1729,6 +1744,7 @@ std::string selectionToJson(const Selection &selection)
         candidates.push_back({{"device", c.deviceId},
                               {"device_name", c.device.name},
                               {"weight_format", formatKey(c.weightFormat)},
+                              {"weight_formats", partFormatsJson(c.scenario.serving)},
                               {"checks", checks},
                               {"verdict", c.verdict},
                               {"tensor_parallel", number(c.tensorParallel)},

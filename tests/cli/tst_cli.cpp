@@ -90,6 +90,7 @@ private slots:
     void sweepPrintsOneLinePerValue();
     void sweepAndCheckExportCsv();
     void sweepRowsAreWhatSetGives();
+    void checkNamesACheckpointsPartFormats();
     void presetsListsEveryKind();
     void unknownKeysWarnOnStandardError();
     void importHfPrintsAnInlineModel();
@@ -356,6 +357,35 @@ void Cli::sweepRowsAreWhatSetGives()
                      qPrintable(where + " (JSON table)"));
         }
     }
+}
+
+// Issue #44, item 4: the wizard says "MXFP4 + BF16 weights" for a checkpoint whose parts keep
+// their own formats; `check` and `decide` say it too, part by part (a hostile review found only
+// "weight_format": "mxfp4" there).
+void Cli::checkNamesACheckpointsPartFormats()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("oss.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "accel-explorer/scenario", "version": 1, "model": "gpt-oss-20b",
+        "serving": {"weight_format": "mxfp4", "weight_formats": {"embeddings": "bf16",
+        "attention": "bf16", "mlp": "bf16", "other": "bf16"}},
+        "wizard": {"candidates": ["nvidia-h100-sxm", "nvidia-l40s"], "formats": ["mxfp4", "fp8"]}})");
+    file.close();
+    const Run check = accelCalc({"check", path});
+    QCOMPARE(check.exitCode, 0);
+    const QJsonObject out = parseObject(check.out);
+    const QJsonArray candidates = out.value("candidates").toArray();
+    QVERIFY(!candidates.isEmpty());
+    for (const QJsonValue &c : candidates) {
+        const QJsonObject parts = c.toObject().value("weight_formats").toObject();
+        QCOMPARE(parts.value("attention").toString(), QStringLiteral("bf16"));
+        QCOMPARE(parts.value("experts").toString(), c.toObject().value("weight_format").toString());
+    }
+    const QJsonObject recommended = out.value("recommendation").toObject();
+    QCOMPARE(recommended.value("weight_formats").toObject().value("embeddings").toString(),
+             QStringLiteral("bf16"));
 }
 
 // The app's standard sweeps and the checks as stamped CSV, for a spreadsheet.

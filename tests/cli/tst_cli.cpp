@@ -378,7 +378,7 @@ void Cli::checkNamesACheckpointsPartFormats()
     const QJsonObject out = parseObject(check.out);
     const QJsonArray candidates = out.value("candidates").toArray();
     QVERIFY(!candidates.isEmpty());
-    for (const QJsonValue &c : candidates) {
+    for (const auto &c : candidates) {
         const QJsonObject parts = c.toObject().value("weight_formats").toObject();
         QCOMPARE(parts.value("attention").toString(), QStringLiteral("bf16"));
         QCOMPARE(parts.value("experts").toString(), c.toObject().value("weight_format").toString());

@@ -155,9 +155,25 @@ int main()
     fleetLight.calibration.mode = core::EstimateMode::SpeedOfLight;
     const Summary typical = measure(
         2000, 100, [&] { sink = core::evaluate(fleetTypical)[core::FigureId::DecodeStepSeconds]; });
+    // Issue #46: LLM-Viewer's analyze(1024, 1) on Llama-2-7b-hf and nvidia_A100_80G, the case
+    // its fixture was made with (tests/fixtures/llmviewer), for the ratio in docs/benchmarks.md
+    const std::vector<std::string> viewerSets = {"model=llama-2-7b",
+                                                 "device=nvidia-a100-80gb-sxm",
+                                                 "serving.context_tokens=1024",
+                                                 "serving.prompt_tokens=1024",
+                                                 "serving.batch=1",
+                                                 "serving.concurrent_sequences=1"};
+    auto viewerRead = core::readScenario(*core::scenarioPresetText("lesson-default"), viewerSets);
+    const core::Scenario viewerScenario = viewerRead.value().scenario;
+    const Summary llmViewerCase = measure(2000, 100, [&] {
+        sink = core::evaluate(viewerScenario)[core::FigureId::DecodeStepSeconds];
+    });
     const Summary light = measure(
         2000, 100, [&] { sink = core::evaluate(fleetLight)[core::FigureId::DecodeStepSeconds]; });
 
+    std::printf("evaluate (LLM-Viewer's case: Llama 2 7B, A100 80 GB, typical, 1,024 tokens, "
+                "batch 1): median %8.3f us   p99 %8.3f us\n",
+                llmViewerCase.median, llmViewerCase.p99);
     std::printf("evaluate (lesson-default):        median %8.3f us   p99 %8.3f us\n",
                 evaluate.median, evaluate.p99);
     std::printf("evaluate (llama-70b-fleet, typical): median %8.3f us   p99 %8.3f us\n",

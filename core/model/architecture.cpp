@@ -32,45 +32,22 @@ double groupStateBytes(const LayerGroup &group)
 
 } // namespace
 
+LayerGroup completedGroup(const ModelSpec &model, LayerGroup group)
+{
+    if (!isSet(group.kvHeads))
+        group.kvHeads = model.kvHeads;
+    if (!isSet(group.headDim))
+        group.headDim = model.headDim;
+    if (!isSet(group.intermediateSize) && group.mlp == MlpKind::Dense)
+        group.intermediateSize = model.intermediateSize;
+    return group;
+}
+
 std::vector<LayerGroup> layerGroupsOf(const ModelSpec &model)
 {
-    std::vector<LayerGroup> groups = model.layerGroups;
-    if (groups.empty()) {
-        // The one-group case from the top-level fields; a window on some layers splits it.
-        LayerGroup all;
-        all.layers = model.layers;
-        if (isSet(model.kvLatentDim)) {
-            all.attention = AttentionKind::Latent;
-            all.latentDim = model.kvLatentDim;
-        }
-        if (isSet(model.experts) && isSet(model.expertsPerToken)) {
-            all.mlp = MlpKind::Moe;
-            all.experts = model.experts;
-            all.expertsPerToken = model.expertsPerToken;
-        }
-        if (isSet(model.slidingWindow) && !isSet(model.kvLatentDim)) {
-            LayerGroup windowed = all;
-            windowed.attention = AttentionKind::Sliding;
-            windowed.window = model.slidingWindow;
-            windowed.layers = isSet(model.slidingWindowLayers)
-                                  ? std::min(model.slidingWindowLayers, model.layers)
-                                  : model.layers;
-            all.layers = model.layers - windowed.layers;
-            groups.push_back(windowed);
-            if (all.layers > 0)
-                groups.push_back(all);
-        } else {
-            groups.push_back(all);
-        }
-    }
-    for (LayerGroup &group : groups) {
-        if (!isSet(group.kvHeads))
-            group.kvHeads = model.kvHeads;
-        if (!isSet(group.headDim))
-            group.headDim = model.headDim;
-        if (!isSet(group.intermediateSize) && group.mlp == MlpKind::Dense)
-            group.intermediateSize = model.intermediateSize;
-    }
+    std::vector<LayerGroup> groups;
+    groups.reserve(std::max<std::size_t>(model.layerGroups.size(), 2));
+    forEachLayerGroup(model, [&groups](const LayerGroup &group) { groups.push_back(group); });
     return groups;
 }
 
@@ -149,18 +126,20 @@ double attentionFlops(const ModelSpec &model, const auto &attendedTokens)
     if (!isSet(model.attentionHeads))
         return std::numeric_limits<double>::quiet_NaN();
     double flops = 0.0;
-    for (const LayerGroup &group : layerGroupsOf(model)) {
+    forEachLayerGroup(model, [&](const LayerGroup &group) {
         if (!attends(group.attention))
-            continue;
-        if (!isSet(group.headDim))
-            return std::numeric_limits<double>::quiet_NaN();
+            return;
+        if (!isSet(group.headDim)) {
+            flops = std::numeric_limits<double>::quiet_NaN();
+            return;
+        }
         // a window, or the top-k latents sparse attention (DSA) picks, caps what a token attends
         const double window = capped(group) ? group.window
                               : isSet(group.topK) && group.attention == AttentionKind::Latent
                                   ? group.topK
                                   : std::numeric_limits<double>::infinity();
         flops += 4.0 * group.layers * model.attentionHeads * group.headDim * attendedTokens(window);
-    }
+    });
     return flops;
 }
 
@@ -234,7 +213,7 @@ SequenceCache sequenceCache(const ModelSpec &model, double bytesPerElement, doub
                             double tensorParallel)
 {
     SequenceCache cache;
-    for (const LayerGroup &group : layerGroupsOf(model)) {
+    forEachLayerGroup(model, [&](const LayerGroup &group) {
         const double shards = groupKvShards(group, tensorParallel);
         const double perToken = groupKvBytesPerToken(group, bytesPerElement);
         const double state = groupStateBytes(group);
@@ -248,7 +227,7 @@ SequenceCache sequenceCache(const ModelSpec &model, double bytesPerElement, doub
         cache.bytesPerDevice += bytes / shards;
         cache.perTokenUncapped += perToken;
         cache.perTokenUncappedPerDevice += perToken / shards;
-    }
+    });
     return cache;
 }
 
@@ -309,38 +288,37 @@ double longestSequenceWithin(const ModelSpec &model, double bytesPerElement, dou
     // cost(t) = scale x (sum of perToken_g x min(t, window_g) + state): piecewise linear and
     // non-decreasing, so walk the windows in order and solve the segment the budget ends in.
     const double scale = sequences * chargeFactor;
-    const std::vector<LayerGroup> groups = layerGroupsOf(model);
     double state = 0.0;
-    std::vector<double> windows;
-    for (const LayerGroup &group : groups) {
-        const double shards = groupKvShards(group, tensorParallel);
-        state += groupStateBytes(group) / shards;
-        if (capped(group) && groupKvBytesPerToken(group, bytesPerElement) > 0.0)
-            windows.push_back(group.window);
-    }
-    std::sort(windows.begin(), windows.end());
-    windows.push_back(std::numeric_limits<double>::infinity());
+    forEachLayerGroup(model, [&](const LayerGroup &group) {
+        state += groupStateBytes(group) / groupKvShards(group, tensorParallel);
+    });
 
     double start = 0.0;
     double cost = scale * state;
     if (!(scale > 0.0) || cost > budgetBytes)
         return cost > budgetBytes ? 0.0 : std::numeric_limits<double>::infinity();
-    for (double end : windows) {
-        double slope = 0.0; // bytes per extra token of context in [start, end)
-        for (const LayerGroup &group : groups) {
+    for (;;) {
+        // the segment [start, end): up to the next window past start, the groups still growing
+        double end = std::numeric_limits<double>::infinity();
+        double slope = 0.0; // bytes per extra token of context
+        forEachLayerGroup(model, [&](const LayerGroup &group) {
             const double perToken = groupKvBytesPerToken(group, bytesPerElement);
-            if (perToken > 0.0 && (!capped(group) || group.window > start))
-                slope += scale * perToken / groupKvShards(group, tensorParallel);
-        }
+            if (!(perToken > 0.0) || (capped(group) && group.window <= start))
+                return;
+            slope += scale * perToken / groupKvShards(group, tensorParallel);
+            if (capped(group))
+                end = std::min(end, group.window);
+        });
         if (slope <= 0.0)
             return std::numeric_limits<double>::infinity();
         const double reach = start + (budgetBytes - cost) / slope;
         if (reach <= end)
             return std::floor(reach);
+        if (std::isinf(end))
+            return std::numeric_limits<double>::infinity();
         cost += slope * (end - start);
         start = end;
     }
-    return std::numeric_limits<double>::infinity();
 }
 
 } // namespace core

@@ -8,6 +8,7 @@
 
 #include "core/model/scenario.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <span>
@@ -20,6 +21,47 @@ namespace core {
 /** The layers of a model, each group with its own attention and MLP (see scenario.h). A group's
  *  unset KV heads and head dim are the model's. */
 std::vector<LayerGroup> layerGroupsOf(const ModelSpec &model);
+
+/** A stated group with the model's figures where it leaves them unset. */
+LayerGroup completedGroup(const ModelSpec &model, LayerGroup group);
+
+/** The groups layerGroupsOf gives, one at a time and in the same order, without building the
+ *  list: evaluate() walks them several times per slider step (issue #46: the copies were a
+ *  third of an evaluation). A model without stated groups is one group, or two where a window
+ *  covers some of its layers. */
+template <typename Visit> void forEachLayerGroup(const ModelSpec &model, Visit &&visit)
+{
+    if (!model.layerGroups.empty()) {
+        for (const LayerGroup &group : model.layerGroups)
+            visit(completedGroup(model, group));
+        return;
+    }
+    LayerGroup all;
+    all.layers = model.layers;
+    if (isSet(model.kvLatentDim)) {
+        all.attention = AttentionKind::Latent;
+        all.latentDim = model.kvLatentDim;
+    }
+    if (isSet(model.experts) && isSet(model.expertsPerToken)) {
+        all.mlp = MlpKind::Moe;
+        all.experts = model.experts;
+        all.expertsPerToken = model.expertsPerToken;
+    }
+    if (isSet(model.slidingWindow) && !isSet(model.kvLatentDim)) {
+        LayerGroup windowed = all;
+        windowed.attention = AttentionKind::Sliding;
+        windowed.window = model.slidingWindow;
+        windowed.layers = isSet(model.slidingWindowLayers)
+                              ? std::min(model.slidingWindowLayers, model.layers)
+                              : model.layers;
+        all.layers = model.layers - windowed.layers;
+        visit(completedGroup(model, windowed));
+        if (all.layers > 0)
+            visit(completedGroup(model, all));
+        return;
+    }
+    visit(completedGroup(model, all));
+}
 
 std::string_view attentionKindKey(AttentionKind kind);
 std::string_view mlpKindKey(MlpKind kind);

@@ -94,8 +94,8 @@ WeightPartCounts weightPartsOf(const ModelSpec &m)
         p[index(WeightPart::Experts)] =
             m.experts * (total - active) / (m.experts - m.expertsPerToken);
     double attention = 0.0;
-    for (const LayerGroup &group : layerGroupsOf(m))
-        attention += attentionParametersOf(m, group);
+    forEachLayerGroup(
+        m, [&](const LayerGroup &group) { attention += attentionParametersOf(m, group); });
     const double left =
         std::max(0.0, total - p[index(WeightPart::Embeddings)] - p[index(WeightPart::Experts)]);
     p[index(WeightPart::Attention)] = std::min(attention, left);
@@ -178,6 +178,15 @@ std::vector<WeightPart> unsizedPartsWithFormats(const ModelSpec &model, const Se
             !(parts[part] > 0.0))
             out.push_back(part);
     return out;
+}
+
+bool anyPartFormatUnsized(const ModelSpec &model, const ServingConfig &sv)
+{
+    // most scenarios state no part's format: nothing to count (evaluate asks on every step)
+    const bool anyOwn = std::any_of(kWeightParts.begin(), kWeightParts.end(), [&](WeightPart part) {
+        return sv.partFormats[index(part)] && *sv.partFormats[index(part)] != sv.weightFormat;
+    });
+    return anyOwn && !unsizedPartsWithFormats(model, sv).empty();
 }
 
 double weightBytesOf(const ModelSpec &m, const ServingConfig &sv)

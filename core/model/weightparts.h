@@ -56,6 +56,8 @@ bool anyPartTakesGroupScales(const ServingConfig &serving);
  *  counted; experts on a dense model): their format changes nothing, which a warning says. */
 std::vector<WeightPart> unsizedPartsWithFormats(const ModelSpec &model,
                                                 const ServingConfig &serving);
+/** Whether that list is not empty, without building it where no part has its own format. */
+bool anyPartFormatUnsized(const ModelSpec &model, const ServingConfig &serving);
 
 /** The weights' bytes, all parts together (not divided over devices). */
 double weightBytesOf(const ModelSpec &model, const ServingConfig &serving);

@@ -8,8 +8,10 @@
 #include "core/physics/evaluation.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace core {
@@ -56,13 +58,13 @@ CeilingShare ownComputeShare(const DeviceSpec &device, NumericFormat format, boo
         return c;
     };
     using F = NumericFormat;
-    std::vector<F> order{format};
+    // its own format, its sibling on the same units, then the 16-bit ones (a fixed list: the
+    // estimate asks on every evaluation)
+    std::array<F, 4> order{format, format, F::Bf16, F::Fp16};
     if (format == F::Bf16 || format == F::Fp16)
-        order.push_back(format == F::Bf16 ? F::Fp16 : F::Bf16);
-    if (format == F::Fp8 || format == F::Int8)
-        order.push_back(format == F::Fp8 ? F::Int8 : F::Fp8);
-    for (F f : {F::Bf16, F::Fp16})
-        order.push_back(f);
+        order[1] = format == F::Bf16 ? F::Fp16 : F::Bf16;
+    else if (format == F::Fp8 || format == F::Int8)
+        order[1] = format == F::Fp8 ? F::Int8 : F::Fp8;
     for (F f : order)
         if (auto c = shareOf(f))
             return *c;
@@ -171,6 +173,37 @@ const CalibrationEntry *findCalibrationEntry(const CalibrationProfile &profile,
                                 calibrationClassOf(device), engine);
 }
 
+namespace {
+
+/** The typical profile's entry for a device and engine, remembered for the last device asked
+ *  (the profile is built once and never changes; a slider step asks for the same device each
+ *  time, and the search of every entry was a sixth of an evaluation, issue #46). One memo per
+ *  thread: the load simulation evaluates on a worker. */
+const CalibrationEntry *typicalEntryFor(const DeviceSpec &device, std::string_view engine)
+{
+    struct Memo
+    {
+        std::string device;
+        Deployment deployment = Deployment::Unknown;
+        std::string engine;
+        const CalibrationEntry *entry = nullptr;
+        bool valid = false;
+    };
+    thread_local Memo memo;
+    const std::string_view key = device.presetId.empty() ? device.name : device.presetId;
+    if (memo.valid && memo.deployment == device.deployment && memo.device == key &&
+        memo.engine == engine)
+        return memo.entry;
+    memo.entry = findCalibrationEntry(typicalProfile(), device, engine);
+    memo.device.assign(key);
+    memo.deployment = device.deployment;
+    memo.engine.assign(engine);
+    memo.valid = true;
+    return memo.entry;
+}
+
+} // namespace
+
 EstimateTerms estimateTerms(const Scenario &s)
 {
     EstimateTerms t;
@@ -191,8 +224,11 @@ EstimateTerms estimateTerms(const Scenario &s)
         profile = &typicalProfile();
     else if (c.profile)
         profile = &*c.profile;
-    const CalibrationEntry *entry =
-        profile ? findCalibrationEntry(*profile, s.device, c.engine) : nullptr;
+    const CalibrationEntry *entry = nullptr;
+    if (c.mode == EstimateMode::Typical)
+        entry = typicalEntryFor(s.device, c.engine);
+    else if (profile)
+        entry = findCalibrationEntry(*profile, s.device, c.engine);
     if (!entry) {
         t.missingProfileEntry = true;
         return t;

@@ -150,6 +150,23 @@ constexpr bool tableMatchesEnum()
 }
 static_assert(tableMatchesEnum(), "kFigureTable must list FigureId in order");
 
+/** A time, price, energy or count: a figure a plan holds, never 10^15 or more (bytes, FLOP and
+ *  tokens may be that large and real). */
+constexpr bool plannable(Quantity quantity)
+{
+    return quantity == Q::Seconds || quantity == Q::Usd || quantity == Q::UsdPerMillionTokens ||
+           quantity == Q::Joules || quantity == Q::Count;
+}
+
+// Each figure's largest magnitude a user can act on: 10^15 for what a plan holds, else any
+// finite value. One comparison per figure on every evaluation (NaN compares false: it stays).
+constexpr std::array<double, kFigureCount> kLargestFigure = [] {
+    std::array<double, kFigureCount> out{};
+    for (std::size_t i = 0; i < kFigureTable.size(); ++i)
+        out[i] = plannable(kFigureTable[i].quantity) ? kBeyondAnyRealFigure : kInfinity;
+    return out;
+}();
+
 void warn(Evaluation &e, EvalWarning warning)
 {
     e.warnings |= static_cast<std::uint32_t>(warning);
@@ -307,7 +324,7 @@ Base makeBase(const Scenario &s, Evaluation &e)
         warn(e, EvalWarning::EmbeddingsNeedArchitecture);
     if (sv.quant.groupSize > 0 && !anyPartTakesGroupScales(sv))
         warn(e, EvalWarning::QuantGroupIgnored);
-    if (!unsizedPartsWithFormats(m, sv).empty())
+    if (anyPartFormatUnsized(m, sv))
         warn(e, EvalWarning::PartFormatNotApplied);
     const double totalWeightBytes = weightBytesOf(m, sv);
     b.effectiveBytesPerParameter = totalWeightBytes / m.parameters;
@@ -326,14 +343,11 @@ Base makeBase(const Scenario &s, Evaluation &e)
     b.kvPerSequencePerRank = cache.bytesPerDevice;
     b.kvReadPerSequencePerRank = cache.readBytesPerDevice;
     b.kvShards = cache.bytesPerDevice > 0.0 ? cache.bytes / cache.bytesPerDevice : 1.0;
-    const std::vector<LayerGroup> groups = layerGroupsOf(m);
-    for (const LayerGroup &group : groups) {
+    forEachLayerGroup(m, [&](const LayerGroup &group) {
         if (groupKvBytesPerToken(group, 1.0) > 0.0 && group.attention != AttentionKind::Latent &&
-            groupKvShards(group, b.tensorParallel) < b.tensorParallel) {
+            groupKvShards(group, b.tensorParallel) < b.tensorParallel)
             warn(e, EvalWarning::KvHeadsReplicated);
-            break;
-        }
-    }
+    });
 
     b.computeFormat = chooseComputeFormat(s, b.computeFallback);
     b.peak = s.device.peak(b.computeFormat) * kTera;
@@ -352,12 +366,12 @@ Base makeBase(const Scenario &s, Evaluation &e)
     if (terms.smallKernels && !isSet(m.hiddenSize))
         warn(e, EvalWarning::SmallKernelsNeedArchitecture);
     if (terms.smallKernels) {
-        for (const LayerGroup &group : groups) {
+        forEachLayerGroup(m, [&](const LayerGroup &group) {
             // a named local: a range-for over a temporary's view would outlive the temporary
             const GroupSmallKernels kernels = groupSmallKernels(m, group, b.tensorParallel);
             for (const SmallKernelRun &run : kernels.view())
                 addSmallKernelRun(b, run);
-        }
+        });
         b.measuredBandwidth = b.bandwidth * terms.bandwidthCeilingShare;
     }
     if (b.attentionFlops) {
@@ -863,27 +877,18 @@ Evaluation evaluate(const Scenario &scenario)
     evaluatePower(scenario, e);
     // A value that is not finite is not a number a user can act on: mark it not applicable,
     // so no NaN or infinity ever reaches a view or an output file, and say why (issue #20: the
-    // step time of a 5e-324 efficiency vanished from the output without a word).
-    for (double &value : e.values) {
-        if (std::isinf(value))
-            warn(e, EvalWarning::BeyondRange);
-        if (!std::isfinite(value))
-            value = kNaN;
-    }
-    // A time, price, energy or count of 10^15 or more (31 million years, a quadrillion dollars)
-    // is no figure a plan can hold either (issue #41: $3.8e305 per million tokens at 1e-300
-    // requests a day); bytes, FLOP and tokens may be that large and real
-    for (const FigureInfo &info : figureTable()) {
-        double &value = e[info.id];
-        const bool plannable =
-            info.quantity == Quantity::Seconds || info.quantity == Quantity::Usd ||
-            info.quantity == Quantity::UsdPerMillionTokens || info.quantity == Quantity::Joules ||
-            info.quantity == Quantity::Count;
-        if (plannable && std::abs(value) >= kBeyondAnyRealFigure) {
-            warn(e, EvalWarning::BeyondRange);
-            value = kNaN;
+    // step time of a 5e-324 efficiency vanished from the output without a word). A time, price,
+    // energy or count of 10^15 or more (31 million years, a quadrillion dollars) is no figure a
+    // plan can hold either (issue #41: $3.8e305 per million tokens at 1e-300 requests a day).
+    bool beyondRange = false;
+    for (std::size_t i = 0; i < kFigureCount; ++i) {
+        if (std::abs(e.values[i]) >= kLargestFigure[i]) { // infinity >= infinity
+            beyondRange = true;
+            e.values[i] = kNaN;
         }
     }
+    if (beyondRange)
+        warn(e, EvalWarning::BeyondRange);
     // no tokens at all (a step that never ends): a cost or an energy per token is not zero
     if (e.available(F::CostTokensPerHour) && e[F::CostTokensPerHour] <= 0.0) {
         warn(e, EvalWarning::BeyondRange);

@@ -210,6 +210,22 @@ void Architecture::longestContextWalksTheWindows()
     // inside the window both groups grow: 73,728 B per token
     QCOMPARE(core::longestSequenceWithin(s.model, 2.0, 1, 1, 1.0, 73728.0 * 50), 50.0);
 
+    // Two windows (128 and 1,024 tokens) beside full layers, 256 B per layer and token (one KV
+    // head of 64): 30 layers grow to 128 tokens, 20 to 1,024, then 10. 2,000 tokens take
+    // 7,680 x 128 + 5,120 x 896 + 2,560 x 976 = 8,069,120 B.
+    const QString twoWindows = QStringLiteral(
+        R"([{"layers": 10, "attention": "sliding", "window": 128},
+            {"layers": 10, "attention": "sliding", "window": 1024},
+            {"layers": 10, "attention": "full"}])");
+    const QString tiny = QStringLiteral(
+        R"("parameters": 1000000000, "layers": 30, "attention_heads": 8, "kv_heads": 1,
+           "head_dim": 64)");
+    const core::Scenario w = testsupport::loadScenario(scenarioWith(tiny, twoWindows));
+    QCOMPARE(core::longestSequenceWithin(w.model, 2.0, 1, 1, 1.0, 8069120.0), 2000.0);
+    QCOMPARE(core::longestSequenceWithin(w.model, 2.0, 1, 1, 1.0, 8069120.0 - 1), 1999.0);
+    QCOMPARE(core::longestSequenceWithin(w.model, 2.0, 1, 1, 1.0, 7680.0 * 100), 100.0);
+    QCOMPARE(core::longestSequenceWithin(w.model, 2.0, 1, 1, 1.0, 983040.0 + 5120.0 * 500), 628.0);
+
     // A model whose every layer is windowed or linear has no context limit: NaN, shown as such.
     const QString capped = QStringLiteral(
         R"([{"layers": 36, "attention": "linear", "state_bytes": 1097728},

@@ -29,6 +29,7 @@
 #include <QPen>
 #include <QTextDocument>
 
+#include <functional>
 #include <memory>
 
 namespace views {
@@ -94,131 +95,209 @@ constexpr int kDotsPerInch = 200;
 /** The smallest type a figure may print with; 9 pt is the floor, the rest is rounding. */
 constexpr double kSmallestPoints = 9.2;
 
-/** The smallest text `view`'s figure prints with when drawn into `target` (points). */
-double smallestPrinted(View &view, const QRectF &target, QSize chartSize, QSize page)
+/** Draws `view`'s figure into `target` on `probe`, which then holds what it printed. */
+void probeFigure(TextSizeProbe &probe, View &view, const QRectF &target, QSize chartSize)
 {
-    TextSizeProbe probe(page, kDotsPerInch);
     QPainter painter(&probe);
     // twice: a drawing that measures its parts as it paints settles on the first pass
     view.renderFigure(painter, target, chartSize);
     probe.reset();
     view.renderFigure(painter, target, chartSize);
-    painter.end();
-    return probe.smallestPoints();
 }
 
-/** Lays the view out so that its figure is about `figure` pixels large. */
-void layOutFigure(View &view, QSizeF figure)
+/** Whether what `probe` recorded prints well: 9 pt or more, no text over text, none cut short. */
+bool printsWell(const TextSizeProbe &probe)
 {
-    QSize size(900, 520);
-    layOutOffscreen(view, size);
-    if (const QWidget *f = view.figureWidget(); f->width() > 0 && f->height() > 0) {
-        size = QSize(int(size.width() * figure.width() / f->width()),
-                     int(size.height() * figure.height() / f->height()))
+    return probe.smallestPoints() >= 9.0 && probe.overlaps().isEmpty() && probe.elided().isEmpty();
+}
+
+/** The view's size its figure is measured at, before it is laid out for a page. */
+constexpr QSize kReferenceSize(900, 520);
+
+/** Lays the view out so that its figure is about `figure` pixels large, from the size the figure
+ *  takes when the view is kReferenceSize (`reference`, measured once a step). */
+void layOutFigure(View &view, QSizeF figure, QSize reference)
+{
+    QSize size = kReferenceSize;
+    if (reference.width() > 0 && reference.height() > 0)
+        size = QSize(int(size.width() * figure.width() / reference.width()),
+                     int(size.height() * figure.height() / reference.height()))
                    .expandedTo(view.minimumSizeHint());
-        layOutOffscreen(view, size);
-    }
+    layOutOffscreen(view, size);
 }
 
-/** Paints tour step `index` into the slot of the page from `top`, `height` high (half the
- *  page, or all of it for a dense drawing): its figure, laid out at the size that prints its
- *  smallest text at 9 pt or more, then its text. Returns the smallest type the figure printed
- *  with (points), 0 when its text ran out of the slot, -1 on error. */
-double paintStep(QPainter &painter, const QRectF &page, double top, double height, int index,
-                 bool answers, QString *error)
+/** One tour step on paper: its scenario's document and view, built once and fitted to each slot
+ *  the plan tries, then painted where the plan put it (issue #46: the plan built them afresh for
+ *  every page share it tried, and the write pass built and fitted them once more). */
+class HandoutStep
 {
-    const QList<TourStep> &steps = tourSteps();
-    const TourStep &step = steps[index];
-    QFont body = QApplication::font();
-    body.setPointSizeF(10); // at least 9 pt on paper
-    core::Scenario scenario;
-    if (!tourScenario(step, scenario, error))
-        return -1;
-    ScenarioDocument document;
-    document.reset(scenario);
-    if (!answers) { // the figure shows no answer the class is to predict, now or later
-        document.setConcealed(concealedFigures(index, false));
-        document.setCurvesHiddenFromBatch(curvesHiddenFromBatch(index, false));
+public:
+    HandoutStep(int index, bool answers)
+        : m_index(index)
+        , m_answers(answers)
+    {
+        m_body = QApplication::font();
+        m_body.setPointSizeF(10); // at least 9 pt on paper
     }
-    document.flush();
-    // the text first: the figure gets what room it leaves in the half page
-    QTextDocument text;
-    text.documentLayout()->setPaintDevice(painter.device());
-    text.setDefaultFont(body);
-    text.setDocumentMargin(0);
-    text.setHtml(stepHtml(step, index, int(steps.size()), scenario, answers));
-    text.setTextWidth(page.width());
-    const double textHeight = text.size().height();
-    const double figureTop = top + 50;
-    const double room = std::max(0.0, height - 50 - textHeight - 30);
-    const ViewEntry *entry = findView(step.view);
-    if (entry == nullptr)
-        return -1;
-    std::unique_ptr<View> view(entry->create(&document, nullptr));
-    // as in the tour: the lesson's training memory is 16 bytes a parameter, activations aside
-    if (auto *memory = qobject_cast<MemoryView *>(view.get()))
-        memory->setActivationsShown(false);
-    if (const QString html = view->figureHtml(); !html.isEmpty()) {
-        // words and tables flow as text at the handout's type size, under a rule
-        QTextDocument figure;
-        figure.documentLayout()->setPaintDevice(painter.device());
-        QFont small = body;
-        small.setPointSizeF(kSmallestPoints + 0.3);
-        figure.setDefaultFont(small);
-        figure.setDocumentMargin(0);
-        figure.setHtml(html);
-        figure.setTextWidth(page.width());
-        const double shown = std::min(figure.size().height(), room);
+
+    /** The step's scenario, document and view; false (with the reason) when it has none. */
+    bool build(QString *error)
+    {
+        const TourStep &step = tourSteps()[m_index];
+        if (!tourScenario(step, m_scenario, error))
+            return false;
+        m_document.reset(m_scenario);
+        if (!m_answers) { // the figure shows no answer the class is to predict, now or later
+            m_document.setConcealed(concealedFigures(m_index, false));
+            m_document.setCurvesHiddenFromBatch(curvesHiddenFromBatch(m_index, false));
+        }
+        m_document.flush();
+        m_html = stepHtml(step, m_index, int(tourSteps().size()), m_scenario, m_answers);
+        const ViewEntry *entry = findView(step.view);
+        if (entry == nullptr)
+            return false;
+        m_view.reset(entry->create(&m_document, nullptr));
+        // as in the tour: the lesson's training memory is 16 bytes a parameter, activations aside
+        if (auto *memory = qobject_cast<MemoryView *>(m_view.get()))
+            memory->setActivationsShown(false);
+        m_figureHtml = m_view->figureHtml();
+        if (m_figureHtml.isEmpty()) { // how large the figure is in a view of the reference size
+            layOutOffscreen(*m_view, kReferenceSize);
+            m_reference = m_view->figureWidget()->size();
+        }
+        return true;
+    }
+
+    /** Fits the step into a slot `height` high (half the page, or all of it for a dense
+     *  drawing): its figure laid out at the size that prints its smallest text at 9 pt or more,
+     *  the text below it. Whether the step then prints well: its figure at 9 pt or more, all of
+     *  its text in the slot at 9 pt or more, no text over text and none cut short. */
+    bool fit(const QRectF &page, double height)
+    {
+        const QSize pageSize = page.size().toSize();
+        TextSizeProbe measure(pageSize, kDotsPerInch);
+        // the text first: the figure gets what room it leaves in the slot
+        QTextDocument text;
+        layOutText(text, &measure, page, m_html, m_body);
+        const double textHeight = text.size().height();
+        const double room = std::max(0.0, height - kFigureTop - textHeight - 30);
+        m_room = room;
+        if (!m_figureHtml.isEmpty()) {
+            QTextDocument figure;
+            layOutText(figure, &measure, page, m_figureHtml, figureFont());
+            m_printed = figure.size().height() > room ? 0.0 : figureFont().pointSizeF();
+            TextSizeProbe probe(pageSize, kDotsPerInch);
+            QPainter painter(&probe);
+            paint(painter, page, 0);
+            painter.end();
+            return m_printed >= 9.0 && printsWell(probe);
+        }
+        // Printed pixels per laid-out pixel: 12-px text at 2.08 prints at 9 pt (200 dpi). A
+        // figure whose smallest text is smaller is laid out smaller, so that its text prints
+        // larger (the handout's figures were widget screenshots with 5-pt text, issue #23).
+        double scale = kDotsPerInch * 9.0 / 72 / 12;
+        m_printed = 0;
+        std::unique_ptr<TextSizeProbe> probe;
+        for (int attempt = 0; attempt < 4; ++attempt) {
+            // a drawing on a page of its own may be as tall as it is wide
+            const double tallest = height > page.height() * 0.6 ? 0.9 : 0.54;
+            // and a chart no flatter than 0.45 high to 1 wide: narrower, rather than a strip
+            const QSizeF printed(std::min(page.width(), room / 0.45),
+                                 std::min(room, page.width() * tallest));
+            layOutFigure(*m_view, printed / scale, m_reference);
+            const QWidget *figure = m_view->figureWidget();
+            // a chart is laid out at the printed size itself, a drawing keeps its aspect
+            const bool chart = qobject_cast<const QChartView *>(figure) != nullptr;
+            m_chartSize = chart ? (printed / scale).toSize() : QSize();
+            const double aspect = chart ? printed.height() / printed.width()
+                                        : double(figure->height()) / std::max(1, figure->width());
+            double width = chart ? printed.width() : page.width();
+            double figureHeight = width * aspect;
+            if (figureHeight > room) { // keep the page's two halves apart
+                figureHeight = room;
+                width = figureHeight / std::max(aspect, 1e-6);
+            }
+            m_target = QRectF((page.width() - width) / 2, kFigureTop, width, figureHeight);
+            probe = std::make_unique<TextSizeProbe>(pageSize, kDotsPerInch);
+            probeFigure(*probe, *m_view, m_target, m_chartSize);
+            m_printed = probe->smallestPoints();
+            if (!(m_printed < kSmallestPoints))
+                break;
+            scale *= kSmallestPoints / m_printed;
+        }
+        // the text under the figure, on the page the figure was measured on: the whole step as
+        // it prints, without drawing the figure a third time
+        QPainter painter(probe.get());
+        painter.translate(0, m_target.bottom() + 20);
+        text.drawContents(&painter, QRectF(0, 0, page.width(), textHeight + 4));
+        painter.end();
+        return m_printed >= 9.0 && printsWell(*probe);
+    }
+
+    /** What the last fit printed the figure with (points; 0: the text ran out of the slot). */
+    double printed() const { return m_printed; }
+
+    /** Paints the step from `top` as it was last fitted, its text laid out for the painter's
+     *  device. */
+    void paint(QPainter &painter, const QRectF &page, double top)
+    {
+        QTextDocument text;
+        layOutText(text, painter.device(), page, m_html, m_body);
+        const double textHeight = text.size().height();
         painter.save();
-        painter.translate(0, figureTop);
-        painter.setPen(QPen(QColor(0xbb, 0xbb, 0xbb), 2));
-        painter.drawLine(QPointF(0, -10), QPointF(page.width(), -10));
-        figure.drawContents(&painter, QRectF(0, 0, page.width(), shown));
-        painter.translate(0, shown + 20);
+        painter.translate(0, top);
+        if (!m_figureHtml.isEmpty()) {
+            // words and tables flow as text at the handout's type size, under a rule
+            QTextDocument figure;
+            layOutText(figure, painter.device(), page, m_figureHtml, figureFont());
+            const double shown = std::min(figure.size().height(), m_room);
+            painter.translate(0, kFigureTop);
+            painter.setPen(QPen(QColor(0xbb, 0xbb, 0xbb), 2));
+            painter.drawLine(QPointF(0, -10), QPointF(page.width(), -10));
+            figure.drawContents(&painter, QRectF(0, 0, page.width(), shown));
+            painter.translate(0, shown + 20);
+        } else {
+            m_view->renderFigure(painter, m_target, m_chartSize);
+            painter.translate(0, m_target.bottom() + 20);
+        }
         text.drawContents(&painter, QRectF(0, 0, page.width(), textHeight + 4));
         painter.restore();
-        return figure.size().height() > room ? 0.0 : small.pointSizeF();
     }
-    const QSize pageSize = page.size().toSize();
-    // Printed pixels per laid-out pixel: 12-px text at 2.08 prints at 9 pt (200 dpi). A figure
-    // whose smallest text is smaller is laid out smaller, so that its text prints larger (the
-    // handout's figures were widget screenshots with 5-pt text, issue #23).
-    double scale = kDotsPerInch * 9.0 / 72 / 12;
-    QRectF target;
-    QSize chartSize;
-    double smallest = 0;
-    for (int attempt = 0; attempt < 4; ++attempt) {
-        // a drawing on a page of its own may be as tall as it is wide
-        const double tallest = height > page.height() * 0.6 ? 0.9 : 0.54;
-        // and a chart no flatter than 0.45 high to 1 wide: narrower, rather than a strip
-        const QSizeF printed(std::min(page.width(), room / 0.45),
-                             std::min(room, page.width() * tallest));
-        layOutFigure(*view, printed / scale);
-        const QWidget *figure = view->figureWidget();
-        // a chart is laid out at the printed size itself, a drawing keeps its aspect
-        const bool chart = qobject_cast<const QChartView *>(figure) != nullptr;
-        chartSize = chart ? (printed / scale).toSize() : QSize();
-        const double aspect = chart ? printed.height() / printed.width()
-                                    : double(figure->height()) / std::max(1, figure->width());
-        double width = chart ? printed.width() : page.width();
-        double height = width * aspect;
-        if (height > room) { // keep the page's two halves apart
-            height = room;
-            width = height / std::max(aspect, 1e-6);
-        }
-        target = QRectF((page.width() - width) / 2, figureTop, width, height);
-        smallest = smallestPrinted(*view, target, chartSize, pageSize);
-        if (!(smallest < kSmallestPoints))
-            break;
-        scale *= kSmallestPoints / smallest;
+
+private:
+    static constexpr double kFigureTop = 50;
+
+    QFont figureFont() const
+    {
+        QFont small = m_body;
+        small.setPointSizeF(kSmallestPoints + 0.3);
+        return small;
     }
-    view->renderFigure(painter, target, chartSize);
-    painter.save();
-    painter.translate(0, target.bottom() + 20);
-    text.drawContents(&painter, QRectF(0, 0, page.width(), textHeight + 4));
-    painter.restore();
-    return smallest;
-}
+
+    static void layOutText(QTextDocument &text, QPaintDevice *device, const QRectF &page,
+                           const QString &html, const QFont &font)
+    {
+        text.documentLayout()->setPaintDevice(device);
+        text.setDefaultFont(font);
+        text.setDocumentMargin(0);
+        text.setHtml(html);
+        text.setTextWidth(page.width());
+    }
+
+    int m_index;
+    bool m_answers;
+    QFont m_body;
+    core::Scenario m_scenario;
+    ScenarioDocument m_document;
+    std::unique_ptr<View> m_view;
+    QString m_html;
+    QString m_figureHtml;
+    QSize m_reference; ///< the figure's size in a view of kReferenceSize
+    double m_room = 0;
+    QRectF m_target;
+    QSize m_chartSize;
+    double m_printed = 0;
+};
 
 void paintPageHeader(QPainter &painter, const QRectF &page, bool answers)
 {
@@ -249,38 +328,40 @@ struct Slot
     double height = 0;
 };
 
-/** The steps flow down the pages, each given the least of half, 60 %, 70 %, 85 % or all of a
- *  page in which its figure and text print at 9 pt or more: two steps a page where they fit,
- *  more room for a dense drawing or a long text. Measured on pages that draw nothing. */
-QList<Slot> planHandout(const QRectF &page, bool answers, QString *error)
+/** The steps flow down the pages, each given the least of 40 % to 90 % of a page (else all of
+ *  it) in which its figure and text print at 9 pt or more, with no text over text and none cut
+ *  short: two steps a page where they fit, more room for a dense drawing or a long text. Each
+ *  step is built once, fitted to the shares in turn on a page that draws nothing, and handed to
+ *  `place` with its slot as soon as it is planned: the fit is what is painted. */
+bool flowHandout(const QRectF &page, bool answers, QString *error,
+                 const std::function<bool(const Slot &, HandoutStep &)> &place)
 {
-    QList<Slot> plan;
     int pageIndex = 0;
     double used = 0; // of the current page
     for (int i = 0; i < tourSteps().size(); ++i) {
-        double needed = page.height();
+        HandoutStep step(i, answers);
+        if (!step.build(error))
+            return false;
+        double needed = 0;
         for (const double share : {0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9}) {
-            TextSizeProbe probe(page.size().toSize(), kDotsPerInch);
-            QPainter painter(&probe);
-            const double printed =
-                paintStep(painter, page, 0, page.height() * share, i, answers, error);
-            painter.end();
-            if (printed < 0)
-                return {};
-            if (printed >= 9.0 && probe.smallestPoints() >= 9.0 && probe.overlaps().isEmpty() &&
-                probe.elided().isEmpty()) {
+            if (step.fit(page, page.height() * share)) {
                 needed = page.height() * share;
                 break;
             }
+        }
+        if (needed == 0) { // nothing smaller would do: the whole page
+            needed = page.height();
+            step.fit(page, needed);
         }
         if (used + needed > page.height() + 1) {
             ++pageIndex;
             used = 0;
         }
-        plan.append({pageIndex, used, needed});
+        if (!place({pageIndex, used, needed}, step))
+            return false;
         used += needed;
     }
-    return plan;
+    return true;
 }
 
 } // namespace
@@ -289,17 +370,16 @@ QList<HandoutStepCheck> checkHandout(bool answers)
 {
     const PrintAppearance printable;
     const QRectF page = a4Page();
-    const QList<Slot> plan = planHandout(page, answers, nullptr);
     QList<HandoutStepCheck> checks;
-    for (int i = 0; i < plan.size(); ++i) {
+    flowHandout(page, answers, nullptr, [&](const Slot &slot, HandoutStep &step) {
         TextSizeProbe probe(page.size().toSize(), kDotsPerInch);
         QPainter painter(&probe);
-        const double figure =
-            paintStep(painter, page, plan[i].top, plan[i].height, i, answers, nullptr);
+        step.paint(painter, page, slot.top);
         painter.end();
-        checks.append({std::min(figure, probe.smallestPoints()), probe.overlaps(), probe.elided(),
-                       plan[i].page});
-    }
+        checks.append({std::min(step.printed(), probe.smallestPoints()), probe.overlaps(),
+                       probe.elided(), slot.page});
+        return true;
+    });
     return checks;
 }
 
@@ -317,20 +397,25 @@ bool writeTourHandout(const QString &path, bool answers, QString *error)
             pdf.setPageMargins(kMargins, QPageLayout::Millimeter);
             pdf.setResolution(kDotsPerInch);
             const QRectF page(QPointF(), pdf.pageLayout().paintRectPixels(pdf.resolution()).size());
-            const QList<Slot> plan = planHandout(page, answers, reason);
-            if (plan.isEmpty())
-                return false;
             QPainter painter;
-            if (!painter.begin(&pdf))
+            int lastPage = -1;
+            const bool flowed =
+                flowHandout(page, answers, reason, [&](const Slot &slot, HandoutStep &step) {
+                    if (lastPage < 0 && !painter.begin(&pdf))
+                        return false;
+                    if (slot.page != lastPage) {
+                        if (lastPage >= 0)
+                            pdf.newPage();
+                        paintPageHeader(painter, page, answers); // which copy this is
+                        lastPage = slot.page;
+                    }
+                    step.paint(painter, page, slot.top);
+                    return true;
+                });
+            if (!flowed) {
+                if (painter.isActive())
+                    painter.end();
                 return false;
-            for (int i = 0; i < plan.size(); ++i) {
-                const bool newPage = i == 0 || plan[i].page != plan[i - 1].page;
-                if (newPage && i > 0)
-                    pdf.newPage();
-                if (newPage) // the page's header: which copy this is
-                    paintPageHeader(painter, page, answers);
-                if (paintStep(painter, page, plan[i].top, plan[i].height, i, answers, reason) < 0)
-                    return false;
             }
             return painter.end();
         },

@@ -6,6 +6,7 @@
 #include "viewtestsupport.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/export/report.h"
 #include "views/load/loadrunner.h"
 #include "views/load/loadviews.h"
 #include "views/viewregistry.h"
@@ -13,12 +14,14 @@
 
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
+#include "core/decide/selection.h"
 #include "core/physics/loadsim.h"
 
 #include <QBuffer>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QSvgGenerator>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -39,6 +42,7 @@ private slots:
     void timelineShowsOneRun();
     void closingMidRunIsSafe();
     void editingALoadInputMakesTheSectionPresent();
+    void aCurveSimulatedOnceIsNotSimulatedAgain();
 };
 
 namespace {
@@ -265,6 +269,49 @@ void LoadViews::editingALoadInputMakesTheSectionPresent()
     QVERIFY(doc.scenario().load.present);
     QVERIFY(QString::fromStdString(core::writeScenario(doc.scenario()))
                 .contains(QStringLiteral("\"rate_per_second\": 3")));
+}
+
+// Issue #46: the report simulated the load curve the Load tab had just shown (half of the
+// report's time). A curve simulated once is shown again at once, by any view, as long as the
+// scenario is the same; a changed one runs.
+void LoadViews::aCurveSimulatedOnceIsNotSimulatedAgain()
+{
+    const core::Scenario asked =
+        lessonWith({"serving.prompt_tokens=1000", "load.output_mean=200", "load.requests=250"});
+    // as the decision's Apply leaves the document: the report decides it to the same scenario
+    const core::Scenario decided = core::decidedScenario(asked, core::selectDevice(asked));
+    views::ScenarioDocument tab;
+    tab.reset(decided);
+    views::LoadCurveView shown(&tab);
+    views::layOutOffscreen(shown, QSize(1280, 800));
+    shown.ensureCurrent();
+    shown.runner()->wait();
+    QVERIFY(shown.runner()->curve());
+    const int runs = views::LoadRunner::startedInProcess();
+
+    views::ScenarioDocument other; // another document, another view: the same scenario
+    other.reset(decided);
+    views::LoadCurveView again(&other);
+    views::layOutOffscreen(again, QSize(1280, 800));
+    again.ensureCurrent();
+    QVERIFY(again.runner()->curve()); // at once: no wait, no run
+    QCOMPARE(again.runner()->started(), 0);
+    QCOMPARE(again.ttftP95(), shown.ttftP95());
+    QCOMPARE(again.summaryText(), shown.summaryText());
+
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(views::writeReport(decided, core::MemoryUnits::GB,
+                                dir.filePath(QStringLiteral("report.pdf")), &error),
+             qPrintable(error));
+    QCOMPARE(views::LoadRunner::startedInProcess(), runs);
+
+    QVERIFY(other.setNumber(QStringLiteral("load.output_mean"), 150));
+    other.flush();
+    again.ensureCurrent();
+    again.runner()->wait();
+    QCOMPARE(views::LoadRunner::startedInProcess(), runs + 1);
+    QVERIFY(again.ttftP95() != shown.ttftP95());
 }
 
 QTEST_MAIN(LoadViews)

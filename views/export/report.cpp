@@ -640,8 +640,10 @@ struct Charts
         memory = std::make_unique<MemoryView>(&document);
         memory->setServingOnly(scenario.wizard.regime != core::Regime::Training);
         load = std::make_unique<LoadCurveView>(&document);
-        for (View *view :
-             {roofline.get(), static_cast<View *>(memory.get()), static_cast<View *>(load.get())})
+        // the curve first: it simulates on a worker while the report is written
+        layOutOffscreen(*load, QSize(1400, 720));
+        load->startSimulation();
+        for (View *view : {roofline.get(), static_cast<View *>(memory.get())})
             layOutOffscreen(*view, QSize(1400, 720));
     }
 
@@ -692,9 +694,9 @@ bool writeHtml(const core::Scenario &scenario, core::MemoryUnits units, const QS
                QString *error)
 {
     const core::Selection selection = core::selectDevice(scenario);
-    const Parts p = parts(scenario, units, selection);
     const core::Scenario d = core::decidedScenario(scenario, selection);
-    Charts charts(d, units);
+    Charts charts(d, units); // starts the load curve, which runs beside the rest
+    const Parts p = parts(scenario, units, selection);
     QString html = QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>%1"
                                   "</title><style>%2</style></head><body>")
                        .arg(QObject::tr("Capacity decision: %1").arg(titleOf(d).toHtmlEscaped()),
@@ -836,9 +838,9 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
               QString *error)
 {
     const core::Selection selection = core::selectDevice(scenario);
-    const Parts p = parts(scenario, units, selection);
     const core::Scenario d = core::decidedScenario(scenario, selection);
-    Charts charts(d, units);
+    Charts charts(d, units); // starts the load curve, which runs beside the rest
+    const Parts p = parts(scenario, units, selection);
     return writeAtomically(
         path,
         [&](QIODevice &device, QString *) {

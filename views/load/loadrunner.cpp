@@ -11,9 +11,11 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <vector>
 
 namespace views {
 
@@ -27,6 +29,7 @@ struct LoadRunner::Job
     bool done = false;
     bool delivered = false;
     LoadRunner *receiver = nullptr;
+    QByteArray key; ///< what was simulated (empty: not remembered)
     // results, written by the worker before `done`
     std::optional<core::LoadCurve> curve;
     std::optional<core::LoadResult> run;
@@ -38,6 +41,26 @@ namespace {
 
 int g_testPoints = 0;
 std::size_t g_testRequests = 0;
+
+/** A finished run's results, remembered by what was simulated: the scenario as saved, its
+ *  file, the kind and the size (issue #46: a report made right after the Load tab simulated the
+ *  same curve again, half of the report's time). The GUI thread's alone. */
+struct Remembered
+{
+    QByteArray key;
+    std::optional<core::LoadCurve> curve;
+    std::optional<core::LoadResult> run;
+    std::optional<core::LoadSetup> setup;
+    QString error;
+};
+constexpr std::size_t kRemembered = 4;
+int g_startedInProcess = 0;
+
+std::vector<Remembered> &remembered()
+{
+    static std::vector<Remembered> runs;
+    return runs;
+}
 
 QString describe(const core::Diagnostic &d)
 {
@@ -73,8 +96,47 @@ LoadRunner::~LoadRunner()
     }
 }
 
+namespace {
+
+/** What identifies a run, or nothing for one that must run (a trace is a file that may change). */
+QByteArray runKey(const core::Scenario &scenario, const QString &file, LoadRunner::Kind kind)
+{
+    if (scenario.load.arrivals == "trace")
+        return {};
+    const std::string text = core::writeScenario(scenario);
+    return QByteArray::number(int(kind)) + ' ' + QByteArray::number(g_testPoints) + ' ' +
+           QByteArray::number(qulonglong(g_testRequests)) + ' ' + file.toUtf8() + '\n' +
+           QByteArray(text.data(), qsizetype(text.size()));
+}
+
+} // namespace
+
 void LoadRunner::schedule(const core::Scenario &scenario, const QString &scenarioFile)
 {
+    const QByteArray key = runKey(scenario, scenarioFile, m_kind);
+    if (!key.isEmpty()) {
+        auto &runs = remembered();
+        const auto hit = std::find_if(runs.begin(), runs.end(),
+                                      [&key](const Remembered &r) { return r.key == key; });
+        if (hit != runs.end()) { // simulated before: shown at once, nothing runs
+            m_debounce->stop();
+            m_pending.reset();
+            if (m_job) {
+                const std::lock_guard lock(m_job->mutex);
+                m_job->receiver = nullptr;
+                m_job->cancel = true;
+            }
+            m_job.reset();
+            m_curve = hit->curve;
+            m_run = hit->run;
+            m_setup = hit->setup;
+            m_error = hit->error;
+            m_pendingKey.clear();
+            emit finished();
+            return;
+        }
+    }
+    m_pendingKey = key;
     m_pending = std::make_unique<core::Scenario>(scenario);
     m_pendingFile = scenarioFile;
     if (m_job)
@@ -101,8 +163,10 @@ void LoadRunner::startNow()
     }
     auto job = std::make_shared<Job>();
     job->receiver = this;
+    job->key = m_pendingKey;
     m_job = job;
     ++m_started;
+    ++g_startedInProcess;
     if (g_testRequests > 0) { // a count, never a span's worth (a day of arrivals is 1e6 runs)
         m_pending->load.requests = std::min(m_pending->load.requests, double(g_testRequests));
         m_pending->load.durationSeconds = core::kUnset;
@@ -201,13 +265,29 @@ void LoadRunner::deliver(const std::shared_ptr<Job> &job)
     m_run = std::move(job->run);
     m_setup = std::move(job->setup);
     m_error = job->error;
+    if (!job->key.isEmpty()) {
+        auto &runs = remembered();
+        if (runs.size() >= kRemembered)
+            runs.erase(runs.begin()); // the oldest
+        runs.push_back({job->key, m_curve, m_run, m_setup, m_error});
+    }
     emit finished();
+}
+
+int LoadRunner::startedInProcess()
+{
+    return g_startedInProcess;
+}
+
+void LoadRunner::start()
+{
+    if (m_debounce->isActive() || (m_pending && !m_job))
+        startNow();
 }
 
 void LoadRunner::wait()
 {
-    if (m_debounce->isActive() || (m_pending && !m_job))
-        startNow();
+    start();
     if (!m_job || m_job->delivered)
         return;
     std::shared_ptr<Job> job = m_job;

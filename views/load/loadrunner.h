@@ -7,6 +7,7 @@
 
 #include "core/physics/loadsim.h"
 
+#include <QByteArray>
 #include <QObject>
 #include <QString>
 
@@ -41,6 +42,9 @@ public:
      *  cancelling whatever ran for the scenario before. A trace file named in its load section
      *  is read relative to `scenarioFile`'s folder. */
     void schedule(const core::Scenario &scenario, const QString &scenarioFile = {});
+    /** Starts the scheduled run now, without the pause: a report starts its curve first and
+     *  does its other work while the curve is simulated. */
+    void start();
     /** Blocks until the latest scheduled run has finished and its result is delivered. */
     void wait();
     bool busy() const;
@@ -51,8 +55,11 @@ public:
     const std::optional<core::LoadSetup> &setup() const { return m_setup; }
     /** Why the latest run gave no result ("/load/rate_per_second: is not ..."), else empty. */
     QString error() const { return m_error; }
-    /** How many runs were started, and how many were cancelled before they finished. */
+    /** How many runs were started, and how many were cancelled before they finished; a
+     *  scenario simulated before (by any runner, at the same size) is not run again. */
     int started() const { return m_started; }
+    /** Runs started by every runner of the process. */
+    static int startedInProcess();
     int cancelled() const { return m_cancelled; }
 
 signals:
@@ -68,6 +75,7 @@ private:
     QTimer *m_debounce;
     std::unique_ptr<core::Scenario> m_pending;
     QString m_pendingFile;
+    QByteArray m_pendingKey;
     std::shared_ptr<Job> m_job;
     std::optional<core::LoadCurve> m_curve;
     std::optional<core::LoadResult> m_run;

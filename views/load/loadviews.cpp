@@ -163,6 +163,12 @@ void LoadCurveView::render(QPainter &painter, const QRectF &target)
     View::render(painter, target);
 }
 
+void LoadCurveView::startSimulation()
+{
+    ensureCurrent();
+    m_runner->start();
+}
+
 QWidget *LoadCurveView::figureWidget()
 {
     ensureCurrent();

@@ -36,6 +36,9 @@ public:
     QString csv() const override;
     void render(QPainter &painter, const QRectF &target) override;
     QWidget *figureWidget() override;
+    /** Starts simulating the curve now, without the slider's pause: a report does its other
+     *  work while the curve runs on a worker. */
+    void startSimulation();
 
     LoadRunner *runner() const { return m_runner; }
     /** The summary above the chart, as plain text (tests) and as rich text (the report). */

@@ -8,6 +8,7 @@
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
 #include "core/decide/selection.h"
+#include "core/output/exports.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/operators.h"
 #include "core/physics/techniques.h"
@@ -168,6 +169,32 @@ int main()
     const Summary llmViewerCase = measure(2000, 100, [&] {
         sink = core::evaluate(viewerScenario)[core::FigureId::DecodeStepSeconds];
     });
+    // Issue #46: a sweep of 2,000 context lengths applies each value to the one scenario read;
+    // a scenario that sets every key (as the app saves it) against a minimal one, and the way
+    // before (the file read again for each value, as --set reads it)
+    const std::string minimalText = R"({"format": "accel-explorer/scenario", "version": 1})";
+    const core::Scenario minimal = core::readScenario(minimalText).value().scenario;
+    const std::string fullText = core::writeScenario(minimal); // the same, every key stated
+    const core::Scenario full = core::readScenario(fullText).value().scenario;
+    std::vector<double> contexts;
+    for (int i = 0; i < 2000; ++i)
+        contexts.push_back(4096 + 16 * i); // from the lesson's 4,096-token prompt
+    const Summary sweepMinimal = measure(5, 1, [&] {
+        auto t = core::sweepParameter(minimal, "serving.context_tokens", contexts);
+        sink = t ? t.value().rows.back().front() : 0.0;
+    });
+    const Summary sweepFull = measure(5, 1, [&] {
+        auto t = core::sweepParameter(full, "serving.context_tokens", contexts);
+        sink = t ? t.value().rows.back().front() : 0.0;
+    });
+    const Summary sweepReread = measure(5, 1, [&] {
+        for (double c : contexts) {
+            const std::vector<std::string> set = {"serving.context_tokens=" +
+                                                  std::to_string(int(c))};
+            auto read = core::readScenario(fullText, set);
+            sink = core::evaluate(read.value().scenario)[core::FigureId::DecodeStepSeconds];
+        }
+    });
     const Summary light = measure(
         2000, 100, [&] { sink = core::evaluate(fleetLight)[core::FigureId::DecodeStepSeconds]; });
 
@@ -199,6 +226,10 @@ int main()
         speculation.median, speculation.p99);
     std::printf("speculative curve, 1024 batches:   median %8.3f us   p99 %8.3f us\n",
                 speculativeCurve.median, speculativeCurve.p99);
+    std::printf("sweep of 2,000 context lengths: minimal scenario %.1f ms, one that sets every "
+                "key %.1f ms (%.2fx); the full one read again per value %.1f ms\n",
+                sweepMinimal.median / 1000.0, sweepFull.median / 1000.0,
+                sweepFull.median / sweepMinimal.median, sweepReread.median / 1000.0);
     std::printf("operator breakdown (Llama 2 7B):   median %8.3f us   p99 %8.3f us\n",
                 operators.median, operators.p99);
     return 0;

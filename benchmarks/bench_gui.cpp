@@ -7,6 +7,7 @@
 //   bench_gui --child app|bare   start, paint, say so on stdout, exit (for the start-up figures)
 //   bench_gui --window-png FILE [WxH]   save a picture of the whole main window (for reviews)
 //   bench_gui --wizard [N] [fleet]   the Wizard-tab step alone (fleet: the 70B case, 7 formats)
+//   bench_gui --wizard [N] all       the same for every shipped scenario, 7 formats each
 
 #include "app/mainwindow.h"
 #include "views/document/scenariodocument.h"
@@ -145,11 +146,12 @@ Summary startup(const QString &program, const QString &kind, long &peakKb)
 /** The Wizard tab with every device preset as a candidate: a concurrency step recomputes the
  *  checks (devices x formats) and refreshes the checks table and the decision. */
 void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintRecorder &recorder,
-                int steps, bool fleet = false)
+                int steps, bool fleet = false, const std::string &presetScenario = {})
 {
     core::Scenario wide = document->scenario();
     if (fleet) { // issue #21: the 70B fleet, every storage format, most devices needing a split
-        wide = core::readScenario(*core::scenarioPresetText("llama-70b-fleet")).value().scenario;
+        const std::string id = presetScenario.empty() ? "llama-70b-fleet" : presetScenario;
+        wide = core::readScenario(*core::scenarioPresetText(id)).value().scenario;
         wide.wizard.formats = {core::NumericFormat::Bf16, core::NumericFormat::Fp16,
                                core::NumericFormat::Fp8,  core::NumericFormat::Int8,
                                core::NumericFormat::Int4, core::NumericFormat::Nvfp4,
@@ -187,11 +189,12 @@ void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintReco
     }
     recorder.recording = false;
     const Summary wizard = summarise(wizardMs);
-    std::printf("Wizard tab%s, %zu device candidates x %zu formats, a concurrency step to the "
+    const std::string label = presetScenario.empty() ? "70B fleet" : presetScenario;
+    std::printf("Wizard tab%s%s%s, %zu device candidates x %zu formats, a concurrency step to the "
                 "screen: median %.2f ms, p99 %.2f ms; %.2f selections per step\n",
-                fleet ? " (70B fleet, TP shapes)" : "", wide.wizard.candidates->size(),
-                wide.wizard.formats.size(), wizard.median, wizard.p99,
-                double(document->selectionRuns() - runsBefore) / steps);
+                fleet ? " (" : "", fleet ? label.c_str() : "", fleet ? ", TP shapes)" : "",
+                wide.wizard.candidates->size(), wide.wizard.formats.size(), wizard.median,
+                wizard.p99, double(document->selectionRuns() - runsBefore) / steps);
 }
 
 /** Process start to the first painted window: the app against a bare window with one chart. */
@@ -248,8 +251,18 @@ int main(int argc, char **argv)
     PaintRecorder recorder;
     app.installEventFilter(&recorder);
     if (args.size() >= 2 && args[1] == QStringLiteral("--wizard")) { // for a profiler: this alone
-        wizardStep(window, document, recorder, args.value(2, QStringLiteral("200")).toInt(),
-                   args.value(3) == QStringLiteral("fleet"));
+        const int steps = args.value(2, QStringLiteral("200")).toInt();
+        if (args.value(3) == QStringLiteral("all")) { // issue #46: every shipped scenario
+            for (const core::PresetInfo &info : core::presetList()) {
+                if (info.kind == "scenario")
+                    wizardStep(window, document, recorder, steps, true, info.id);
+            }
+            return 0;
+        }
+        wizardStep(window, document, recorder, steps, args.value(3) == QStringLiteral("fleet"),
+                   args.value(3).startsWith(QStringLiteral("fleet"))
+                       ? args.value(3).mid(6).toStdString()
+                       : std::string());
         return 0;
     }
     // warm-up

@@ -86,6 +86,19 @@ Result<bool> setNumberAsRead(Scenario &scenario, std::string_view path, double v
     return set;
 }
 
+void undoNumberAsRead(Scenario &point, const Scenario &read, std::string_view path)
+{
+    // every field setNumberAt and setNumberAsRead write, or scale from, beside preset ids, the
+    // present flags and the input's origin; a new side effect there belongs here too
+    // (tst_exports sweepOfOneCopyIsSweepOfFreshCopies tries every numeric input)
+    if (double *field = fieldAt(point, path))
+        *field = *fieldAt(const_cast<Scenario &>(read), path);
+    point.serving.promptTokens = read.serving.promptTokens;
+    point.model.partParameters = read.model.partParameters;
+    point.device.measuredBandwidthGbPerSecond = read.device.measuredBandwidthGbPerSecond;
+    point.device.measuredTflops = read.device.measuredTflops;
+}
+
 Result<bool> setNumberAt(Scenario &scenario, std::string_view path, double value)
 {
     double *field = fieldAt(scenario, path);

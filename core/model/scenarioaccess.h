@@ -33,6 +33,13 @@ std::optional<double> numberAt(const Scenario &scenario, std::string_view path);
  *  in every format, so they match `accel-calc evaluate --set` value for value. */
 [[nodiscard]] Result<bool> setNumberAsRead(Scenario &scenario, std::string_view path, double value);
 
+/** Makes `point`, a copy of `read` that setNumberAsRead changed at `path`, again what `read` is
+ *  in everything that setting `path` reads or changes, so that the next value applied to it
+ *  gives what it gives applied to `read` (a sweep's 2,000 values: one copy of the scenario, not
+ *  one each; issue #46). What stays changed is the same for every value: preset ids cleared,
+ *  a section made present, the input's origin. */
+void undoNumberAsRead(Scenario &point, const Scenario &read, std::string_view path);
+
 /** A what-if on a spec figure moves its measured ceiling with it (issue #43): twice the
  *  bandwidth is assumed to reach the same share of it, not the old measurement, which would make
  *  a slower device more efficient. The one rule for the app's edits and `--set`: the measured

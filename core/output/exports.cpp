@@ -163,8 +163,9 @@ Result<SweepTable> sweepParameter(const Scenario &scenario, std::string_view pat
     SweepTable table;
     table.path = std::string(path);
     table.figures.assign(figures.begin(), figures.end());
+    Scenario point = scenario; // one copy, each value applied to it as to the scenario read
     for (double value : values) {
-        Scenario point = scenario;
+        undoNumberAsRead(point, scenario, path);
         auto set = setNumberAsRead(point, path, value); // as `--set` would have read it
         if (!set) {
             // named as every other input error is: a JSON pointer ("/serving/batch")

@@ -9,6 +9,7 @@
 #include "core/data/scenarioio.h"
 #include "core/decide/comparison.h"
 #include "core/decide/selection.h"
+#include "core/model/parameters.h"
 #include "core/model/scenarioaccess.h"
 #include "core/output/exports.h"
 #include "core/physics/evaluation.h"
@@ -44,6 +45,7 @@ private slots:
     void everySweepRowIsTheOneOffEvaluation_data();
     void everySweepRowIsTheOneOffEvaluation();
     void csvRoundTrips();
+    void sweepOfOneCopyIsSweepOfFreshCopies();
     void csvQuotesAndBadInput_data();
     void csvQuotesAndBadInput();
     void contextSweepStartsAtThePrompt();
@@ -349,6 +351,76 @@ void Exports::keyAssumptionsNameTheInputs()
              core::formatUsd(busy.cost.pricePerHourUsd) + " per hour at " +
                  core::formatNumber(e[core::FigureId::CostUtilisation] * 100, 3) +
                  " % (the traffic's)");
+}
+
+// Issue #46: a sweep applies its values to one copy of the scenario (undoNumberAsRead between
+// them), not to a fresh copy each. Every numeric input, at three values out of order (so a
+// prompt cut to a short context, a ceiling scaled from the value before, or weight parts
+// scaled by a parameter count would show), gives what a fresh copy gives, to the bit.
+void Exports::sweepOfOneCopyIsSweepOfFreshCopies()
+{
+    const std::string withParts = R"({"format": "accel-explorer/scenario", "version": 1,
+        "model": {"name": "parts", "parameters": 7e9, "layers": 32, "hidden_size": 4096,
+                  "attention_heads": 32, "kv_heads": 8, "head_dim": 128,
+                  "intermediate_size": 11008, "vocab_size": 32000,
+                  "weight_parts": {"embeddings": 2.6e8, "attention": 2.1e9, "mlp": 4.5e9,
+                                   "experts": 0, "other": 1.4e8}},
+        "device": "nvidia-a100-80gb-sxm",
+        "serving": {"weight_format": "fp8", "weight_formats": {"embeddings": "bf16"},
+                    "overhead_gb": 3, "overhead_parts": {"runtime": 2, "graphs": 1}}})";
+    auto parts = core::readScenario(withParts);
+    QVERIFY2(parts.ok(), parts.ok() ? "" : parts.error().message.c_str());
+    const std::vector<std::string> onA100 = {"device=nvidia-a100-80gb-sxm"};
+    auto lesson = core::readScenario(*core::scenarioPresetText("lesson-default"), onA100);
+    QVERIFY(lesson.ok());
+    int compared = 0;
+    for (const core::Scenario &base : {parts.value().scenario, lesson.value().scenario}) {
+        // the table's inputs, and the peak of two formats (one row in the table for them all)
+        std::vector<core::ParameterInfo> inputs(core::parameterTable().begin(),
+                                                core::parameterTable().end());
+        for (const std::string_view peak : {"device.peak_tflops.bf16", "device.peak_tflops.fp8"})
+            inputs.push_back({peak, "peak", "TFLOP/s", 1e-3, 1e6, false, false, 0.0, {}, {}});
+        for (const core::ParameterInfo &info : inputs) {
+            const auto now = core::numberAt(base, info.path);
+            if (!now || (!info.field && info.name != "peak"))
+                continue;
+            const double middle =
+                core::isSet(*now) && *now > 0.0 ? *now : std::max(1.0, info.minimum);
+            std::vector<double> values;
+            for (const double factor : {2.0, 0.5, 1.5}) {
+                const double v = std::clamp(middle * factor, info.minimum, info.maximum);
+                values.push_back(info.integer ? std::round(v) : v);
+            }
+            bool freshOk = true;
+            std::vector<core::Evaluation> fresh;
+            for (const double v : values) {
+                core::Scenario point = base;
+                freshOk = freshOk && core::setNumberAsRead(point, info.path, v).ok();
+                fresh.push_back(core::evaluate(point));
+            }
+            auto table = core::sweepParameter(base, info.path, values);
+            QCOMPARE(table.ok(), freshOk);
+            if (!freshOk)
+                continue;
+            for (std::size_t i = 0; i < values.size(); ++i) {
+                for (std::size_t j = 0; j < table->figures.size(); ++j) {
+                    const double want = fresh[i][table->figures[j]];
+                    const double got = table->rows[i][j];
+                    QVERIFY2((std::isnan(want) && std::isnan(got)) || want == got,
+                             qPrintable(QStringLiteral("%1 = %2: %3 is %4, fresh %5")
+                                            .arg(QString::fromUtf8(info.path.data(),
+                                                                   qsizetype(info.path.size())))
+                                            .arg(values[i])
+                                            .arg(QString::fromUtf8(
+                                                core::figureInfo(table->figures[j]).key.data()))
+                                            .arg(got)
+                                            .arg(want)));
+                }
+            }
+            ++compared;
+        }
+    }
+    QVERIFY2(compared > 60, qPrintable(QString::number(compared)));
 }
 
 QTEST_GUILESS_MAIN(Exports)

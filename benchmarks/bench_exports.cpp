@@ -87,8 +87,7 @@ int main(int argc, char **argv)
 
     if (args.value(1) == QStringLiteral("--report-after-load")) {
         // the decision applied, the Load tab shown, then the report: its curve is the tab's
-        const core::Scenario decided =
-            core::decidedScenario(lesson, core::selectDevice(lesson));
+        const core::Scenario decided = core::decidedScenario(lesson, core::selectDevice(lesson));
         views::ScenarioDocument document;
         document.reset(decided);
         views::LoadCurveView tab(&document);
@@ -97,10 +96,10 @@ int main(int argc, char **argv)
             tab.figureWidget(); // waits for the curve
         });
         const double report = timed([&] {
-            views::writeReport(decided, core::MemoryUnits::GB, dir.filePath(QStringLiteral("after.pdf")), &error);
+            views::writeReport(decided, core::MemoryUnits::GB,
+                               dir.filePath(QStringLiteral("after.pdf")), &error);
         });
-        std::printf("Load tab's curve %.0f ms; the report right after it %.0f ms\n", shown,
-                    report);
+        std::printf("Load tab's curve %.0f ms; the report right after it %.0f ms\n", shown, report);
         return 0;
     }
 
@@ -113,10 +112,14 @@ int main(int argc, char **argv)
     };
     std::vector<Export> exports = {
         {"handout, student's copy",
-         [&] { return views::writeTourHandout(dir.filePath(QStringLiteral("s.pdf")), false, &error); },
+         [&] {
+             return views::writeTourHandout(dir.filePath(QStringLiteral("s.pdf")), false, &error);
+         },
          {}},
         {"handout, teacher's copy",
-         [&] { return views::writeTourHandout(dir.filePath(QStringLiteral("t.pdf")), true, &error); },
+         [&] {
+             return views::writeTourHandout(dir.filePath(QStringLiteral("t.pdf")), true, &error);
+         },
          {}},
         // a report is made once per scenario: each run its own (the runner remembers curves)
         {"report, PDF (lesson-default)",
@@ -124,7 +127,8 @@ int main(int argc, char **argv)
              static int run = 0;
              core::Scenario s = lesson;
              s.name += " " + std::to_string(++run); // another scenario each time: none remembered
-             return views::writeReport(s, core::MemoryUnits::GB, dir.filePath(QStringLiteral("r.pdf")), &error);
+             return views::writeReport(s, core::MemoryUnits::GB,
+                                       dir.filePath(QStringLiteral("r.pdf")), &error);
          },
          {}},
         {"report, HTML (lesson-default)",
@@ -132,7 +136,8 @@ int main(int argc, char **argv)
              static int run = 0;
              core::Scenario s = lesson;
              s.name += " html " + std::to_string(++run);
-             return views::writeReport(s, core::MemoryUnits::GB, dir.filePath(QStringLiteral("r.html")), &error);
+             return views::writeReport(s, core::MemoryUnits::GB,
+                                       dir.filePath(QStringLiteral("r.html")), &error);
          },
          {}},
     };

@@ -7,6 +7,7 @@
 //   bench_gui --child app|bare   start, paint, say so on stdout, exit (for the start-up figures)
 //   bench_gui --window-png FILE [WxH]   save a picture of the whole main window (for reviews)
 //   bench_gui --wizard [N] [fleet]   the Wizard-tab step alone (fleet: the 70B case, 7 formats)
+//   bench_gui --wizard [N] fleet:ID  the same for the shipped scenario ID
 //   bench_gui --wizard [N] all       the same for every shipped scenario, 7 formats each
 
 #include "app/mainwindow.h"
@@ -143,6 +144,15 @@ Summary startup(const QString &program, const QString &kind, long &peakKb)
     return summarise(ms);
 }
 
+/** One step of the Wizard tab's drag, to the screen (a function of its own for a profiler:
+ *  valgrind --toggle-collect='*concurrencyStep*'). */
+[[gnu::noinline]] void concurrencyStep(views::ScenarioDocument *document, PaintRecorder &recorder,
+                                       int sequences)
+{
+    document->setNumber(QStringLiteral("serving.concurrent_sequences"), sequences);
+    processUntilPainted(recorder);
+}
+
 /** The Wizard tab with every device preset as a candidate: a concurrency step recomputes the
  *  checks (devices x formats) and refreshes the checks table and the decision. */
 void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintRecorder &recorder,
@@ -172,10 +182,10 @@ void wizardStep(MainWindow &window, views::ScenarioDocument *document, PaintReco
         recorder.painted.clear();
         QElapsedTimer timer;
         timer.start();
-        document->setNumber(QStringLiteral("serving.concurrent_sequences"),
-                            fleet ? 40 + i % 40 : 20 + i % 40);
-        processUntilPainted(recorder);
+        concurrencyStep(document, recorder, fleet ? 40 + i % 40 : 20 + i % 40);
         wizardMs.push_back(double(timer.nsecsElapsed()) / 1e6);
+        if (qEnvironmentVariableIsSet("BENCH_EACH_STEP")) // which steps are the slow ones
+            std::printf("  step %d: %.2f ms\n", i, wizardMs.back());
         if (i == steps - 1 && qEnvironmentVariableIsSet("BENCH_LIST_PAINTS")) {
             for (const PaintRecorder::Paint &painted : recorder.painted) {
                 if (painted.widget)
@@ -259,10 +269,10 @@ int main(int argc, char **argv)
             }
             return 0;
         }
-        wizardStep(window, document, recorder, steps, args.value(3) == QStringLiteral("fleet"),
-                   args.value(3).startsWith(QStringLiteral("fleet"))
-                       ? args.value(3).mid(6).toStdString()
-                       : std::string());
+        // "fleet": the 70B fleet; "fleet:ID" another shipped scenario, 7 formats the same way
+        const bool fleet = args.value(3).startsWith(QStringLiteral("fleet"));
+        wizardStep(window, document, recorder, steps, fleet,
+                   fleet ? args.value(3).mid(6).toStdString() : std::string());
         return 0;
     }
     // warm-up

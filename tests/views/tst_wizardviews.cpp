@@ -86,6 +86,7 @@ private slots:
     void wizardTabSelectsOncePerChange();
     void aStepLeavesTheTabLayoutAlone();
     void theDecisionCatchesUpWithADrag();
+    void everyRowHoldsItsCellsThroughADrag();
 };
 
 namespace {
@@ -488,6 +489,72 @@ void WizardViews::theDecisionCatchesUpWithADrag()
     QTextDocument expected;
     expected.setHtml(latest);
     QCOMPARE(decision->text(), expected.toPlainText());
+}
+
+// Issue #46: a drag's step measures only the cells that changed, in the rows in view, and a
+// moved row takes its height with it (measuring every row a step changed, where it landed, was
+// most of a drag's first steps). Every row still holds every one of its cells' text when it is
+// shown, whichever rows sorting moved: 124 options of the 70B fleet sorted by cost, a drag that
+// changes most texts at once, then one step at a time and back, each page scrolled through.
+void WizardViews::everyRowHoldsItsCellsThroughADrag()
+{
+    views::ScenarioDocument doc;
+    core::Scenario fleet =
+        core::readScenario(*core::scenarioPresetText("llama-70b-fleet")).value().scenario;
+    fleet.wizard.formats = {core::NumericFormat::Bf16, core::NumericFormat::Fp8,
+                            core::NumericFormat::Int4, core::NumericFormat::Nvfp4};
+    fleet.wizard.candidates.emplace();
+    for (const core::PresetInfo &info : core::presetList())
+        if (info.kind == "device")
+            fleet.wizard.candidates->push_back(info.id);
+    doc.reset(fleet);
+    views::ChecksView view(&doc);
+    showOffscreen(view);
+    QTableWidget *table = view.table();
+    QVERIFY(table->rowCount() > 100);
+    // sorted by the fleet's cost, as a user comparing prices does: rows move as costs change
+    table->sortByColumn(views::ChecksView::kCostColumn, Qt::AscendingOrder);
+    int moved = 0;
+    QStringList before;
+    for (int row = 0; row < table->rowCount(); ++row)
+        before << table->item(row, 0)->text();
+    for (const int sequences : {1, 40, 41, 42, 60, 59, 200, 3, 40}) {
+        QVERIFY(doc.setNumber(QStringLiteral("serving.concurrent_sequences"), sequences));
+        doc.flush();
+        // the checks may run on a worker: the table follows when they are in
+        QTRY_VERIFY(doc.selectionForLiveView() != nullptr);
+        view.ensureCurrent();
+        QCoreApplication::processEvents();
+        QVERIFY(table->isEnabled());
+        for (int row = 0; row < table->rowCount(); ++row)
+            moved += table->item(row, 0)->text() != before.value(row);
+        // page by page, as a user scrolls: every row in view holds its cells (rows out of view
+        // are measured when they come into it)
+        for (int top = 0; top < table->rowCount();) {
+            table->scrollTo(table->model()->index(top, 0), QAbstractItemView::PositionAtTop);
+            QCoreApplication::processEvents();
+            const int first = table->rowAt(0);
+            int last = table->rowAt(table->viewport()->height() - 1);
+            if (last < 0)
+                last = table->rowCount() - 1;
+            for (int row = first; row <= last; ++row) {
+                const int shown = table->rowHeight(row);
+                table->resizeRowToContents(row); // what a whole measure of the row asks for
+                const int needed = table->rowHeight(row);
+                table->setRowHeight(row, shown);
+                QVERIFY2(shown >= needed,
+                         qPrintable(QStringLiteral("%1 sequences, row %2 (%3): %4 px for %5")
+                                        .arg(sequences)
+                                        .arg(row)
+                                        .arg(table->item(row, 0)->text().replace(QLatin1Char('\n'),
+                                                                                 QLatin1Char(' ')))
+                                        .arg(shown)
+                                        .arg(needed)));
+            }
+            top = std::max(top + 1, last + 1);
+        }
+    }
+    QVERIFY2(moved > 50, qPrintable(QString::number(moved))); // sorting moved rows about
 }
 
 QTEST_MAIN(WizardViews)

@@ -90,14 +90,35 @@ QString UnitKeepingDelegate::drawnText(const QModelIndex &index) const
     const int column = index.column();
     if (column < 0 || column >= m_textWidths.size())
         return text;
+    const QVariant font = index.data(Qt::FontRole);
+    const auto *view = qobject_cast<const QWidget *>(parent());
+    const QFont viewFont = view ? view->font() : QFont();
+    if (viewFont != m_drawnFont) {
+        m_drawn.clear();
+        m_drawnFont = viewFont;
+    }
+    const QFont cellFont = font.isValid() ? font.value<QFont>() : viewFont;
+    // the cell's own font is the view's or the view's in bold (a chosen row)
+    QString key =
+        QString::number(column) + (cellFont.bold() ? QLatin1Char('b') : QLatin1Char('r')) +
+        (font.isValid() && cellFont != viewFont && !cellFont.bold() ? cellFont.key() : QString()) +
+        QLatin1Char('\x1f') + text;
+    if (const auto known = m_drawn.constFind(key); known != m_drawn.constEnd())
+        return *known;
+    QString drawn = measuredText(text, column, cellFont);
+    if (m_drawn.size() > 8192) // a bound, far above a table's distinct texts
+        m_drawn.clear();
+    m_drawn.insert(std::move(key), drawn);
+    return drawn;
+}
+
+QString UnitKeepingDelegate::measuredText(const QString &text, int column, const QFont &font) const
+{
     const QString kept = keepNumbersWithUnits(text);
     if (kept == text)
         return text;
     // a number with its unit wider than the column is left free to wrap: better parted than cut
-    const QVariant font = index.data(Qt::FontRole);
-    const auto *view = qobject_cast<const QWidget *>(parent());
-    const QFontMetrics metrics(font.isValid() ? font.value<QFont>()
-                                              : (view ? view->font() : QFont()));
+    const QFontMetrics metrics(font);
     QStringList lines = kept.split(QChar::LineSeparator);
     for (QString &line : lines) {
         QStringList words = line.split(QLatin1Char(' '));

@@ -7,6 +7,8 @@
 // cuts a cell ("Compatibil...") or scrolls sideways, and a table's default 30-pixel rows hid the
 // last format row of a five-row table at 1280x800 (issue #42, item 10).
 
+#include <QFont>
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QStyledItemDelegate>
@@ -42,7 +44,11 @@ public:
     explicit UnitKeepingDelegate(QObject *parent);
     /** The room for text in each column (indexed by column): a number and its unit that fit
      *  it are drawn together. */
-    void setTextWidths(const QList<int> &widths) { m_textWidths = widths; }
+    void setTextWidths(const QList<int> &widths)
+    {
+        m_textWidths = widths;
+        m_drawn.clear();
+    }
     /** The text drawn in `index`'s cell. */
     QString drawnText(const QModelIndex &index) const;
 
@@ -50,7 +56,14 @@ protected:
     void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override;
 
 private:
+    QString measuredText(const QString &text, int column, const QFont &font) const;
+
     QList<int> m_textWidths;
+    /// drawnText's answers by column, font weight and text: each cell is measured for every
+    /// paint and size hint, and a drag repaints the same texts (issue #46: a third of the
+    /// Wizard tab's first steps); forgotten when the widths or the font change
+    mutable QHash<QString, QString> m_drawn;
+    mutable QFont m_drawnFont;
 };
 
 class TableFitter : public QObject

@@ -13,11 +13,18 @@
 #include "core/model/units.h"
 #include "core/model/weightparts.h"
 
+#include <QAbstractItemDelegate>
+#include <QEvent>
+#include <QFontMetrics>
+#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionViewItem>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -35,6 +42,72 @@ QString fromView(std::string_view text)
 {
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }
+
+/** The checks table, able to say how tall one cell's text is where it stands: a row whose
+ *  cells grew is measured by those cells alone, not all twelve (issue #46: measuring whole rows
+ *  was most of a drag's first steps, when most rows' texts grow by a character or two). */
+class CheckTable : public QTableWidget
+{
+public:
+    using QTableWidget::QTableWidget;
+
+    /** The height the cell at (row, column) asks for at its column's width, as QTableView's
+     *  resizeRowToContents measures each cell (word wrap, the grid line), remembered by its
+     *  column, width, weight and text: a drag shows the same texts again and again; 0 for a
+     *  cell of one line that fits its column (every row is at least one line high). */
+    int cellHeightHint(int row, int column)
+    {
+        const QTableWidgetItem *cell = item(row, column);
+        if (font() != m_hintFont) {
+            m_hints.clear();
+            m_hintFont = font();
+        }
+        QString key = QString::number(column) + QLatin1Char(':') +
+                      QString::number(columnWidth(column)) +
+                      (cell && cell->font().bold() ? QLatin1Char('b') : QLatin1Char('r')) +
+                      (cell ? cell->text() : QString());
+        if (const auto known = m_hints.constFind(key); known != m_hints.constEnd())
+            return *known;
+        const int hint = oneLine(cell, column) ? 0 : measuredHeight(row, column);
+        if (m_hints.size() > 8192) // far above a drag's distinct texts
+            m_hints.clear();
+        m_hints.insert(std::move(key), hint);
+        return hint;
+    }
+
+private:
+    QHash<QString, int> m_hints;
+    QFont m_hintFont;
+
+    /** Whether the cell is one short line, which every row holds: a width says so without
+     *  laying the text out. */
+    bool oneLine(const QTableWidgetItem *cell, int column) const
+    {
+        if (!cell)
+            return true;
+        const QString text = cell->text();
+        // the style's text margins, and slack for its rounding
+        const int margins =
+            2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, this) + 1) + 8;
+        return !text.contains(QLatin1Char('\n')) && !text.contains(QChar::LineSeparator) &&
+               QFontMetrics(cell->font()).horizontalAdvance(text) + margins <= columnWidth(column);
+    }
+
+    int measuredHeight(int row, int column) const
+    {
+        const QModelIndex index = model()->index(row, column);
+        QStyleOptionViewItem option;
+        initViewItemOption(&option);
+        if (wordWrap()) { // the height for the column's width, as Qt's own row hint takes it
+            option.rect.setY(rowViewportPosition(row));
+            option.rect.setHeight(std::max(1, rowHeight(row)));
+            option.rect.setX(columnViewportPosition(column));
+            option.rect.setWidth(columnWidth(column) - (showGrid() ? 1 : 0));
+        }
+        const int hint = itemDelegateForIndex(index)->sizeHint(option, index).height();
+        return showGrid() ? hint + 1 : hint;
+    }
+};
 
 /** Sorts by the number in Qt::UserRole (costs, statuses), not by the text shown. */
 class NumericItem : public QTableWidgetItem
@@ -63,10 +136,13 @@ struct Cell
 /** Puts `cell` into `item`, touching only what changed: a slider step on a table of every
  *  device preset rewrites hundreds of cells, most of them unchanged, and each change is a
  *  signal (and, in the sorted column, a sort). */
-void putCell(QTableWidgetItem *item, const Cell &cell, const QFont &font, bool bold)
+bool putCell(QTableWidgetItem *item, const Cell &cell, const QFont &font, bool bold)
 {
-    if (item->text() != cell.text)
+    bool reshaped = false; // what the cell's height depends on: its text and its font
+    if (item->text() != cell.text) {
         item->setText(cell.text);
+        reshaped = true;
+    }
     if (item->data(Qt::UserRole).toDouble() != cell.order)
         item->setData(Qt::UserRole, cell.order);
     if (item->toolTip() != cell.toolTip)
@@ -77,7 +153,9 @@ void putCell(QTableWidgetItem *item, const Cell &cell, const QFont &font, bool b
         QFont styled = font;
         styled.setBold(bold);
         item->setFont(styled);
+        reshaped = true;
     }
+    return reshaped;
 }
 
 // Colour and a symbol: the status reads in greyscale and for colour-blind viewers too.
@@ -115,7 +193,7 @@ QColor tint(const QColor &colour)
 ChecksView::ChecksView(ScenarioDocument *document, QWidget *parent)
     : View(document, parent)
     , m_heading(new SteadyLabel(this))
-    , m_table(new QTableWidget(this))
+    , m_table(new CheckTable(this))
     , m_reasoning(new QTextBrowser(this))
 {
     setObjectName(QStringLiteral("checksView"));
@@ -144,6 +222,13 @@ ChecksView::ChecksView(ScenarioDocument *document, QWidget *parent)
         showReasoning(candidate,
                       std::clamp(column - kFirstCheckColumn, -1, int(core::kCheckCount)));
     });
+
+    // rows come into view by scrolling, sorting or a taller table: measure what changed there
+    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            &ChecksView::measureRowsInView);
+    connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
+            &ChecksView::measureRowsInView);
+    m_table->viewport()->installEventFilter(this);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
@@ -334,6 +419,7 @@ void ChecksView::refresh()
         m_table->clearContents();
         m_table->setRowCount(rows);
         m_items.assign(std::size_t(rows), {});
+        m_unmeasured.assign(std::size_t(rows), {}); // the refit below measures every row
         for (int row = 0; row < rows; ++row) {
             for (int column = 0; column < m_table->columnCount(); ++column) {
                 auto *item = new NumericItem({}, 0);
@@ -345,19 +431,21 @@ void ChecksView::refresh()
                 m_items[std::size_t(row)][std::size_t(column)]->setTextAlignment(Qt::AlignRight |
                                                                                  Qt::AlignVCenter);
         }
-        m_rowShapes = QList<QList<int>>(rows);
     }
     // The same options (a slider step): each candidate's items are updated where they stand,
     // sorting left on; a row moves only when its key in the sorted column changes order, so the
     // table is neither re-sorted nor laid out again on every step.
     const core::Recommendation &rec = sel.recommendation;
-    std::vector<int> grownCandidates; // cells longer than their row was measured for
+    std::vector<QList<int>> changedColumns(static_cast<std::size_t>(rows)); // by candidate
     // where each candidate stands before the update: a row height belongs to the place, not to
     // the candidate, so one that sorting moves is measured again where it lands
     std::vector<int> placeBefore(std::size_t(rows), -1);
+    std::vector<int> heightBefore(std::size_t(rows), -1); // measured for the candidate there
     if (!reshaped)
-        for (int row = 0; row < rows; ++row)
+        for (int row = 0; row < rows; ++row) {
             placeBefore[std::size_t(row)] = m_table->row(m_items[std::size_t(row)][0]);
+            heightBefore[std::size_t(row)] = m_table->rowHeight(placeBefore[std::size_t(row)]);
+        }
     for (int row = 0; row < rows; ++row) {
         const core::Candidate &c = sel.candidates[std::size_t(row)];
         const bool chosen =
@@ -409,22 +497,13 @@ void ChecksView::refresh()
                 QStringLiteral("%1 %2").arg(status.symbol, fromStd(check.headline)), status.order,
                 fromStd(check.summary), tint(status.colour)};
         }
-        QList<int> shape;
-        for (int column = 0; column < cells.size(); ++column) {
-            putCell(m_items[std::size_t(row)][std::size_t(column)], cells[column], m_table->font(),
-                    chosen);
-            shape << int(cells[column].text.size());
-        }
-        // A row is measured again when a cell grew past what its height was measured for; one
-        // that got shorter keeps its height (a line too many, never a clipped one).
-        QList<int> &measured = m_rowShapes[row];
-        bool grew = measured.size() != shape.size();
-        for (int column = 0; !grew && column < shape.size(); ++column)
-            grew = shape[column] > measured[column];
-        if (grew) {
-            grownCandidates.push_back(row);
-            measured = shape;
-        }
+        // the cells whose height may have changed: measured again below, the others are
+        // inside their row's height already
+        QList<int> &changedAt = changedColumns[std::size_t(row)];
+        for (int column = 0; column < cells.size(); ++column)
+            if (putCell(m_items[std::size_t(row)][std::size_t(column)], cells[column],
+                        m_table->font(), chosen))
+                changedAt << column;
     }
     // Columns as wide as their contents where the table has room, the longest texts wrapping
     // where it has not, so the whole table fits the window's width. They are measured when the
@@ -435,12 +514,22 @@ void ChecksView::refresh()
         m_table->setSortingEnabled(true);
         m_fit->refit();
     } else {
-        for (int candidate = 0; candidate < rows; ++candidate)
-            if (m_table->row(m_items[std::size_t(candidate)][0]) !=
-                placeBefore[std::size_t(candidate)])
-                grownCandidates.push_back(candidate);
-        for (const int candidate : grownCandidates)
-            m_table->resizeRowToContents(m_table->row(m_items[std::size_t(candidate)][0]));
+        // A row's height belongs to its place, not to the candidate: one that sorting moved
+        // takes the height measured for it where it stood. The cells that changed are measured
+        // when their row is in view (issue #46: measuring every row a step changed was most of
+        // a drag's first steps), and a row grows where one needs it, never shrinks (a line too
+        // many, never a clipped one). A refit measures every row again.
+        for (int candidate = 0; candidate < rows; ++candidate) {
+            const int place = m_table->row(m_items[std::size_t(candidate)][0]);
+            const int height = heightBefore[std::size_t(candidate)];
+            if (height != m_table->rowHeight(place))
+                m_table->setRowHeight(place, height);
+            QList<int> &pending = m_unmeasured[std::size_t(candidate)];
+            for (const int column : changedColumns[std::size_t(candidate)])
+                if (!pending.contains(column))
+                    pending << column;
+        }
+        measureRowsInView();
     }
     const int currentRow = m_table->currentRow();
     if (currentRow >= 0 && currentRow < m_table->rowCount()) {
@@ -449,6 +538,41 @@ void ChecksView::refresh()
             std::clamp(m_table->currentColumn() - kFirstCheckColumn, -1, int(core::kCheckCount)));
     } else if (!sel.candidates.empty()) {
         showReasoning(0, int(core::CheckKind::Memory));
+    }
+}
+
+bool ChecksView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        measureRowsInView();
+    return View::eventFilter(watched, event);
+}
+
+void ChecksView::measureRowsInView()
+{
+    if (m_table->rowCount() == 0 || m_unmeasured.size() != std::size_t(m_table->rowCount()))
+        return;
+    auto *table = static_cast<CheckTable *>(m_table);
+    const int first = std::max(0, m_table->rowAt(0));
+    int last = m_table->rowAt(m_table->viewport()->height() - 1);
+    if (last < 0)
+        last = m_table->rowCount() - 1;
+    // a row that grows pushes the next ones down: the rows in view are found again after it
+    for (int place = first; place <= last && place < m_table->rowCount(); ++place) {
+        const int candidate = m_table->item(place, 0)->data(kCandidateRole).toInt();
+        QList<int> &pending = m_unmeasured[std::size_t(candidate)];
+        if (pending.isEmpty())
+            continue;
+        int height = m_table->rowHeight(place);
+        for (const int column : std::as_const(pending))
+            height = std::max(height, table->cellHeightHint(place, column));
+        pending.clear();
+        if (height != m_table->rowHeight(place)) {
+            m_table->setRowHeight(place, height);
+            last = m_table->rowAt(m_table->viewport()->height() - 1);
+            if (last < 0)
+                last = m_table->rowCount() - 1;
+        }
     }
 }
 

@@ -59,6 +59,7 @@ public:
     static constexpr int kFirstCheckColumn = 4; ///< after option, verdict, fleet, cost
 
 protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void refresh() override;
 
 private:
@@ -71,8 +72,11 @@ private:
     static constexpr int kCandidateRole = Qt::UserRole + 1;
     /** Per candidate (the selection's order): its row's items, wherever sorting put them. */
     std::vector<std::vector<QTableWidgetItem *>> m_items;
-    QList<QList<int>> m_rowShapes; ///< per candidate: each cell's text length when last measured
-    QStringList m_candidateKeys;   ///< the options the rows were measured for
+    /// per candidate: the cells changed since its row was last measured; a row is measured
+    /// when it is in view (a drag changes most rows' texts, a few of them are shown)
+    std::vector<QList<int>> m_unmeasured;
+    void measureRowsInView();
+    QStringList m_candidateKeys; ///< the options the rows were measured for
     QFont m_measuredFont;
 };
 

@@ -108,7 +108,7 @@ QString UnitKeepingDelegate::drawnText(const QModelIndex &index) const
     QString drawn = measuredText(text, column, cellFont);
     if (m_drawn.size() > 8192) // a bound, far above a table's distinct texts
         m_drawn.clear();
-    m_drawn.insert(std::move(key), drawn);
+    m_drawn.insert(key, drawn);
     return drawn;
 }
 

@@ -71,7 +71,7 @@ public:
         const int hint = oneLine(cell, column) ? 0 : measuredHeight(row, column);
         if (m_hints.size() > 8192) // far above a drag's distinct texts
             m_hints.clear();
-        m_hints.insert(std::move(key), hint);
+        m_hints.insert(key, hint);
         return hint;
     }
 

@@ -32,7 +32,7 @@ double groupStateBytes(const LayerGroup &group)
 
 } // namespace
 
-LayerGroup completedGroup(const ModelSpec &model, LayerGroup group)
+void completeGroup(const ModelSpec &model, LayerGroup &group)
 {
     if (!isSet(group.kvHeads))
         group.kvHeads = model.kvHeads;
@@ -40,7 +40,6 @@ LayerGroup completedGroup(const ModelSpec &model, LayerGroup group)
         group.headDim = model.headDim;
     if (!isSet(group.intermediateSize) && group.mlp == MlpKind::Dense)
         group.intermediateSize = model.intermediateSize;
-    return group;
 }
 
 std::vector<LayerGroup> layerGroupsOf(const ModelSpec &model)

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace core {
@@ -22,8 +23,8 @@ namespace core {
  *  unset KV heads and head dim are the model's. */
 std::vector<LayerGroup> layerGroupsOf(const ModelSpec &model);
 
-/** A stated group with the model's figures where it leaves them unset. */
-LayerGroup completedGroup(const ModelSpec &model, LayerGroup group);
+/** Fills a group's unset KV heads, head dim and (dense) MLP width with the model's. */
+void completeGroup(const ModelSpec &model, LayerGroup &group);
 
 /** The groups layerGroupsOf gives, one at a time and in the same order, without building the
  *  list: evaluate() walks them several times per slider step (issue #46: the copies were a
@@ -32,8 +33,11 @@ LayerGroup completedGroup(const ModelSpec &model, LayerGroup group);
 template <typename Visit> void forEachLayerGroup(const ModelSpec &model, Visit &&visit)
 {
     if (!model.layerGroups.empty()) {
-        for (const LayerGroup &group : model.layerGroups)
-            visit(completedGroup(model, group));
+        for (const LayerGroup &stated : model.layerGroups) {
+            LayerGroup group = stated;
+            completeGroup(model, group);
+            visit(std::as_const(group));
+        }
         return;
     }
     LayerGroup all;
@@ -55,12 +59,16 @@ template <typename Visit> void forEachLayerGroup(const ModelSpec &model, Visit &
                               ? std::min(model.slidingWindowLayers, model.layers)
                               : model.layers;
         all.layers = model.layers - windowed.layers;
-        visit(completedGroup(model, windowed));
-        if (all.layers > 0)
-            visit(completedGroup(model, all));
+        completeGroup(model, windowed);
+        visit(std::as_const(windowed));
+        if (all.layers > 0) {
+            completeGroup(model, all);
+            visit(std::as_const(all));
+        }
         return;
     }
-    visit(completedGroup(model, all));
+    completeGroup(model, all);
+    visit(std::as_const(all));
 }
 
 std::string_view attentionKindKey(AttentionKind kind);

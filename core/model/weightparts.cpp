@@ -120,6 +120,11 @@ double partBytesPerParameter(const ServingConfig &sv, WeightPart part)
 
 bool partsDiffer(const ServingConfig &sv)
 {
+    // the lesson's case, asked on every evaluation: no part's own format, no 16-bit embeddings
+    const bool anyOwn = std::any_of(sv.partFormats.begin(), sv.partFormats.end(),
+                                    [](const auto &own) { return own.has_value(); });
+    if (!anyOwn && !(sv.keepEmbeddings16Bit && nominalBytes(sv.weightFormat) < 2.0))
+        return false;
     return std::any_of(kWeightParts.begin(), kWeightParts.end(),
                        [&](WeightPart part) { return partFormat(sv, part) != sv.weightFormat; });
 }

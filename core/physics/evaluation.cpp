@@ -158,6 +158,13 @@ constexpr bool plannable(Quantity quantity)
            quantity == Q::Joules || quantity == Q::Count;
 }
 
+// Every figure not applicable: what an evaluation starts from (one copy, not a fill)
+constexpr std::array<double, kFigureCount> kNoFigures = [] {
+    std::array<double, kFigureCount> out{};
+    out.fill(kNaN);
+    return out;
+}();
+
 // Each figure's largest magnitude a user can act on: 10^15 for what a plan holds, else any
 // finite value. One comparison per figure on every evaluation (NaN compares false: it stays).
 constexpr std::array<double, kFigureCount> kLargestFigure = [] {
@@ -166,6 +173,24 @@ constexpr std::array<double, kFigureCount> kLargestFigure = [] {
         out[i] = plannable(kFigureTable[i].quantity) ? kBeyondAnyRealFigure : kInfinity;
     return out;
 }();
+
+/** Whether any figure is beyond what a user can act on (infinity >= infinity; NaN is not). */
+bool anyBeyond(const std::array<double, kFigureCount> &values)
+{
+    // four figures a pass, each into its own flag: no branch, no chain between them
+    static_assert(kFigureCount % 4 == 0);
+    bool a = false;
+    bool b = false;
+    bool c = false;
+    bool d = false;
+    for (std::size_t i = 0; i < kFigureCount; i += 4) {
+        a |= std::abs(values[i]) >= kLargestFigure[i];
+        b |= std::abs(values[i + 1]) >= kLargestFigure[i + 1];
+        c |= std::abs(values[i + 2]) >= kLargestFigure[i + 2];
+        d |= std::abs(values[i + 3]) >= kLargestFigure[i + 3];
+    }
+    return a || b || c || d;
+}
 
 void warn(Evaluation &e, EvalWarning warning)
 {
@@ -866,8 +891,7 @@ NumericFormat computeFormatFor(const Scenario &scenario)
 
 Evaluation evaluate(const Scenario &scenario)
 {
-    Evaluation e;
-    e.values.fill(kNaN);
+    Evaluation e{kNoFigures};
     const Base base = makeBase(scenario, e);
     evaluateMemory(scenario, base, e);
     evaluateTraining(scenario, base, e);
@@ -880,15 +904,14 @@ Evaluation evaluate(const Scenario &scenario)
     // step time of a 5e-324 efficiency vanished from the output without a word). A time, price,
     // energy or count of 10^15 or more (31 million years, a quadrillion dollars) is no figure a
     // plan can hold either (issue #41: $3.8e305 per million tokens at 1e-300 requests a day).
-    bool beyondRange = false;
-    for (std::size_t i = 0; i < kFigureCount; ++i) {
-        if (std::abs(e.values[i]) >= kLargestFigure[i]) { // infinity >= infinity
-            beyondRange = true;
-            e.values[i] = kNaN;
-        }
-    }
-    if (beyondRange)
+    // one pass that only compares (a reduction the compiler can do two figures at a time),
+    // a second only where one is beyond
+    if (anyBeyond(e.values)) {
         warn(e, EvalWarning::BeyondRange);
+        for (std::size_t i = 0; i < kFigureCount; ++i)
+            if (std::abs(e.values[i]) >= kLargestFigure[i])
+                e.values[i] = kNaN;
+    }
     // no tokens at all (a step that never ends): a cost or an energy per token is not zero
     if (e.available(F::CostTokensPerHour) && e[F::CostTokensPerHour] <= 0.0) {
         warn(e, EvalWarning::BeyondRange);

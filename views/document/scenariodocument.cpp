@@ -321,7 +321,9 @@ bool ScenarioDocument::setNumber(const QString &path, double value, QString *err
     if (current && *current == value)
         return true; // nothing changes, nothing to undo
     core::Scenario after = m_scenario;
-    auto result = core::setNumberAt(after, key, value);
+    // as `accel-calc evaluate --set` reads it: a prompt or batch the file leaves out follows
+    // the context or the concurrent sequences (one answer in the app, the CLI and the sweeps)
+    auto result = core::setNumberAsRead(after, key, value);
     if (!result) {
         if (error)
             *error = QString::fromStdString(result.error().message);

@@ -312,6 +312,21 @@ void LoadViews::aCurveSimulatedOnceIsNotSimulatedAgain()
     again.runner()->wait();
     QCOMPARE(views::LoadRunner::startedInProcess(), runs + 1);
     QVERIFY(again.ttftP95() != shown.ttftP95());
+
+    // a figure of a load section the file did not give (not saved with it) still tells two
+    // runs apart
+    for (const int more : {1, 2}) {
+        core::Scenario reseeded = decided;
+        reseeded.load.present = false;
+        reseeded.load.seed = decided.load.seed + more;
+        views::ScenarioDocument third;
+        third.reset(reseeded);
+        views::LoadCurveView seeded(&third);
+        views::layOutOffscreen(seeded, QSize(1280, 800));
+        seeded.ensureCurrent();
+        seeded.runner()->wait();
+        QCOMPARE(views::LoadRunner::startedInProcess(), runs + 1 + more);
+    }
 }
 
 QTEST_MAIN(LoadViews)

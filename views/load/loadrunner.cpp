@@ -103,7 +103,12 @@ QByteArray runKey(const core::Scenario &scenario, const QString &file, LoadRunne
 {
     if (scenario.load.arrivals == "trace")
         return {};
-    const std::string text = core::writeScenario(scenario);
+    // the scenario as saved, with the load and engine sections written out even where the file
+    // had none (their figures are the defaults then, but the key must not depend on it)
+    core::Scenario keyed = scenario;
+    keyed.load.present = true;
+    keyed.engine.present = true;
+    const std::string text = core::writeScenario(keyed);
     return QByteArray::number(int(kind)) + ' ' + QByteArray::number(g_testPoints) + ' ' +
            QByteArray::number(qulonglong(g_testRequests)) + ' ' + file.toUtf8() + '\n' +
            QByteArray(text.data(), qsizetype(text.size()));

@@ -177,6 +177,7 @@ int main()
     const std::string fullText = core::writeScenario(minimal); // the same, every key stated
     const core::Scenario full = core::readScenario(fullText).value().scenario;
     std::vector<double> contexts;
+    contexts.reserve(2000);
     for (int i = 0; i < 2000; ++i)
         contexts.push_back(4096 + 16 * i); // from the lesson's 4,096-token prompt
     const Summary sweepMinimal = measure(5, 1, [&] {

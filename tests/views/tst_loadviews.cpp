@@ -327,6 +327,27 @@ void LoadViews::aCurveSimulatedOnceIsNotSimulatedAgain()
         seeded.runner()->wait();
         QCOMPARE(views::LoadRunner::startedInProcess(), runs + 1 + more);
     }
+
+    // replicas left to the fleet and replicas stated as 1 save alike ("replicas": 1) and
+    // simulate apart: two runs
+    const int before = views::LoadRunner::startedInProcess();
+    for (const bool stated : {false, true}) {
+        core::Scenario s = decided;
+        s.load.present = true;
+        s.load.seed = decided.load.seed + 10; // a curve not simulated above
+        s.load.replicas = 1;
+        if (stated)
+            s.givenInputs["load.replicas"] = core::InputOrigin::App;
+        else
+            s.givenInputs.erase("load.replicas");
+        views::ScenarioDocument fleetOrOne;
+        fleetOrOne.reset(s);
+        views::LoadCurveView view(&fleetOrOne);
+        views::layOutOffscreen(view, QSize(1280, 800));
+        view.ensureCurrent();
+        view.runner()->wait();
+    }
+    QCOMPARE(views::LoadRunner::startedInProcess(), before + 2);
 }
 
 QTEST_MAIN(LoadViews)

@@ -64,6 +64,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QHeaderView>
 #include <QTest>
 #include <QTextDocument>
 #include <QUndoStack>
@@ -87,6 +88,7 @@ private slots:
     void aStepLeavesTheTabLayoutAlone();
     void theDecisionCatchesUpWithADrag();
     void everyRowHoldsItsCellsThroughADrag();
+    void generatedTokensKeepAnUnstatedPrompt();
 };
 
 namespace {
@@ -514,6 +516,28 @@ void WizardViews::everyRowHoldsItsCellsThroughADrag()
     QVERIFY(table->rowCount() > 100);
     // sorted by the fleet's cost, as a user comparing prices does: rows move as costs change
     table->sortByColumn(views::ChecksView::kCostColumn, Qt::AscendingOrder);
+    // every row in view holds its cells: what a whole measure of each asks for, no more
+    const auto checkRowsInView = [table](int sequences) {
+        QCoreApplication::processEvents();
+        const int first = std::max(0, table->rowAt(0));
+        int last = table->rowAt(table->viewport()->height() - 1);
+        if (last < 0)
+            last = table->rowCount() - 1;
+        for (int row = first; row <= last; ++row) {
+            const int shown = table->rowHeight(row);
+            table->resizeRowToContents(row);
+            const int needed = table->rowHeight(row);
+            table->setRowHeight(row, shown);
+            if (shown < needed) {
+                qWarning("%d sequences, row %d (%s): %d px for %d", sequences, row,
+                         qPrintable(table->item(row, 0)->text().replace(QLatin1Char('\n'),
+                                                                         QLatin1Char(' '))),
+                         shown, needed);
+                return false;
+            }
+        }
+        return true;
+    };
     int moved = 0;
     QStringList before;
     for (int row = 0; row < table->rowCount(); ++row)
@@ -529,32 +553,46 @@ void WizardViews::everyRowHoldsItsCellsThroughADrag()
         for (int row = 0; row < table->rowCount(); ++row)
             moved += table->item(row, 0)->text() != before.value(row);
         // page by page, as a user scrolls: every row in view holds its cells (rows out of view
-        // are measured when they come into it)
+        // are measured when they come into it); first as the step left the table, then sorted
+        // by another column with a header's click, then each page
+        QTest::mouseClick(table->horizontalHeader()->viewport(), Qt::LeftButton, {},
+                          QPoint(table->horizontalHeader()->sectionViewportPosition(
+                                     sequences % 2 ? views::ChecksView::kFleetColumn
+                                                   : views::ChecksView::kCostColumn) +
+                                     5,
+                                 5));
+        QVERIFY(checkRowsInView(sequences));
         for (int top = 0; top < table->rowCount();) {
             table->scrollTo(table->model()->index(top, 0), QAbstractItemView::PositionAtTop);
             QCoreApplication::processEvents();
-            const int first = table->rowAt(0);
-            int last = table->rowAt(table->viewport()->height() - 1);
-            if (last < 0)
-                last = table->rowCount() - 1;
-            for (int row = first; row <= last; ++row) {
-                const int shown = table->rowHeight(row);
-                table->resizeRowToContents(row); // what a whole measure of the row asks for
-                const int needed = table->rowHeight(row);
-                table->setRowHeight(row, shown);
-                QVERIFY2(shown >= needed,
-                         qPrintable(QStringLiteral("%1 sequences, row %2 (%3): %4 px for %5")
-                                        .arg(sequences)
-                                        .arg(row)
-                                        .arg(table->item(row, 0)->text().replace(QLatin1Char('\n'),
-                                                                                 QLatin1Char(' ')))
-                                        .arg(shown)
-                                        .arg(needed)));
-            }
-            top = std::max(top + 1, last + 1);
+            QVERIFY(checkRowsInView(sequences));
+            const int last = table->rowAt(table->viewport()->height() - 1);
+            top = last < 0 ? table->rowCount() : std::max(top + 1, last + 1);
         }
     }
     QVERIFY2(moved > 50, qPrintable(QString::number(moved))); // sorting moved rows about
+}
+
+// The wizard's output length moves the context under the prompt, also where the file states no
+// prompt (batching-32: the reader takes its 4,096-token context for it). An edit that read the
+// context as --set does moved that prompt with it: 500 generated tokens became 0.
+void WizardViews::generatedTokensKeepAnUnstatedPrompt()
+{
+    views::ScenarioDocument doc;
+    doc.reset(core::readScenario(*core::scenarioPresetText("batching-32")).value().scenario);
+    QVERIFY(!doc.scenario().givenInputs.contains("serving.prompt_tokens"));
+    const double prompt = doc.scenario().serving.promptTokens;
+    views::SelectionWizard wizard(&doc);
+    showOffscreen(wizard, {980, 700});
+    wizard.next();
+    auto *spin = wizard.findChild<QDoubleSpinBox *>(QStringLiteral("generated_tokens"));
+    QVERIFY(spin);
+    spin->setValue(500);
+    emit spin->editingFinished();
+    QVERIFY2(wizard.lastRefusal().isEmpty(), qPrintable(wizard.lastRefusal()));
+    QCOMPARE(wizard.working()->scenario().serving.promptTokens, prompt);
+    QCOMPARE(wizard.working()->scenario().serving.contextTokens, prompt + 500);
+    QCOMPARE(spin->value(), 500.0);
 }
 
 QTEST_MAIN(WizardViews)

@@ -314,7 +314,8 @@ QString ScenarioDocument::unlessConcealed(core::FigureId id, const QString &text
     return isConcealed(id) ? QStringLiteral("?") : text;
 }
 
-bool ScenarioDocument::setNumber(const QString &path, double value, QString *error)
+bool ScenarioDocument::setNumber(const QString &path, double value, QString *error,
+                                 Following following)
 {
     const std::string key = path.toStdString();
     const auto current = core::numberAt(m_scenario, key);
@@ -323,7 +324,8 @@ bool ScenarioDocument::setNumber(const QString &path, double value, QString *err
     core::Scenario after = m_scenario;
     // as `accel-calc evaluate --set` reads it: a prompt or batch the file leaves out follows
     // the context or the concurrent sequences (one answer in the app, the CLI and the sweeps)
-    auto result = core::setNumberAsRead(after, key, value);
+    auto result = following == Following::AsRead ? core::setNumberAsRead(after, key, value)
+                                                 : core::setNumberAt(after, key, value);
     if (!result) {
         if (error)
             *error = QString::fromStdString(result.error().message);

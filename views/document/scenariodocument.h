@@ -101,8 +101,14 @@ public:
     /** `text`, or "?" while `id` is concealed. */
     QString unlessConcealed(core::FigureId id, const QString &text) const;
 
+    /** What else an edit moves: the inputs the file left out that follow it as `--set` reads
+     *  them (an unstated prompt follows the context, an unstated batch the concurrency), or
+     *  nothing but the input (the wizard's output length moves the context under a fixed
+     *  prompt). */
+    enum class Following { AsRead, InputOnly };
     /** Edits one numeric input ("serving.batch"). Refused with the reason when out of range. */
-    bool setNumber(const QString &path, double value, QString *error = nullptr);
+    bool setNumber(const QString &path, double value, QString *error = nullptr,
+                   Following following = Following::AsRead);
     /** Sets a word input ("load.arrivals" = "gamma", core::choiceTable) as one undo step;
      *  false with the reason when the word is refused. */
     bool setChoice(const QString &path, const QString &value, QString *error = nullptr);

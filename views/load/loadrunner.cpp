@@ -3,6 +3,7 @@
 
 #include "views/io/filereader.h"
 
+#include "core/data/presets.h"
 #include "core/data/scenarioio.h"
 #include "core/model/scenario.h"
 
@@ -101,14 +102,23 @@ namespace {
 /** What identifies a run, or nothing for one that must run (a trace is a file that may change). */
 QByteArray runKey(const core::Scenario &scenario, const QString &file, LoadRunner::Kind kind)
 {
-    if (scenario.load.arrivals == "trace")
+    // what the scenario's text does not hold is never remembered: a trace and a profile are
+    // files that may change, a user preset named by id may be edited
+    if (scenario.load.arrivals == "trace" ||
+        (scenario.calibration.profile && !scenario.calibration.profilePath.empty()) ||
+        core::isUserPreset(scenario.engine.draftModel) ||
+        core::isUserPreset(scenario.engine.prefillDevice))
         return {};
     // the scenario as saved, with the load and engine sections written out even where the file
     // had none (their figures are the defaults then, but the key must not depend on it)
     core::Scenario keyed = scenario;
     keyed.load.present = true;
     keyed.engine.present = true;
-    const std::string text = core::writeScenario(keyed);
+    std::string text = core::writeScenario(keyed);
+    // and which inputs were given: a saved file writes a default it was not given (replicas 1),
+    // where the simulation takes the fleet's count unless the input was given
+    for (const auto &given : scenario.givenInputs)
+        text += '\n' + given.first;
     return QByteArray::number(int(kind)) + ' ' + QByteArray::number(g_testPoints) + ' ' +
            QByteArray::number(qulonglong(g_testRequests)) + ' ' + file.toUtf8() + '\n' +
            QByteArray(text.data(), qsizetype(text.size()));
@@ -270,7 +280,7 @@ void LoadRunner::deliver(const std::shared_ptr<Job> &job)
     m_run = std::move(job->run);
     m_setup = std::move(job->setup);
     m_error = job->error;
-    if (!job->key.isEmpty()) {
+    if (!job->key.isEmpty() && m_error.isEmpty()) { // an error may pass (memory, a file)
         auto &runs = remembered();
         if (runs.size() >= kRemembered)
             runs.erase(runs.begin()); // the oldest

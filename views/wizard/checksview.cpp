@@ -20,6 +20,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -75,6 +76,17 @@ public:
         return hint;
     }
 
+    /** Forgets the heights measured: the columns or the style changed. */
+    void forgetHeights() { m_hints.clear(); }
+
+protected:
+    void changeEvent(QEvent *event) override
+    {
+        if (event->type() == QEvent::StyleChange || event->type() == QEvent::FontChange)
+            forgetHeights();
+        QTableWidget::changeEvent(event);
+    }
+
 private:
     QHash<QString, int> m_hints;
     QFont m_hintFont;
@@ -90,7 +102,10 @@ private:
         const int margins =
             2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, this) + 1) + 8;
         return !text.contains(QLatin1Char('\n')) && !text.contains(QChar::LineSeparator) &&
-               QFontMetrics(cell->font()).horizontalAdvance(text) + margins <= columnWidth(column);
+               QFontMetrics(cell->data(Qt::FontRole).isValid() ? cell->font() : font())
+                       .horizontalAdvance(text) +
+                       margins <=
+                   columnWidth(column);
     }
 
     int measuredHeight(int row, int column) const
@@ -226,8 +241,11 @@ ChecksView::ChecksView(ScenarioDocument *document, QWidget *parent)
     // rows come into view by scrolling, sorting or a taller table: measure what changed there
     connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this,
             &ChecksView::measureRowsInView);
-    connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this,
-            &ChecksView::measureRowsInView);
+    // after a sort the user asked for (a header's click): the model says so once it is done
+    connect(m_table->model(), &QAbstractItemModel::layoutChanged, this, [this] {
+        if (!m_refreshing)
+            measureRowsInView();
+    });
     m_table->viewport()->installEventFilter(this);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
@@ -410,6 +428,8 @@ void ChecksView::refresh()
                              fromView(core::formatKey(c.weightFormat));
     const bool reshaped = candidateKeys != m_candidateKeys || m_table->font() != m_measuredFont;
     const QSignalBlocker quiet(m_table); // no half-filled rows reach the reasoning panel
+    m_refreshing = true; // the rows in view are measured once the table is filled
+    const auto refreshed = qScopeGuard([this] { m_refreshing = false; });
     if (reshaped) {
         // Another set of options: new rows, filled unsorted (a sorted table moves a row while
         // it is filled), then sorted once.
@@ -420,6 +440,7 @@ void ChecksView::refresh()
         m_table->setRowCount(rows);
         m_items.assign(std::size_t(rows), {});
         m_unmeasured.assign(std::size_t(rows), {}); // the refit below measures every row
+        static_cast<CheckTable *>(m_table)->forgetHeights();
         for (int row = 0; row < rows; ++row) {
             for (int column = 0; column < m_table->columnCount(); ++column) {
                 auto *item = new NumericItem({}, 0);
@@ -543,8 +564,11 @@ void ChecksView::refresh()
 
 bool ChecksView::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize) {
+        // another width: the columns are fitted again, and the texts wrap anew
+        static_cast<CheckTable *>(m_table)->forgetHeights();
         measureRowsInView();
+    }
     return View::eventFilter(watched, event);
 }
 

@@ -75,6 +75,7 @@ private:
     /// per candidate: the cells changed since its row was last measured; a row is measured
     /// when it is in view (a drag changes most rows' texts, a few of them are shown)
     std::vector<QList<int>> m_unmeasured;
+    bool m_refreshing = false;
     void measureRowsInView();
     QStringList m_candidateKeys; ///< the options the rows were measured for
     QFont m_measuredFont;

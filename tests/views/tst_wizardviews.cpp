@@ -54,6 +54,7 @@
 #include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QPushButton>
@@ -64,7 +65,6 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
-#include <QHeaderView>
 #include <QTest>
 #include <QTextDocument>
 #include <QUndoStack>
@@ -531,7 +531,7 @@ void WizardViews::everyRowHoldsItsCellsThroughADrag()
             if (shown < needed) {
                 qWarning("%d sequences, row %d (%s): %d px for %d", sequences, row,
                          qPrintable(table->item(row, 0)->text().replace(QLatin1Char('\n'),
-                                                                         QLatin1Char(' '))),
+                                                                        QLatin1Char(' '))),
                          shown, needed);
                 return false;
             }

@@ -103,7 +103,7 @@ private:
             2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, this) + 1) + 8;
         return !text.contains(QLatin1Char('\n')) && !text.contains(QChar::LineSeparator) &&
                QFontMetrics(cell->data(Qt::FontRole).isValid() ? cell->font() : font())
-                       .horizontalAdvance(text) +
+                           .horizontalAdvance(text) +
                        margins <=
                    columnWidth(column);
     }
@@ -428,7 +428,7 @@ void ChecksView::refresh()
                              fromView(core::formatKey(c.weightFormat));
     const bool reshaped = candidateKeys != m_candidateKeys || m_table->font() != m_measuredFont;
     const QSignalBlocker quiet(m_table); // no half-filled rows reach the reasoning panel
-    m_refreshing = true; // the rows in view are measured once the table is filled
+    m_refreshing = true;                 // the rows in view are measured once the table is filled
     const auto refreshed = qScopeGuard([this] { m_refreshing = false; });
     if (reshaped) {
         // Another set of options: new rows, filled unsorted (a sorted table moves a row while

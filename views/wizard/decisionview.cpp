@@ -37,6 +37,9 @@ DecisionView::DecisionView(ScenarioDocument *document, QWidget *parent)
 {
     setObjectName(QStringLiteral("decisionView"));
     m_browser->setOpenLinks(false);
+    // its scroll bar always there: a text that grows past the view laid itself out twice, once
+    // for each width (1.6-6 ms a drag's update, 0.7 ms with the bar kept; issue #46)
+    m_browser->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     // a document: the recommendation first, then every other option, as long as the options
     // are many; its lines scroll (the fit test reads this)
     m_browser->setProperty("accelRowsScroll", true);

@@ -148,9 +148,9 @@ void SelectionWizard::setGeneratedTokens(double generated)
     // generated = context - prompt: the prompt stays, the context moves
     QString error;
     const double prompt = m_working->scenario().serving.promptTokens;
-    const bool ok = m_working->setNumber(QStringLiteral("serving.context_tokens"),
-                                         prompt + generated, &error,
-                                         ScenarioDocument::Following::InputOnly);
+    const bool ok =
+        m_working->setNumber(QStringLiteral("serving.context_tokens"), prompt + generated, &error,
+                             ScenarioDocument::Following::InputOnly);
     m_refusal->setText(ok ? QString() : error);
     m_refusal->setVisible(!ok);
     m_working->flush();

@@ -6,6 +6,7 @@
 //   bench_exports [RUNS]   every export RUNS times (default 3), interleaved with the bare window
 //   bench_exports --report-after-load   a report right after the Load tab showed its curve
 
+#include "benchmarks/barewindow.h"
 #include "views/document/scenariodocument.h"
 #include "views/export/handout.h"
 #include "views/export/report.h"
@@ -18,11 +19,8 @@
 #include "core/model/scenario.h"
 
 #include <QApplication>
-#include <QChart>
-#include <QChartView>
 #include <QElapsedTimer>
 #include <QImage>
-#include <QLineSeries>
 #include <QMainWindow>
 #include <QPainter>
 #include <QTemporaryDir>
@@ -54,13 +52,7 @@ double timed(const std::function<void()> &work)
 void bareWindow()
 {
     QMainWindow window;
-    auto *chart = new QChart;
-    auto *series = new QLineSeries;
-    series->append(0, 0);
-    series->append(1, 1);
-    chart->addSeries(series);
-    chart->createDefaultAxes();
-    window.setCentralWidget(new QChartView(chart));
+    bench::makeBare(window);
     views::layOutOffscreen(window, QSize(1280, 800));
     QImage image(window.size(), QImage::Format_ARGB32_Premultiplied);
     QPainter painter(&image);

@@ -11,6 +11,7 @@
 //   bench_gui --wizard [N] all       the same for every shipped scenario, 7 formats each
 
 #include "app/mainwindow.h"
+#include "benchmarks/barewindow.h"
 #include "views/document/scenariodocument.h"
 
 #include "core/data/presets.h"
@@ -18,11 +19,8 @@
 #include "core/model/scenario.h"
 
 #include <QApplication>
-#include <QChart>
-#include <QChartView>
 #include <QElapsedTimer>
 #include <QImage>
-#include <QLineSeries>
 #include <QMainWindow>
 #include <QPaintEvent>
 #include <QPainter>
@@ -98,13 +96,7 @@ int child(const QString &kind)
     QMainWindow *window = nullptr;
     if (kind == QStringLiteral("bare")) {
         window = new QMainWindow;
-        auto *chart = new QChart;
-        auto *series = new QLineSeries;
-        series->append(0, 0);
-        series->append(1, 1);
-        chart->addSeries(series);
-        chart->createDefaultAxes();
-        window->setCentralWidget(new QChartView(chart));
+        bench::makeBare(*window);
     } else {
         window = new MainWindow;
     }

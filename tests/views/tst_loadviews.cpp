@@ -47,6 +47,24 @@ private slots:
 
 namespace {
 
+/** A document of its own showing `scenario` on a load curve, laid out at 1280 x 800; the run
+ *  waited for when `finish` (else whatever the refresh left). */
+struct ShownCurve
+{
+    views::ScenarioDocument document;
+    std::unique_ptr<views::LoadCurveView> view;
+
+    explicit ShownCurve(const core::Scenario &scenario, bool finish = true)
+    {
+        document.reset(scenario);
+        view = std::make_unique<views::LoadCurveView>(&document);
+        views::layOutOffscreen(*view, QSize(1280, 800));
+        view->ensureCurrent();
+        if (finish)
+            view->runner()->wait();
+    }
+};
+
 core::Scenario lessonWith(const std::vector<std::string> &overrides)
 {
     auto loaded =
@@ -280,20 +298,13 @@ void LoadViews::aCurveSimulatedOnceIsNotSimulatedAgain()
         lessonWith({"serving.prompt_tokens=1000", "load.output_mean=200", "load.requests=250"});
     // as the decision's Apply leaves the document: the report decides it to the same scenario
     const core::Scenario decided = core::decidedScenario(asked, core::selectDevice(asked));
-    views::ScenarioDocument tab;
-    tab.reset(decided);
-    views::LoadCurveView shown(&tab);
-    views::layOutOffscreen(shown, QSize(1280, 800));
-    shown.ensureCurrent();
-    shown.runner()->wait();
+    const ShownCurve tab(decided);
+    const views::LoadCurveView &shown = *tab.view;
     QVERIFY(shown.runner()->curve());
     const int runs = views::LoadRunner::startedInProcess();
 
-    views::ScenarioDocument other; // another document, another view: the same scenario
-    other.reset(decided);
-    views::LoadCurveView again(&other);
-    views::layOutOffscreen(again, QSize(1280, 800));
-    again.ensureCurrent();
+    ShownCurve other(decided, false); // another document, another view: the same scenario
+    views::LoadCurveView &again = *other.view;
     QVERIFY(again.runner()->curve()); // at once: no wait, no run
     QCOMPARE(again.runner()->started(), 0);
     QCOMPARE(again.ttftP95(), shown.ttftP95());
@@ -306,8 +317,8 @@ void LoadViews::aCurveSimulatedOnceIsNotSimulatedAgain()
              qPrintable(error));
     QCOMPARE(views::LoadRunner::startedInProcess(), runs);
 
-    QVERIFY(other.setNumber(QStringLiteral("load.output_mean"), 150));
-    other.flush();
+    QVERIFY(other.document.setNumber(QStringLiteral("load.output_mean"), 150));
+    other.document.flush();
     again.ensureCurrent();
     again.runner()->wait();
     QCOMPARE(views::LoadRunner::startedInProcess(), runs + 1);
@@ -319,12 +330,7 @@ void LoadViews::aCurveSimulatedOnceIsNotSimulatedAgain()
         core::Scenario reseeded = decided;
         reseeded.load.present = false;
         reseeded.load.seed = decided.load.seed + more;
-        views::ScenarioDocument third;
-        third.reset(reseeded);
-        views::LoadCurveView seeded(&third);
-        views::layOutOffscreen(seeded, QSize(1280, 800));
-        seeded.ensureCurrent();
-        seeded.runner()->wait();
+        const ShownCurve seeded(reseeded);
         QCOMPARE(views::LoadRunner::startedInProcess(), runs + 1 + more);
     }
 
@@ -340,12 +346,7 @@ void LoadViews::aCurveSimulatedOnceIsNotSimulatedAgain()
             s.givenInputs["load.replicas"] = core::InputOrigin::App;
         else
             s.givenInputs.erase("load.replicas");
-        views::ScenarioDocument fleetOrOne;
-        fleetOrOne.reset(s);
-        views::LoadCurveView view(&fleetOrOne);
-        views::layOutOffscreen(view, QSize(1280, 800));
-        view.ensureCurrent();
-        view.runner()->wait();
+        const ShownCurve fleetOrOne(s);
     }
     QCOMPARE(views::LoadRunner::startedInProcess(), before + 2);
 }

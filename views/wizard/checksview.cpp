@@ -45,8 +45,8 @@ QString fromView(std::string_view text)
 }
 
 /** The checks table, able to say how tall one cell's text is where it stands: a row whose
- *  cells grew is measured by those cells alone, not all twelve (issue #46: measuring whole rows
- *  was most of a drag's first steps, when most rows' texts grow by a character or two). */
+ *  cells changed is measured by those cells alone, not all twelve (issue #46: measuring whole
+ *  rows was most of a drag's first steps, when most rows' texts change). */
 class CheckTable : public QTableWidget
 {
 public:
@@ -59,10 +59,6 @@ public:
     int cellHeightHint(int row, int column)
     {
         const QTableWidgetItem *cell = item(row, column);
-        if (font() != m_hintFont) {
-            m_hints.clear();
-            m_hintFont = font();
-        }
         QString key = QString::number(column) + QLatin1Char(':') +
                       QString::number(columnWidth(column)) +
                       (cell && cell->font().bold() ? QLatin1Char('b') : QLatin1Char('r')) +
@@ -88,8 +84,7 @@ protected:
     }
 
 private:
-    QHash<QString, int> m_hints;
-    QFont m_hintFont;
+    QHash<QString, int> m_hints; ///< forgotten when the width, style or font change
 
     /** Whether the cell is one short line, which every row holds: a width says so without
      *  laying the text out. */

@@ -15,9 +15,11 @@
 #include "core/output/evaluationjson.h"
 #include "core/output/exports.h"
 #include "core/output/techniquesjson.h"
+#include "core/output/trainingjson.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/loadsim.h"
 #include "core/physics/operators.h"
+#include "core/train/trainingplan.h"
 
 #include <algorithm>
 #include <charconv>
@@ -67,6 +69,10 @@ const char *const kUsage =
     "                  [--set PATH=VALUE ...] [--format json|csv]   (the load section: a\n"
     "                  continuous-batching run's TTFT, TPOT and end-to-end percentiles, or with\n"
     "                  --curve the latency against offered load, 5 % to 150 % of capacity)\n"
+    "  accel-calc train SCENARIO [--search] [--set PATH=VALUE ...]   (a training run: the\n"
+    "                  layout the training section states, degrees it leaves out searched;\n"
+    "                  --search also tries every degree, ZeRO stage, recomputation and\n"
+    "                  micro-batch and lists each shape it rejects; exit 2 when none fits)\n"
     "  accel-calc import-hf CONFIG.json|FOLDER   (a folder: its config.json and the\n"
     "                  safetensors headers of its shards, or its index's total_size)\n"
     "  accel-calc presets\n"
@@ -643,7 +649,7 @@ int run(const std::vector<std::string> &args)
     if (command == "validate")
         return validateCommand(args);
     if (command != "evaluate" && command != "sweep" && command != "check" && command != "outlook" &&
-        command != "simulate" && command != "decide")
+        command != "simulate" && command != "decide" && command != "train")
         return usageError("unknown command \"" + command + "\"");
 
     std::string scenarioArgument;
@@ -661,6 +667,7 @@ int run(const std::vector<std::string> &args)
     std::string calibration;
     int curvePoints = 0;
     std::string decidedPath;
+    bool searchEverything = false;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string &arg = args[i];
         auto next = [&](const char *option) -> const std::string * {
@@ -681,6 +688,8 @@ int run(const std::vector<std::string> &args)
             if (!value)
                 return usageError("--calibration needs PROFILE.json, typical or speed_of_light");
             calibration = *value;
+        } else if (arg == "--search" && command == "train") {
+            searchEverything = true;
         } else if (arg == "--explain" && command == "evaluate") {
             explain = true;
         } else if (arg == "--operators" && command == "evaluate") {
@@ -800,6 +809,24 @@ int run(const std::vector<std::string> &args)
 
     if (command == "simulate")
         return simulate(input, overrides, outputFormat, curvePoints);
+
+    if (command == "train") {
+        core::Scenario scenario;
+        if (!load(input, overrides, scenario) || !resolveScenarioProfile(input, scenario))
+            return kBadInput;
+        const core::TrainingSearch search = core::searchTraining(scenario, searchEverything);
+        const core::TrainingPlan plan =
+            search.ranked.empty() ? core::plannedTraining(scenario) : search.ranked.front();
+        std::cout << core::stampJson(core::trainingPlanToJson(scenario, plan,
+                                                              searchEverything ? &search : nullptr),
+                                     core::exportStamp(ACCEL_VERSION))
+                  << "\n";
+        if (!plan.problem.empty()) {
+            std::cerr << input.label << ": /training: " << plan.problem << "\n";
+            return kBadInput;
+        }
+        return 0;
+    }
 
     if (command == "outlook") {
         core::Scenario scenario;

@@ -250,7 +250,7 @@ void readTraining(const json &doc, Scenario &s, Diagnostics &warnings)
 {
     FieldReader r(sectionOrEmpty(doc, "training"), "/training", "training", warnings,
                   &s.givenInputs);
-    r.warnUnknownBesideNumbers({"recipe", "recompute"});
+    r.warnUnknownBesideNumbers({"recipe", "recompute", "format"});
     TrainingConfig &t = s.training;
     r.string("recipe", t.recipe);
     const TrainingRecipe *recipe = findTrainingRecipe(t.recipe);
@@ -282,6 +282,15 @@ void readTraining(const json &doc, Scenario &s, Diagnostics &warnings)
     else
         fail(r.pointerOf("recompute"), "unknown recompute mode \"" + recompute.substr(0, 40) +
                                            "\" (one of none, selective, full)");
+    std::string format = "bf16";
+    r.string("format", format);
+    if (format == "bf16")
+        t.format = NumericFormat::Bf16;
+    else if (format == "fp8")
+        t.format = NumericFormat::Fp8;
+    else
+        fail(r.pointerOf("format"), "unknown training format \"" + format.substr(0, 40) +
+                                        "\" (one of bf16, fp8: the matmuls' format)");
 }
 
 void readCost(const json &doc, Scenario &s, Diagnostics &warnings)
@@ -674,6 +683,7 @@ json toJson(const Scenario &s)
     training["recompute"] = t.recompute == RecomputeMode::None        ? "none"
                             : t.recompute == RecomputeMode::Selective ? "selective"
                                                                       : "full";
+    training["format"] = t.format == NumericFormat::Fp8 ? "fp8" : "bf16";
 
     detail::putNumbers(sectionFor(doc, "cost"), s, "cost");
 

@@ -210,6 +210,27 @@ struct TrainingConfig
     double sequenceLength = 4096;
     RecomputeMode recompute = RecomputeMode::None;
 
+    // The training plan (core/train, issue #45). A degree left unset is searched; the count
+    // unset is the deadline's or the budget's, else the stated degrees' product.
+    double tokens = kUnset; ///< the run's token budget; unset: 20 per parameter (Chinchilla)
+    double devices = kUnset;
+    double tensorParallel = kUnset;
+    double pipelineParallel = kUnset;
+    double dataParallel = kUnset;
+    double contextParallel = kUnset;
+    double expertParallel = kUnset;
+    double globalBatch = kUnset; ///< sequences per optimiser step; unset: about 4 M tokens
+    NumericFormat format = NumericFormat::Bf16; ///< the matmuls' format: bf16 or fp8
+    double deadlineDays = kUnset;
+    double budgetUsd = kUnset;
+    double networkGbPerSecond = 50;   ///< per device, between nodes (one 400 Gb/s NIC each)
+    double deviceMtbfHours = 50677;   ///< mean device-hours between interruptions, per device
+    double checkpointGbPerSecond = 1; ///< each device's write to storage, in parallel
+    double restartSeconds = 600;      ///< from a failure to training again, reload included
+    /// 1: FlashAttention-class kernels (no score matrix in memory); 0: the score matrix written
+    /// and read through memory, as Megatron-LM before 2022 (what published runs of then used)
+    double fusedAttention = 1;
+
     double bytesPerParameter() const
     {
         return weightsBytes + gradsBytes + masterBytes + optimizerBytes;

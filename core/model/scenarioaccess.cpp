@@ -259,30 +259,32 @@ Result<bool> setChoiceAt(Scenario &scenario, std::string_view path, std::string_
     return true;
 }
 
+std::optional<std::string> tensorSplitProblem(const ModelSpec &m, const DeviceSpec &device,
+                                              double tp)
+{
+    if (!(tp > 1.0))
+        return std::nullopt;
+    const std::string tpText = "tensor_parallel " + formatNumber(tp, 9);
+    if (!isSet(m.hiddenSize))
+        return "tensor parallelism needs the model's hidden_size (it sets the message size)";
+    if (!isSet(device.deviceLinkGbPerSecond) && !isSet(device.hostLinkGbPerSecond))
+        return "tensor parallelism needs the device's device_link_gb_s or, for a card without "
+               "one, host_link_gb_s (the link it talks over)";
+    if (isSet(m.attentionHeads) && std::fmod(m.attentionHeads, tp) != 0.0)
+        return tpText + " does not divide the model's " + formatNumber(m.attentionHeads, 9) +
+               " attention heads: each device must hold whole heads";
+    if (isSet(m.kvHeads) && !isSet(m.kvLatentDim) && std::fmod(m.kvHeads, tp) != 0.0 &&
+        std::fmod(tp, m.kvHeads) != 0.0)
+        return tpText + " and the model's " + formatNumber(m.kvHeads, 9) +
+               " KV heads: one must divide the other, so each device holds whole KV heads";
+    return std::nullopt;
+}
+
 std::optional<Diagnostic> parallelismProblem(const Scenario &s)
 {
     const ModelSpec &m = s.model;
-    const double tp = s.serving.tensorParallel;
-    const std::string tpPath = "/serving/tensor_parallel";
-    const std::string tpText = "tensor_parallel " + formatNumber(tp, 9);
-    if (tp > 1.0) {
-        if (!isSet(m.hiddenSize))
-            return Diagnostic{tpPath, "tensor parallelism needs the model's hidden_size (it sets "
-                                      "the message size)"};
-        if (!isSet(s.device.deviceLinkGbPerSecond) && !isSet(s.device.hostLinkGbPerSecond))
-            return Diagnostic{tpPath, "tensor parallelism needs the device's device_link_gb_s or, "
-                                      "for a card without one, host_link_gb_s (the link it talks "
-                                      "over)"};
-        if (isSet(m.attentionHeads) && std::fmod(m.attentionHeads, tp) != 0.0)
-            return Diagnostic{tpPath, tpText + " does not divide the model's " +
-                                          formatNumber(m.attentionHeads, 9) +
-                                          " attention heads: each device must hold whole heads"};
-        if (isSet(m.kvHeads) && !isSet(m.kvLatentDim) && std::fmod(m.kvHeads, tp) != 0.0 &&
-            std::fmod(tp, m.kvHeads) != 0.0)
-            return Diagnostic{tpPath, tpText + " and the model's " + formatNumber(m.kvHeads, 9) +
-                                          " KV heads: one must divide the other, so each device "
-                                          "holds whole KV heads"};
-    }
+    if (auto problem = tensorSplitProblem(m, s.device, s.serving.tensorParallel))
+        return Diagnostic{"/serving/tensor_parallel", *problem};
     const double pp = s.serving.pipelineParallel;
     if (pp > 1.0 && isSet(m.layers) && pp > m.layers)
         return Diagnostic{"/serving/pipeline_parallel", "pipeline_parallel " + formatNumber(pp, 9) +

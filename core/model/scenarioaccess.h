@@ -15,6 +15,8 @@
 namespace core {
 
 struct Scenario;
+struct ModelSpec;
+struct DeviceSpec;
 
 /** The value at a dotted numeric path, or nullopt for an unknown path. */
 std::optional<double> numberAt(const Scenario &scenario, std::string_view path);
@@ -76,6 +78,12 @@ std::optional<std::string> choiceAt(const Scenario &scenario, std::string_view p
  * stages cannot outnumber layers. Read by the scenario reader and every edit.
  */
 std::optional<Diagnostic> parallelismProblem(const Scenario &scenario);
+
+/** Why `model` cannot be split over a tensor-parallel group of `tp` devices (the hidden size,
+ *  a link, whole query and KV heads on each device), or nullopt: the one rule for serving
+ *  replicas and training layouts. */
+std::optional<std::string> tensorSplitProblem(const ModelSpec &model, const DeviceSpec &device,
+                                              double tp);
 
 /** After a model change: one device per replica again when the old split does not fit the new
  *  architecture (a TP degree that does not divide its heads, more stages than layers). Returns

@@ -815,8 +815,9 @@ int run(const std::vector<std::string> &args)
         if (!load(input, overrides, scenario) || !resolveScenarioProfile(input, scenario))
             return kBadInput;
         const core::TrainingSearch search = core::searchTraining(scenario, searchEverything);
-        const core::TrainingPlan plan =
-            search.ranked.empty() ? core::plannedTraining(scenario) : search.ranked.front();
+        const core::TrainingPlan plan = searchEverything && !search.ranked.empty()
+                                            ? search.ranked.front()
+                                            : core::plannedTraining(scenario);
         std::cout << core::stampJson(core::trainingPlanToJson(scenario, plan,
                                                               searchEverything ? &search : nullptr),
                                      core::exportStamp(ACCEL_VERSION))

@@ -190,6 +190,13 @@ Prepared prepare(const Scenario &s)
     return p;
 }
 
+/** The busiest stage's share of the layers: stages hold whole layers, so where the stages do not
+ *  divide them, some hold one more (BLOOM: 70 layers over 12 stages, 6 on the busiest). */
+double busiestStageShare(double layers, double stages)
+{
+    return std::ceil(layers / stages) / layers;
+}
+
 bool divides(double divisor, double value)
 {
     return divisor >= 1.0 && std::fmod(value, divisor) == 0.0;
@@ -231,8 +238,8 @@ std::string structuralProblem(const Prepared &p, const TrainingLayout &l)
                count(p.scaleUp) + " devices): its all-reduces would cross the network";
     if (auto problem = tensorSplitProblem(p.scenario->model, p.scenario->device, l.tensor))
         return *problem;
-    if (!divides(l.pipeline, p.layers))
-        return "pipeline " + count(l.pipeline) + " does not divide the " + count(p.layers) +
+    if (l.pipeline > p.layers)
+        return "pipeline " + count(l.pipeline) + " is more stages than the " + count(p.layers) +
                " layers";
     if (!divides(l.context, p.sequenceLength))
         return "context parallel " + count(l.context) + " does not divide the " +
@@ -281,15 +288,16 @@ TrainingMemory memoryOf(const Prepared &p, const TrainingLayout &l, double micro
     // first, the output head on the last (Megatron keeps a copy there when they are tied)
     const double layerParameters = std::max(0.0, p.parameters - p.embeddingTables);
     const double routed = std::min(p.routedExperts, layerParameters);
-    const double denseStage = (layerParameters - routed) / l.pipeline;
-    const double routedStage = routed / l.pipeline / l.expert;
+    const double stageShare = busiestStageShare(p.layers, l.pipeline);
+    const double denseStage = (layerParameters - routed) * stageShare;
+    const double routedStage = routed * stageShare / l.expert;
     const double shards = l.data * l.context;      // ZeRO's group for dense parameters
     const double expertShards = shards / l.expert; // and for the experts
     auto stateOf = [&](double dense, double experts, TrainingMemory &out) {
         dense /= l.tensor;
         experts /= l.tensor;
         auto sharded = [&](double bytes, double stage) {
-            const double divide = l.zeroStage >= stage;
+            const bool divide = l.zeroStage >= stage;
             return dense * bytes / (divide ? shards : 1.0) +
                    experts * bytes / (divide ? expertShards : 1.0);
         };
@@ -306,16 +314,20 @@ TrainingMemory memoryOf(const Prepared &p, const TrainingLayout &l, double micro
         // Korthikanti et al. 2022, eq. 1-2 with sequence parallelism: every term split over the
         // tensor-parallel group; context parallelism splits the sequence
         const double sequence = p.sequenceLength / l.context;
+        // fused attention keeps no score matrix for the backward pass (it recomputes it in the
+        // kernel): without recomputation it stores what selective recomputation would
+        const RecomputeMode stored = p.fusedAttention && l.recompute == RecomputeMode::None
+                                         ? RecomputeMode::Selective
+                                         : l.recompute;
         layerActivations =
-            activationBytesPerLayer(sequence, l.microBatch, p.hidden, p.heads, l.recompute) /
-            l.tensor;
+            activationBytesPerLayer(sequence, l.microBatch, p.hidden, p.heads, stored) / l.tensor;
         // full recomputation rebuilds one layer's activations during its backward pass
         if (l.recompute == RecomputeMode::Full)
             workingLayer = activationBytesPerLayer(sequence, l.microBatch, p.hidden, p.heads,
                                                    RecomputeMode::None) /
                            l.tensor;
     }
-    const double stageLayers = p.layers / l.pipeline;
+    const double stageLayers = p.layers * busiestStageShare(p.layers, l.pipeline);
     TrainingMemory first = mem;
     stateOf(denseStage + (l.pipeline == 1.0 ? p.embeddingTables : p.embeddingIn), routedStage,
             first);
@@ -364,7 +376,7 @@ TrainingPlan planOf(const Prepared &p, const TrainingLayout &l)
 
     // one micro-batch's forward and backward on the slowest stage (the last: it has the head)
     const double tokensPerRank = l.microBatch * p.sequenceLength / l.context;
-    const double stageShare = 1.0 / l.pipeline;
+    const double stageShare = busiestStageShare(p.layers, l.pipeline);
     const double layerMatmulParameters = std::max(0.0, p.active - p.embeddingTables);
     const bool full = l.recompute == RecomputeMode::Full;
     const bool recomputesAttention = l.recompute != RecomputeMode::None;
@@ -455,8 +467,8 @@ TrainingPlan planOf(const Prepared &p, const TrainingLayout &l)
     const double layerParameters = std::max(0.0, p.parameters - p.embeddingTables);
     const double routed = std::min(p.routedExperts, layerParameters);
     const double denseDevice =
-        ((layerParameters - routed) / l.pipeline + p.head) / l.tensor; // the last stage's
-    const double routedDevice = routed / l.pipeline / l.expert / l.tensor;
+        ((layerParameters - routed) * stageShare + p.head) / l.tensor; // the last stage's
+    const double routedDevice = routed * stageShare / l.expert / l.tensor;
     const double replicas = l.data * l.context;
     const double inner = l.tensor;
     const double dpBandwidth = collectiveBandwidth(p, inner, replicas, true);
@@ -607,6 +619,7 @@ TrainingSearch searchAt(const Prepared &p, double devices, bool everything)
         keep(t.tensorParallel, powersOfTwoUpTo(std::min(devices, 64.0)));
     const std::vector<double> contexts = keep(
         t.contextParallel, powersOfTwoUpTo(std::min({devices, 32.0, p.sequenceLength / 1024.0})));
+    // the search tries stages that divide the layers; a stated uneven split is planned as given
     const std::vector<double> pipelines = keep(t.pipelineParallel, divisorsOf(p.layers, devices));
     const std::vector<double> zeroStages =
         everything ? std::vector<double>{0, 1, 2, 3} : std::vector<double>{t.zeroStage};
@@ -677,6 +690,31 @@ TrainingSearch searchAt(const Prepared &p, double devices, bool everything)
     return out;
 }
 
+/** Why the stated degrees cannot make `devices` devices, or empty. */
+std::string countProblem(const TrainingConfig &t, double devices)
+{
+    double stated = 1;
+    bool all = true;
+    std::string product;
+    for (auto [name, degree] :
+         {std::pair{"tensor", t.tensorParallel}, std::pair{"pipeline", t.pipelineParallel},
+          std::pair{"data", t.dataParallel}, std::pair{"context", t.contextParallel}}) {
+        if (!isSet(degree)) {
+            all = false;
+            continue;
+        }
+        stated *= degree;
+        product += (product.empty() ? "" : " x ") + std::string(name) + " " + count(degree);
+    }
+    if (all && stated != devices)
+        return product + " = " + count(stated) + " devices, not the " + count(devices) +
+               " of training.devices";
+    if (!all && !divides(stated, devices))
+        return product + " = " + count(stated) + " devices does not divide the " + count(devices) +
+               " of training.devices";
+    return {};
+}
+
 } // namespace
 
 std::string layoutProblem(const Scenario &scenario, const TrainingLayout &layout)
@@ -744,6 +782,15 @@ TrainingSearch searchTraining(const Scenario &scenario, bool everything)
 
 TrainingPlan plannedTraining(const Scenario &scenario)
 {
+    const TrainingConfig &given = scenario.training;
+    if (isSet(given.devices)) {
+        if (std::string problem = countProblem(given, given.devices); !problem.empty()) {
+            TrainingPlan plan;
+            plan.devices = given.devices;
+            plan.problem = problem;
+            return plan;
+        }
+    }
     TrainingSearch search = searchTraining(scenario, false);
     if (!search.ranked.empty())
         return search.ranked.front();

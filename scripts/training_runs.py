@@ -50,6 +50,8 @@ def main(path):
             continue
         if "fp8" in str(r.get("precision", "")).lower():
             continue
+        if "UNVERIFIED" in r.get("source", "") or "UNVERIFIED" in r["model"]:
+            continue  # only figures read in a source the gatherer opened
         name = r["model"]
         llama = "llama" in name.lower()
         ffn = number(r.get("ffn"))

@@ -818,14 +818,20 @@ int run(const std::vector<std::string> &args)
         const core::TrainingPlan plan = searchEverything && !search.ranked.empty()
                                             ? search.ranked.front()
                                             : core::plannedTraining(scenario);
+        if (!plan.problem.empty()) {
+            // as decide: nothing on standard output, the reason (and each shape the search
+            // rejected) on standard error
+            std::cerr << input.label << ": /training: " << plan.problem << "\n";
+            if (searchEverything)
+                for (const core::RejectedShape &shape : search.rejected)
+                    std::cerr << "  " << core::describeShape(shape.layout) << ": " << shape.reason
+                              << "\n";
+            return kBadInput;
+        }
         std::cout << core::stampJson(core::trainingPlanToJson(scenario, plan,
                                                               searchEverything ? &search : nullptr),
                                      core::exportStamp(ACCEL_VERSION))
                   << "\n";
-        if (!plan.problem.empty()) {
-            std::cerr << input.label << ": /training: " << plan.problem << "\n";
-            return kBadInput;
-        }
         return 0;
     }
 

@@ -156,6 +156,7 @@ std::string trainingPlanToJson(const Scenario &scenario, const TrainingPlan &pla
             json row = layoutJson(shape.layout, kUnset);
             for (const char *key : {"zero_stage", "recompute", "micro_batch"})
                 row.erase(key);
+            row["description"] = describeShape(shape.layout);
             row["reason"] = shape.reason;
             rejected.push_back(std::move(row));
         }

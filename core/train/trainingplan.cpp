@@ -819,7 +819,7 @@ TrainingPlan plannedTraining(const Scenario &scenario)
     return plan;
 }
 
-std::string describeLayout(const TrainingLayout &l)
+std::string describeShape(const TrainingLayout &l)
 {
     std::string text =
         "TP " + count(l.tensor) + " x PP " + count(l.pipeline) + " x DP " + count(l.data);
@@ -827,6 +827,12 @@ std::string describeLayout(const TrainingLayout &l)
         text += " x CP " + count(l.context);
     if (l.expert > 1.0)
         text += ", EP " + count(l.expert);
+    return text;
+}
+
+std::string describeLayout(const TrainingLayout &l)
+{
+    std::string text = describeShape(l);
     text += ", ZeRO-" + count(l.zeroStage);
     text += l.recompute == RecomputeMode::None        ? ", no recomputation"
             : l.recompute == RecomputeMode::Selective ? ", selective recomputation"

@@ -155,5 +155,7 @@ TrainingPlan plannedTraining(const Scenario &scenario);
 
 /** "TP 8 x PP 4 x DP 32, ZeRO-1, selective recomputation, micro-batch 1". */
 std::string describeLayout(const TrainingLayout &layout);
+/** The parallel degrees only: "TP 8 x PP 4 x DP 32 x CP 2, EP 8". */
+std::string describeShape(const TrainingLayout &layout);
 
 } // namespace core

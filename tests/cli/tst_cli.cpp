@@ -107,6 +107,9 @@ private slots:
     void simulatePrintsPercentilesAndLittlesLaw();
     void simulateReadsATraceBesideTheScenario();
     void simulateRefusesBadLoads();
+    void trainPrintsThePlanAndSearch();
+    void trainRefusesWhatCannotRun_data();
+    void trainRefusesWhatCannotRun();
 };
 
 void Cli::lessonScenarioFiles_data()
@@ -1026,6 +1029,72 @@ void Cli::simulateRefusesBadLoads()
     QCOMPARE(accelCalc({"simulate", "lesson-default", "--curve", "1"}).exitCode, 2);
     QCOMPARE(accelCalc({"simulate", "lesson-default", "--requests"}).exitCode, 2);
     QCOMPARE(accelCalc({"simulate", "lesson-default", "--requests", "abc"}).exitCode, 2);
+}
+
+void Cli::trainPrintsThePlanAndSearch()
+{
+    // issue #45: the plan's figures as top-level keys, finite, and --search's shapes
+    const Run run = accelCalc({QStringLiteral("train"), QStringLiteral("lesson-default"),
+                               QStringLiteral("--set"), QStringLiteral("training.devices=8"),
+                               QStringLiteral("--set"), QStringLiteral("training.tokens=1e10"),
+                               QStringLiteral("--search")});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(!run.out.contains("nan") && !run.out.contains("inf"), run.out.constData());
+    const QJsonObject root = parseObject(run.out);
+    const QJsonObject layout = root[u"layout"].toObject();
+    for (const char *key : {"tensor_parallel", "pipeline_parallel", "data_parallel",
+                            "expert_parallel", "zero_stage", "micro_batch", "global_batch"})
+        QVERIFY2(layout[QLatin1String(key)].toDouble() >= 1.0 ||
+                     (QLatin1String(key) == QLatin1String("zero_stage") &&
+                      layout[QLatin1String(key)].isDouble()),
+                 key);
+    QVERIFY(layout[u"recompute"].isString());
+    QCOMPARE(layout[u"tensor_parallel"].toDouble() * layout[u"pipeline_parallel"].toDouble() *
+                 layout[u"data_parallel"].toDouble() * layout[u"context_parallel"].toDouble(),
+             8.0);
+    for (const char *key :
+         {"memory_per_device_bytes", "step_seconds", "mfu", "tokens_per_second_per_device", "days",
+          "device_hours", "usd", "checkpoint_interval_seconds", "expected_interruptions"})
+        QVERIFY2(root[QLatin1String(key)].toDouble() > 0.0, key);
+    // the lesson's 7B needs 112 GB of state: no unsharded shape fits one 80 GB device
+    QVERIFY(root[u"memory_per_device_bytes"].toDouble() <= 80e9);
+    const QJsonObject search = root[u"search"].toObject();
+    QVERIFY(!search[u"ranked"].toArray().isEmpty());
+    for (const QJsonValue shape : search[u"rejected"].toArray())
+        QVERIFY(!shape.toObject()[u"reason"].toString().isEmpty());
+    QCOMPARE(root[u"estimate"].toString(), QStringLiteral("speed of light"));
+}
+
+void Cli::trainRefusesWhatCannotRun_data()
+{
+    QTest::addColumn<QStringList>("sets");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("degrees that do not make the count")
+        << QStringList{QStringLiteral("training.devices=8"),
+                       QStringLiteral("training.tensor_parallel=2"),
+                       QStringLiteral("training.pipeline_parallel=2"),
+                       QStringLiteral("training.data_parallel=4"),
+                       QStringLiteral("training.context_parallel=1")}
+        << QStringLiteral("= 16 devices, not the 8 of training.devices");
+    QTest::newRow("a format the device lacks")
+        << QStringList{QStringLiteral("training.devices=8"), QStringLiteral("training.format=fp8")}
+        << QStringLiteral("states no FP8 peak");
+    QTest::newRow("one device cannot hold the state")
+        << QStringList{QStringLiteral("training.devices=1")} << QStringLiteral("per device");
+}
+
+void Cli::trainRefusesWhatCannotRun()
+{
+    QFETCH(QStringList, sets);
+    QFETCH(QString, reason);
+    QStringList arguments{QStringLiteral("train"), QStringLiteral("lesson-default")};
+    for (const QString &set : sets)
+        arguments << QStringLiteral("--set") << set;
+    const Run run = accelCalc(arguments);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.out.isEmpty(), run.out.constData());
+    QVERIFY2(run.err.contains("/training: "), run.err.constData());
+    QVERIFY2(QString::fromUtf8(run.err).contains(reason), run.err.constData());
 }
 
 QTEST_GUILESS_MAIN(Cli)

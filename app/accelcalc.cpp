@@ -815,9 +815,8 @@ int run(const std::vector<std::string> &args)
         if (!load(input, overrides, scenario) || !resolveScenarioProfile(input, scenario))
             return kBadInput;
         const core::TrainingSearch search = core::searchTraining(scenario, searchEverything);
-        const core::TrainingPlan plan = searchEverything && !search.ranked.empty()
-                                            ? search.ranked.front()
-                                            : core::plannedTraining(scenario);
+        const core::TrainingPlan plan =
+            searchEverything ? core::bestTrainingPlan(scenario) : core::plannedTraining(scenario);
         if (!plan.problem.empty()) {
             // as decide: nothing on standard output, the reason (and each shape the search
             // rejected) on standard error
@@ -828,6 +827,19 @@ int run(const std::vector<std::string> &args)
                               << "\n";
             return kBadInput;
         }
+        // a plan that misses what was asked still prints; the miss is said beside it
+        const core::TrainingConfig &asked = scenario.training;
+        if (!plan.meetsDeadline)
+            std::cerr << input.label << ": /training/deadline_days: warning: the plan takes "
+                      << core::formatNumber(plan.days, 4) << " days, past the deadline of "
+                      << core::formatNumber(asked.deadlineDays, 4) << "\n";
+        if (core::isSet(asked.budgetUsd) && !core::isSet(plan.usd))
+            std::cerr << input.label << ": /training/budget_usd: warning: " << scenario.device.name
+                      << " has no price, so the budget cannot be checked\n";
+        else if (!plan.withinBudget)
+            std::cerr << input.label << ": /training/budget_usd: warning: the plan costs "
+                      << core::formatNumber(plan.usd, 6) << " USD, over the budget of "
+                      << core::formatNumber(asked.budgetUsd, 6) << " USD\n";
         std::cout << core::stampJson(core::trainingPlanToJson(scenario, plan,
                                                               searchEverything ? &search : nullptr),
                                      core::exportStamp(ACCEL_VERSION))

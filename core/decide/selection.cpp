@@ -238,49 +238,43 @@ CheckResult servingMemory(const Candidate &c, const Evaluation &e)
     return r;
 }
 
+/** "weights 8.8 GB, gradients 8.8 GB, optimiser state 6.6 GB, activations of 4 micro-batches
+ *  in flight 31.2 GB": what one device of the plan holds. */
+std::string trainingMemoryParts(const TrainingMemory &m)
+{
+    return "weights " + gb(m.weights) + ", gradients " + gb(m.gradients) +
+           ", master copy and optimiser state " + gb(m.master + m.optimizer) + ", activations of " +
+           num(m.microBatchesInFlight, 9) + " micro-batch" +
+           (m.microBatchesInFlight == 1 ? "" : "es") + " in flight " + gb(m.activations + m.logits);
+}
+
 CheckResult trainingMemory(Candidate &c, const Evaluation &e)
 {
     CheckResult r = start(CheckKind::Memory, CheckStatus::Pass);
-    const Scenario &s = c.scenario;
+    const TrainingPlan &plan = *c.trainingPlan;
     const double capacity = e[F::CapacityBytes];
     add(r, "state_bytes", e[F::TrainingStateBytes]);
-    add(r, "activation_bytes", e[F::TrainingActivationBytes]);
-    add(r, "bytes_per_device", e[F::TrainingTotalBytesPerDevice]);
     add(r, "capacity_bytes", capacity);
-    c.replicas = s.training.dpDegree;
-    if (e[F::TrainingFits] != 0.0) {
-        r.summary = "The training state (" + gb(e[F::TrainingStateBytes]) + ", " +
-                    num(e[F::TrainingBytesPerParameter]) +
-                    " B/param) and activations fit: " + gb(e[F::TrainingTotalBytesPerDevice]) +
-                    " of " + gb(capacity) + " per device with ZeRO-" + num(s.training.zeroStage) +
-                    " over " + num(s.training.dpDegree, 9) + " device(s).";
-        add(r, "devices_needed", s.training.dpDegree);
+    c.replicas = std::max(1.0, plan.devices);
+    if (!plan.problem.empty()) {
+        r.status = CheckStatus::Fail;
+        r.summary = "No layout runs it: " + plan.problem + ".";
         return r;
     }
-    // The fewest devices that fit: data-parallel degree in powers of two, lowest ZeRO stage first.
-    for (double devices = 1; devices <= 4096; devices *= 2) {
-        for (double stage = 0; stage <= 3; ++stage) {
-            Scenario variant = s;
-            variant.training.dpDegree = devices;
-            variant.training.zeroStage = stage;
-            const Evaluation v = evaluate(variant);
-            if (v[F::TrainingFits] != 0.0) {
-                r.status = CheckStatus::Warn;
-                c.replicas = devices;
-                add(r, "devices_needed", devices);
-                add(r, "zero_stage_needed", stage);
-                r.summary = "As configured it needs " + gb(e[F::TrainingTotalBytesPerDevice]) +
-                            " per device of " + gb(capacity) + "; it fits on " + num(devices, 9) +
-                            " devices with ZeRO-" + num(stage) + " (" +
-                            gb(v[F::TrainingTotalBytesPerDevice]) + " each).";
-                return r;
-            }
-        }
-    }
-    r.status = CheckStatus::Fail;
-    r.summary = "Does not fit even on 4,096 devices with ZeRO-3: the activations alone (" +
-                gb(e[F::TrainingActivationBytes]) +
-                ") need recomputation or a smaller micro-batch or sequence.";
+    add(r, "bytes_per_device", plan.memory.total);
+    add(r, "activation_bytes", plan.memory.activations);
+    add(r, "devices_needed", plan.devices);
+    add(r, "zero_stage_needed", plan.layout.zeroStage);
+    add(r, "tensor_parallel", plan.layout.tensor);
+    add(r, "pipeline_parallel", plan.layout.pipeline);
+    add(r, "data_parallel", plan.layout.data);
+    add(r, "context_parallel", plan.layout.context);
+    add(r, "micro_batch", plan.layout.microBatch);
+    r.summary = "The training state (" + gb(e[F::TrainingStateBytes]) + ", " +
+                num(e[F::TrainingBytesPerParameter]) + " B/param) and activations fit on " +
+                num(plan.devices, 9) + " devices as " + describeLayout(plan.layout) + ": " +
+                gb(plan.memory.total) + " of " + gb(capacity) + " per device (" +
+                trainingMemoryParts(plan.memory) + ").";
     return r;
 }
 
@@ -540,46 +534,39 @@ CheckResult servingLatency(Candidate &c, Evaluation &e)
 CheckResult trainingLatency(const Candidate &c, const Evaluation &e)
 {
     CheckResult r = start(CheckKind::Latency, CheckStatus::Pass);
-    const Scenario &s = c.scenario;
-    const double peak = e[F::PeakFlops];
-    if (!std::isfinite(peak) || peak <= 0) {
+    const TrainingPlan &plan = *c.trainingPlan;
+    if (!plan.problem.empty() || !(plan.step.total > 0)) {
         r.status = CheckStatus::NotApplicable;
-        r.summary = "No arithmetic peak for this device: step time cannot be estimated.";
+        r.summary = "No layout runs it, so no step time.";
         return r;
     }
-    // 6 FLOP per parameter per token (forward 2, backward 4) over one device's micro-batch; full
-    // recomputation runs the forward pass twice (8).
-    const double tokens = s.training.microBatch * s.training.sequenceLength;
-    const double perToken = s.training.recompute == RecomputeMode::Full ? 8.0 : 6.0;
-    const double flops = perToken * s.model.active() * tokens;
-    const double efficiency = e[F::EstimateComputeEfficiency];
-    const double compute = flops / (peak * efficiency);
-    add(r, "tokens_per_device_step", tokens);
-    add(r, "flops_per_device_step", flops);
-    add(r, "compute_seconds", compute);
-    add(r, "compute_efficiency", efficiency);
+    (void)e;
+    const TrainingStep &step = plan.step;
+    add(r, "step_seconds", step.total);
+    add(r, "mfu", plan.mfu);
+    add(r, "tokens_per_second_per_device", plan.tokensPerSecondPerDevice);
+    add(r, "days", plan.days);
+    add(r, "bubble_fraction", step.bubbleFraction);
+    const double links = step.tensorParallelSeconds + step.expertParallelSeconds +
+                         step.contextParallelSeconds + step.pipelineSendSeconds +
+                         step.dataParallelExposedSeconds;
+    add(r, "exposed_communication_seconds", links);
     std::string text =
-        "A step of " + num(tokens, 9) + " tokens per device is " + formatFlops(flops) + ": " +
-        formatSeconds(compute) + " at " + pct(efficiency) + " of the " + formatFlopRate(peak) +
-        " peak" + (efficiency >= 1.0 ? " (the toy's perfect use; measured runs reach less)" : "") +
-        ".";
-    if (c.replicas > 1) {
-        Scenario variant = s;
-        variant.interconnect.devices = c.replicas;
-        variant.interconnect.messageBytes = kUnset; // one full gradient
-        if (isSet(c.device.deviceLinkGbPerSecond))
-            variant.interconnect.intraLinkGbPerSecond = c.device.deviceLinkGbPerSecond;
-        const Evaluation v = evaluate(variant);
-        const double sync = v[F::InterconnectSeconds];
-        add(r, "gradient_sync_seconds", sync);
-        text += " Synchronising the " + gb(v[F::InterconnectMessageBytes]) + " gradient over " +
-                num(c.replicas, 9) + " devices takes " + formatSeconds(sync) + " per step";
-        if (sync > compute) {
-            r.status = CheckStatus::Warn;
-            text += ", longer than the arithmetic: the links, not the chips, set the pace.";
-        } else {
-            text += ", which can overlap the backward pass.";
-        }
+        "A step of " + num(plan.globalBatch * plan.sequenceLength, 9) + " tokens takes " +
+        formatSeconds(step.total) + " (MFU " + pct(plan.mfu) + ", " +
+        num(plan.tokensPerSecondPerDevice) + " tokens/s per device): " + num(plan.tokens, 9) +
+        " tokens in " + num(plan.days) + " days" +
+        (plan.tokensAssumed ? " (20 tokens per parameter: no budget given)" : "") + ".";
+    if (step.bubbleFraction > 0.0)
+        text += " The pipeline idles " + pct(step.bubbleFraction) + " of each step.";
+    if (links > 0.25 * step.total) {
+        r.status = CheckStatus::Warn;
+        text += " Communication not hidden behind the arithmetic takes " + formatSeconds(links) +
+                " of it: the links, not the chips, set the pace.";
+    }
+    if (!plan.meetsDeadline) {
+        r.status = CheckStatus::Fail;
+        text += " It misses the deadline of " + num(c.scenario.training.deadlineDays) + " days.";
     }
     r.summary = text;
     return r;
@@ -596,12 +583,27 @@ CheckResult availability(Candidate &c, const Evaluation &e)
         return r;
     }
     if (s.wizard.regime == Regime::Training) {
-        add(r, "checkpoint_bytes", e[F::TrainingStateBytes]);
-        r.summary = "Over many device-hours something fails (l.287): the job resumes from its "
-                    "last checkpoint of " +
-                    gb(e[F::TrainingStateBytes]) +
-                    " of training state. Checkpoint often enough that the work lost is "
-                    "acceptable, seldom enough that saving does not dominate.";
+        const TrainingPlan &plan = *c.trainingPlan;
+        if (!plan.problem.empty()) {
+            r.status = CheckStatus::NotApplicable;
+            r.summary = "No layout runs it: nothing to checkpoint.";
+            return r;
+        }
+        const TrainingReliability &rel = plan.reliability;
+        add(r, "checkpoint_bytes", rel.checkpointBytes);
+        add(r, "checkpoint_interval_seconds", rel.intervalSeconds);
+        add(r, "expected_interruptions", rel.expectedInterruptions);
+        add(r, "goodput", rel.goodput);
+        r.summary = "Over " + num(plan.deviceHours, 9) +
+                    " device-hours something fails (l.287): about " +
+                    num(rel.expectedInterruptions) + " interruptions (one every " +
+                    formatSeconds(rel.jobMtbfHours * 3600.0) + " on " + num(plan.devices, 9) +
+                    " devices). Checkpoints of " + gb(rel.checkpointBytes) + " every " +
+                    formatSeconds(rel.intervalSeconds) +
+                    " (Daly's interval) keep the lost work and the saving to " +
+                    pct(1.0 - rel.goodput) + " of the run.";
+        if (rel.goodput < 0.9)
+            r.status = CheckStatus::Warn;
         return r;
     }
     // the one cost model's fleet: the availability minimum, or what the traffic needs
@@ -707,11 +709,24 @@ CheckResult cost(const Candidate &c, const Evaluation &e)
     const std::string priceNote = "$" + num(price) + "/h per device (" + follow.priceOrigin + ")";
     add(r, "price_per_hour_usd", price);
     if (s.wizard.regime == Regime::Training) {
+        const TrainingPlan &plan = *c.trainingPlan;
         const double monthly = usdPerMonth(c.replicas * price);
         add(r, "monthly_cost_usd", monthly);
-        r.summary = num(c.replicas, 9) + " devices at " + priceNote + ": " +
-                    formatUsd(c.replicas * price) + " per hour, " + formatUsd(monthly) +
-                    " for a month of training.";
+        if (!plan.problem.empty()) {
+            r.summary = num(c.replicas, 9) + " devices at " + priceNote + ": " +
+                        formatUsd(c.replicas * price) + " per hour.";
+            return r;
+        }
+        add(r, "run_cost_usd", plan.usd);
+        add(r, "device_hours", plan.deviceHours);
+        add(r, "energy_kwh", plan.energyKwh);
+        r.summary = num(plan.devices, 9) + " devices at " + priceNote + " for " + num(plan.days) +
+                    " days: " + num(plan.deviceHours, 9) + " device-hours, " + formatUsd(plan.usd) +
+                    " for the run (" + num(plan.energyKwh, 9) + " kWh).";
+        if (!plan.withinBudget) {
+            r.status = CheckStatus::Fail;
+            r.summary += " Over the budget of " + formatUsd(s.training.budgetUsd) + ".";
+        }
         return r;
     }
     if (s.wizard.regime == Regime::Edge) {
@@ -807,20 +822,15 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
         if (regime == Regime::Training) {
             if (r.status == CheckStatus::Fail)
                 return "does not fit";
-            if (std::isfinite(f("zero_stage_needed")))
-                return "needs " + num(f("devices_needed"), 9) + " devices, ZeRO-" +
-                       num(f("zero_stage_needed"));
-            return "fits: " + gb(f("bytes_per_device")) + " per device";
+            return "fits on " + num(f("devices_needed"), 9) + ": " + gb(f("bytes_per_device")) +
+                   " per device";
         }
         if (r.status == CheckStatus::Fail)
             return "short by " + gb(-f("headroom_bytes"));
         return gb(f("headroom_bytes")) + " free";
     case CheckKind::Latency:
         if (regime == Regime::Training)
-            return formatSeconds(f("compute_seconds")) +
-                   (std::isfinite(f("gradient_sync_seconds"))
-                        ? " + " + formatSeconds(f("gradient_sync_seconds")) + " sync"
-                        : std::string(" per step"));
+            return num(f("days")) + " days, MFU " + pct(f("mfu"));
         if (std::isfinite(f("simulated_ttft_p95_seconds")))
             return "p95 first token " + formatSeconds(f("simulated_ttft_p95_seconds")) +
                    " under load";
@@ -833,7 +843,7 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
         if (regime == Regime::Edge)
             return "on the user's device";
         if (regime == Regime::Training)
-            return "checkpoints of " + gb(f("checkpoint_bytes"));
+            return "checkpoint every " + formatSeconds(f("checkpoint_interval_seconds"));
         if (f("replicas") < 2)
             return "1 replica: no redundancy";
         return num(f("replicas"), 9) + " replicas" +
@@ -854,7 +864,9 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
         if (regime != Regime::Edge && !isSet(c.scenario.cost.pricePerHourUsd))
             return "price needed";
         if (regime == Regime::Training)
-            return formatUsd(f("monthly_cost_usd") / kHoursPerMonth) + " per hour";
+            return std::isfinite(f("run_cost_usd"))
+                       ? formatUsd(f("run_cost_usd")) + " for the run"
+                       : formatUsd(f("monthly_cost_usd") / kHoursPerMonth) + " per hour";
         if (regime == Regime::Edge)
             return num(f("joules_per_inference")) + " J per answer";
         return formatUsd(f("usd_per_million_tokens")) + " per M tokens" +
@@ -984,6 +996,7 @@ Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, Nu
     c.checks.resize(kCheckCount);
     c.checks[0] = compatibility(c, e);
     if (s.wizard.regime == Regime::Training) {
+        c.trainingPlan = bestTrainingPlan(s);
         c.checks[1] = trainingMemory(c, e);
         c.checks[2] = trainingLatency(c, e);
     } else {
@@ -1029,6 +1042,18 @@ std::string firstFailure(const Candidate &c)
 double costRank(const Candidate &c)
 {
     return isSet(c.monthlyCostUsd) ? c.monthlyCostUsd : std::numeric_limits<double>::infinity();
+}
+
+/** Training: the cheapest run (a candidate without a price after every priced one), then the
+ *  fastest, then the fewest devices; the checks already failed a run that misses the deadline
+ *  or the budget. */
+std::tuple<double, double, double> trainingRank(const Candidate &c)
+{
+    const double inf = std::numeric_limits<double>::infinity();
+    if (!c.trainingPlan || !c.trainingPlan->problem.empty())
+        return {inf, inf, inf};
+    const TrainingPlan &plan = *c.trainingPlan;
+    return {isSet(plan.usd) ? plan.usd : inf, plan.days, plan.devices};
 }
 
 /** Why this tensor-parallel group and these stages: what fewer devices would need. */
@@ -1079,11 +1104,8 @@ void recommend(Selection &selection)
     // energy per answer.
     std::stable_sort(
         passing.begin(), passing.end(), [regime](const Candidate *a, const Candidate *b) {
-            if (regime == Regime::Training) {
-                if (a->replicas != b->replicas)
-                    return a->replicas < b->replicas;
-                return costRank(*a) < costRank(*b);
-            }
+            if (regime == Regime::Training)
+                return trainingRank(*a) < trainingRank(*b);
             if (regime == Regime::Edge) {
                 const double ea = a->check(CheckKind::Cost).figure("joules_per_inference");
                 const double eb = b->check(CheckKind::Cost).figure("joules_per_inference");
@@ -1127,13 +1149,15 @@ void recommend(Selection &selection)
     rec.devices = best.devices;
     rec.shape = fleetLabel(best);
     if (regime == Regime::Training) {
-        rec.reason = deviceLabel(best) + ": the fewest devices that hold the training state (" +
-                     num(best.replicas, 9) + "), then the cheapest: " +
-                     (isSet(best.monthlyCostUsd) ? formatUsd(best.monthlyCostUsd) + " a month."
-                                                 : std::string("price needed to cost it."));
+        const TrainingPlan &plan = *best.trainingPlan;
+        rec.reason = deviceLabel(best) + ": " + num(plan.devices, 9) + " devices for " +
+                     num(plan.days) + " days as " + describeLayout(plan.layout) + " (MFU " +
+                     pct(plan.mfu) + "), the cheapest run that passes: " +
+                     (isSet(plan.usd) ? formatUsd(plan.usd) + "." : std::string("price needed."));
         rec.flip = "A longer sequence or a larger micro-batch grows the activations on every "
-                   "device, and a lower ZeRO stage the state: either can raise the device count; "
-                   "recomputation lowers it at the price of a second forward pass.";
+                   "device; a deadline takes more devices (each run costs a little more as the "
+                   "links' share grows); a slower network or a lower device MTBF lengthens the "
+                   "run.";
     } else if (regime == Regime::Edge) {
         rec.reason = deviceLabel(best) + " with " + label(best.weightFormat) +
                      " weights: it fits beside everything else and uses the least energy per "
@@ -1438,6 +1462,9 @@ const Candidate *candidateRunning(const Selection &selection, const Scenario &sc
 Scenario decidedScenario(const Scenario &scenario, const Candidate &candidate)
 {
     Scenario s = withCandidate(scenario, candidate).scenario;
+    // a training decision states its layout: `accel-calc train` of the decided file is its plan
+    if (candidate.trainingPlan && candidate.trainingPlan->problem.empty())
+        s = withTrainingLayout(s, *candidate.trainingPlan);
     // the batch the checks sized the fleet at: every resident sequence decodes in each step
     s.serving.batch = candidate.scenario.serving.batch;
     // the fleet the peak under load needed, when more than the throughput's (the latency check)

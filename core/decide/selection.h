@@ -11,8 +11,10 @@
 #include "core/model/result.h"
 #include "core/model/scenario.h"
 #include "core/model/scenarioedits.h"
+#include "core/train/trainingplan.h"
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +69,9 @@ struct Candidate
     double smallerShapeBytes = std::numeric_limits<double>::quiet_NaN();
     double smallerShapeTp = 1;
     double smallerShapePp = 1;
+    /// Training regime: the run's best plan on this device (core/train), what its memory,
+    /// step, interruption and cost checks say; empty in the other regimes
+    std::optional<TrainingPlan> trainingPlan;
 
     double devicesPerReplica() const { return tensorParallel * pipelineParallel; }
 

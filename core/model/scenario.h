@@ -226,6 +226,7 @@ struct TrainingConfig
     double networkGbPerSecond = 50;   ///< per device, between nodes (one 400 Gb/s NIC each)
     double deviceMtbfHours = 50677;   ///< mean device-hours between interruptions, per device
     double checkpointGbPerSecond = 1; ///< each device's write to storage, in parallel
+    double storageGbPerSecond = 2000; ///< what the storage takes from all writers together
     double restartSeconds = 600;      ///< from a failure to training again, reload included
     /// 1: FlashAttention-class kernels (no score matrix in memory); 0: the score matrix written
     /// and read through memory, as Megatron-LM before 2022 (what published runs of then used)

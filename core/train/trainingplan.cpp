@@ -36,6 +36,8 @@ double optimizerBytesPerParameter(const TrainingConfig &t)
     return t.gradsBytes + 2.0 * (t.masterBytes + t.optimizerBytes) + t.weightsBytes;
 }
 constexpr double kDefaultLinkLatency = 10e-6;
+/// The largest count a search without one tries (powers of two): 131,072 devices
+constexpr double kMostDevices = 131072;
 
 /** What the plan needs of the scenario, worked out once for every layout a search tries. */
 struct Prepared
@@ -153,7 +155,19 @@ Prepared prepare(const Scenario &s)
     // spec; speed of light: the peak); fused attention at its kernels' share where the
     // estimate is typical; the elementwise kernels where it times small kernels.
     p.matmulRate = p.peak * terms.computeEfficiency;
-    p.attentionRate = p.peak * (typical ? kAttentionShareOfPeak : terms.computeEfficiency);
+    // attention runs in BF16 under FP8 training (Transformer Engine casts the matmuls only)
+    const double bf16Peak =
+        isSet(d.peak(NumericFormat::Bf16)) ? d.peak(NumericFormat::Bf16) * 1e12 : p.peak;
+    p.attentionRate = (t.format == NumericFormat::Fp8 ? bf16Peak : p.peak) *
+                      (typical ? kAttentionShareOfPeak : terms.computeEfficiency);
+    if (typical && t.format != NumericFormat::Bf16) {
+        // the profile's efficiency is a share of the BF16 ceiling; FP8 reaches less of its peak
+        // (an H100's fastest FP8 matmul is a smaller share of 1,979 than BF16's of 989)
+        const CeilingShare bf16 = computeCeiling(d, NumericFormat::Bf16, false);
+        const CeilingShare own = computeCeiling(d, t.format, false);
+        if (bf16.share > 0.0)
+            p.matmulRate = p.peak * own.share * std::min(1.0, terms.computeEfficiency / bf16.share);
+    }
     p.memoryRate = d.bandwidthGbPerSecond * kGB * terms.bandwidthEfficiency;
     p.elementwiseTimed = terms.smallKernels;
     p.scaleUp =
@@ -186,7 +200,13 @@ Prepared prepare(const Scenario &s)
         p.notes.push_back("FP8 runs the matmuls at the FP8 peak's share; weights, gradients and "
                           "optimiser state keep the recipe's widths");
     if (p.experts > 0)
-        p.notes.push_back("the experts' tokens are taken as evenly spread (no routing imbalance)");
+        p.notes.push_back("the experts' tokens are taken as evenly spread (no routing imbalance), "
+                          "their all-to-alls not overlapped");
+    if (s.givenInputs.contains("training.dp_degree") && !isSet(t.dataParallel))
+        p.notes.push_back("training.dp_degree is the memory check's shard count; the plan "
+                          "searches its own data-parallel degree (training.data_parallel)");
+    p.notes.push_back("one pipeline stage per device group (1F1B, no interleaving): an "
+                      "interleaved schedule has a smaller bubble and holds more activations");
     return p;
 }
 
@@ -216,14 +236,16 @@ std::string gigabytes(double bytes)
     return text;
 }
 
-/** The global batch a layout runs: the scenario's, else the multiple of micro-batch x data
- *  nearest 4 M tokens. */
+/** The global batch a layout runs: the scenario's, else about 4 M tokens taken down to a
+ *  multiple of micro-batch x data parallel (never up: a layout must not win by a larger batch),
+ *  at least one such unit. */
 double globalBatchOf(const Prepared &p, const TrainingLayout &layout)
 {
     if (isSet(p.globalBatch))
         return p.globalBatch;
     const double unit = layout.microBatch * layout.data;
-    return unit * std::max(1.0, std::round(kDefaultBatchTokens / (p.sequenceLength * unit)));
+    const double target = std::max(1.0, std::round(kDefaultBatchTokens / p.sequenceLength));
+    return unit * std::max(1.0, std::floor(target / unit));
 }
 
 std::string structuralProblem(const Prepared &p, const TrainingLayout &l)
@@ -254,6 +276,12 @@ std::string structuralProblem(const Prepared &p, const TrainingLayout &l)
             return "expert parallel " + count(l.expert) +
                    " does not divide data x context parallel (" + count(l.data * l.context) + ")";
     }
+    if (!isSet(p.globalBatch) &&
+        l.microBatch * l.data > std::max(1.0, std::round(kDefaultBatchTokens / p.sequenceLength)))
+        return "micro-batch " + count(l.microBatch) + " x data parallel " + count(l.data) +
+               " is more sequences than a step of about 4 M tokens holds (" +
+               count(std::max(1.0, std::round(kDefaultBatchTokens / p.sequenceLength))) +
+               "): set training.global_batch for a larger batch";
     const double batch = globalBatchOf(p, l);
     if (!divides(l.microBatch * l.data, batch))
         return "the global batch of " + count(batch) +
@@ -324,7 +352,8 @@ TrainingMemory memoryOf(const Prepared &p, const TrainingLayout &l, double micro
         // full recomputation rebuilds one layer's activations during its backward pass
         if (l.recompute == RecomputeMode::Full)
             workingLayer = activationBytesPerLayer(sequence, l.microBatch, p.hidden, p.heads,
-                                                   RecomputeMode::None) /
+                                                   p.fusedAttention ? RecomputeMode::Selective
+                                                                    : RecomputeMode::None) /
                            l.tensor;
     }
     const double stageLayers = p.layers * busiestStageShare(p.layers, l.pipeline);
@@ -485,17 +514,16 @@ TrainingPlan planOf(const Prepared &p, const TrainingLayout &l)
         if (l.zeroStage >= 2) {
             // a reduce-scatter (half an all-reduce's traffic) each micro-batch, then the
             // updated weights gathered once (the other half)
+            // ZeRO-3 also gathers the weights before each micro-batch's forward and backward;
+            // the one compute hides what it can of all of it, once
             const double scatter = reduceSeconds(t.gradsBytes, 0.5);
             const double gather = reduceSeconds(t.weightsBytes, 0.5);
-            step.dataParallelSeconds = step.microBatches * scatter + gather;
+            const double gathers = l.zeroStage >= 3 ? 2.0 * gather : 0.0;
+            const double perMicroBatch = scatter + gathers;
+            const double cover = l.zeroStage >= 3 ? compute : backward;
+            step.dataParallelSeconds = step.microBatches * perMicroBatch + gather;
             step.dataParallelExposedSeconds =
-                step.microBatches * std::max(0.0, scatter - backward) + gather;
-            if (l.zeroStage >= 3) {
-                const double weights = 2.0 * reduceSeconds(t.weightsBytes, 0.5);
-                step.dataParallelSeconds += step.microBatches * weights;
-                step.dataParallelExposedSeconds +=
-                    step.microBatches * std::max(0.0, weights - compute);
-            }
+                step.microBatches * std::max(0.0, perMicroBatch - cover) + gather;
         } else {
             step.dataParallelSeconds = reduceSeconds(t.gradsBytes, 1.0);
             step.dataParallelExposedSeconds = std::max(0.0, step.dataParallelSeconds - backward);
@@ -507,7 +535,10 @@ TrainingPlan planOf(const Prepared &p, const TrainingLayout &l)
         slots * step.microBatchSeconds + step.dataParallelExposedSeconds + step.optimizerSeconds;
 
     // the run
-    plan.modelFlopsPerToken = 6.0 * p.active + 3.0 * p.attentionFlopsPerSequence / p.sequenceLength;
+    // every parameter that multiplies (the input table is looked up, not multiplied) and causal
+    // attention: so at the speed of light MFU is at most 1
+    plan.modelFlopsPerToken = 6.0 * (std::max(0.0, p.active - p.embeddingTables) + p.head) +
+                              3.0 * p.attentionFlopsPerSequence / p.sequenceLength;
     const double tokensPerStep = plan.globalBatch * p.sequenceLength;
     plan.tokensPerSecond = step.total > 0.0 ? tokensPerStep / step.total : 0.0;
     plan.tokensPerSecondPerDevice = plan.tokensPerSecond / plan.devices;
@@ -519,7 +550,9 @@ TrainingPlan planOf(const Prepared &p, const TrainingLayout &l)
     // the job fails devices times as often as one device; Daly 2006's first-order interval
     TrainingReliability &r = plan.reliability;
     r.checkpointBytes = p.parameters * (t.weightsBytes + t.masterBytes + t.optimizerBytes);
-    r.checkpointSeconds = r.checkpointBytes / (plan.devices * t.checkpointGbPerSecond * kGB);
+    r.checkpointSeconds =
+        r.checkpointBytes /
+        (std::min(plan.devices * t.checkpointGbPerSecond, t.storageGbPerSecond) * kGB);
     const double mtbf = t.deviceMtbfHours * 3600.0 / plan.devices;
     r.jobMtbfHours = mtbf / 3600.0;
     const double delta = r.checkpointSeconds;
@@ -617,8 +650,9 @@ TrainingSearch searchAt(const Prepared &p, double devices, bool everything)
     };
     const std::vector<double> tensors =
         keep(t.tensorParallel, powersOfTwoUpTo(std::min(devices, 64.0)));
-    const std::vector<double> contexts = keep(
-        t.contextParallel, powersOfTwoUpTo(std::min({devices, 32.0, p.sequenceLength / 1024.0})));
+    const std::vector<double> contexts =
+        keep(t.contextParallel,
+             powersOfTwoUpTo(std::max(1.0, std::min({devices, 32.0, p.sequenceLength / 1024.0}))));
     // the search tries stages that divide the layers; a stated uneven split is planned as given
     const std::vector<double> pipelines = keep(t.pipelineParallel, divisorsOf(p.layers, devices));
     const std::vector<double> zeroStages =
@@ -676,10 +710,11 @@ TrainingSearch searchAt(const Prepared &p, double devices, bool everything)
     for (auto &[key, plan] : nearest) {
         if (best.count(key))
             continue;
-        out.rejected.push_back(
-            {plan.layout, "needs " + gigabytes(plan.memory.total) + " per device of " +
-                              gigabytes(plan.memory.capacity) + " at its smallest (" +
-                              describeLayout(plan.layout) + ")"});
+        out.rejected.push_back({plan.layout,
+                                "needs " + gigabytes(plan.memory.total) + " per device of " +
+                                    gigabytes(plan.memory.capacity) + " at its smallest (" +
+                                    describeLayout(plan.layout) + ")",
+                                plan.memory.total});
     }
     for (auto &[key, reason] : structural) {
         if (best.count(key) || nearest.count(key))
@@ -736,45 +771,76 @@ TrainingSearch searchTraining(const Scenario &scenario, bool everything)
         out.deviceCountReason = "the scenario's count";
         return out;
     }
-    if (!isSet(t.deadlineDays) && !isSet(t.budgetUsd)) {
-        double devices = 1;
-        for (double degree :
-             {t.tensorParallel, t.pipelineParallel, t.dataParallel, t.contextParallel})
-            devices *= isSet(degree) ? degree : 1.0;
-        TrainingSearch out = searchAt(p, devices, everything);
-        out.deviceCountReason = "the stated degrees' product (no count, deadline or budget)";
+    const bool allStated = isSet(t.tensorParallel) && isSet(t.pipelineParallel) &&
+                           isSet(t.dataParallel) && isSet(t.contextParallel);
+    if (!isSet(t.deadlineDays) && !isSet(t.budgetUsd) && allStated) {
+        TrainingSearch out =
+            searchAt(p, t.tensorParallel * t.pipelineParallel * t.dataParallel * t.contextParallel,
+                     everything);
+        out.deviceCountReason = "the stated degrees' product";
         return out;
     }
-    // the fewest devices that meet the deadline; the fastest within the budget
+    if (!isSet(t.deadlineDays) && !isSet(t.budgetUsd)) {
+        // no count, deadline or budget: the fewest devices that hold the run
+        int tried = 0;
+        for (double devices = 1; devices <= kMostDevices; devices *= 2) {
+            TrainingSearch at = searchAt(p, devices, everything);
+            tried += at.layoutsTried;
+            if (!at.ranked.empty() || devices * 2 > kMostDevices) {
+                at.layoutsTried = tried;
+                at.deviceCountReason = at.ranked.empty()
+                                           ? "no count up to 131,072 devices holds the run"
+                                           : "the fewest devices (powers of two) that hold the run";
+                return at;
+            }
+        }
+    }
+    // the fewest devices that meet the deadline; the fastest within the budget; where none does,
+    // the nearest: the fastest run (a deadline) or the cheapest (a budget), which says it misses
     TrainingSearch chosen;
+    TrainingSearch nearest;
     bool found = false;
+    bool anyRuns = false;
     int tried = 0;
-    for (double devices = 1; devices <= 131072; devices *= 2) {
+    auto better = [&](const TrainingPlan &a, const TrainingPlan &b) {
+        if (isSet(t.deadlineDays))
+            return a.wallSeconds < b.wallSeconds;
+        const double inf = std::numeric_limits<double>::infinity();
+        return (isSet(a.usd) ? a.usd : inf) < (isSet(b.usd) ? b.usd : inf);
+    };
+    for (double devices = 1; devices <= kMostDevices; devices *= 2) {
         TrainingSearch at = searchAt(p, devices, everything);
         tried += at.layoutsTried;
-        const TrainingPlan *fastest = at.ranked.empty() ? nullptr : &at.ranked.front();
-        if (!fastest)
+        if (at.ranked.empty())
             continue;
-        const bool meets = fastest->meetsDeadline && fastest->withinBudget;
-        if (isSet(t.deadlineDays)) {
-            if (meets) {
-                chosen = std::move(at);
-                chosen.deviceCountReason =
-                    "the fewest devices (powers of two) that meet the deadline";
-                found = true;
-                break;
-            }
-        } else if (meets && (!found || fastest->wallSeconds < chosen.ranked.front().wallSeconds)) {
+        const TrainingPlan &fastest = at.ranked.front();
+        const bool meets = fastest.meetsDeadline && fastest.withinBudget;
+        if (meets && isSet(t.deadlineDays)) {
+            chosen = std::move(at);
+            chosen.deviceCountReason = "the fewest devices (powers of two) that meet the deadline";
+            found = true;
+            break;
+        }
+        if (meets && (!found || fastest.wallSeconds < chosen.ranked.front().wallSeconds)) {
             chosen = std::move(at);
             chosen.deviceCountReason = "the fastest plan (powers of two) within the budget";
             found = true;
+            continue;
+        }
+        if (!anyRuns || better(fastest, nearest.ranked.front())) {
+            nearest = std::move(at);
+            anyRuns = true;
         }
     }
     if (!found) {
-        chosen = searchAt(p, 1, everything);
-        chosen.deviceCountReason = isSet(t.deadlineDays)
-                                       ? "no count up to 131,072 devices meets the deadline"
-                                       : "no count up to 131,072 devices stays within the budget";
+        const std::string what =
+            isSet(t.deadlineDays) ? "meets the deadline" : "stays within the budget";
+        chosen = anyRuns ? std::move(nearest) : searchAt(p, 1, everything);
+        chosen.deviceCountReason =
+            "no count up to 131,072 devices " + what +
+            (anyRuns ? std::string(isSet(t.deadlineDays) ? ": the fastest shown"
+                                                         : ": the cheapest shown")
+                     : std::string());
     }
     chosen.layoutsTried = tried;
     return chosen;
@@ -794,29 +860,73 @@ TrainingPlan plannedTraining(const Scenario &scenario)
     TrainingSearch search = searchTraining(scenario, false);
     if (!search.ranked.empty())
         return search.ranked.front();
+    // none runs: the shape that comes nearest to fitting, else the first reason, else the count's
     const Prepared p = prepare(scenario);
-    TrainingLayout layout;
-    const TrainingConfig &t = scenario.training;
-    layout.tensor = isSet(t.tensorParallel) ? t.tensorParallel : 1;
-    layout.pipeline = isSet(t.pipelineParallel) ? t.pipelineParallel : 1;
-    layout.context = isSet(t.contextParallel) ? t.contextParallel : 1;
-    layout.expert = isSet(t.expertParallel) ? t.expertParallel : 1;
-    layout.data =
-        isSet(t.dataParallel)
-            ? t.dataParallel
-            : std::max(1.0, search.devices / (layout.tensor * layout.pipeline * layout.context));
-    layout.zeroStage = t.zeroStage;
-    layout.recompute = t.recompute;
-    layout.microBatch = t.microBatch;
-    TrainingPlan plan = planOf(p, layout);
-    if (plan.problem.empty() && !plan.memory.fits)
-        plan.problem = "does not fit: " + gigabytes(plan.memory.total) + " per device of " +
-                       gigabytes(plan.memory.capacity);
-    if (plan.problem.empty() && !search.rejected.empty())
-        plan.problem = search.rejected.front().reason;
-    if (plan.problem.empty())
-        plan.problem = "no layout of " + count(search.devices) + " devices can run it";
+    const RejectedShape *nearest = nullptr;
+    for (const RejectedShape &shape : search.rejected)
+        if (std::isfinite(shape.bytesNeeded) &&
+            (!nearest || shape.bytesNeeded < nearest->bytesNeeded))
+            nearest = &shape;
+    if (nearest) {
+        TrainingPlan plan = planOf(p, nearest->layout);
+        plan.problem = "does not fit on " + count(search.devices) + " devices: the nearest, " +
+                       describeLayout(nearest->layout) + ", needs " + gigabytes(plan.memory.total) +
+                       " per device of " + gigabytes(plan.memory.capacity);
+        return plan;
+    }
+    TrainingPlan plan;
+    plan.devices = search.devices;
+    plan.problem = search.deviceCountReason.starts_with("no count") ? search.deviceCountReason
+                   : !search.rejected.empty()
+                       ? search.rejected.front().reason
+                       : "no layout of " + count(search.devices) + " devices can run it";
     return plan;
+}
+
+TrainingPlan bestTrainingPlan(const Scenario &scenario)
+{
+    const TrainingConfig &given = scenario.training;
+    if (isSet(given.devices)) {
+        if (std::string problem = countProblem(given, given.devices); !problem.empty()) {
+            TrainingPlan plan;
+            plan.devices = given.devices;
+            plan.problem = problem;
+            return plan;
+        }
+    }
+    TrainingSearch search = searchTraining(scenario, true);
+    if (!search.ranked.empty())
+        return std::move(search.ranked.front());
+    TrainingPlan plan = plannedTraining(scenario);
+    if (plan.problem.empty())
+        plan.problem = search.deviceCountReason;
+    return plan;
+}
+
+Scenario withTrainingLayout(const Scenario &scenario, const TrainingPlan &plan)
+{
+    Scenario s = scenario;
+    TrainingConfig &t = s.training;
+    const TrainingLayout &l = plan.layout;
+    t.devices = plan.devices;
+    t.tensorParallel = l.tensor;
+    t.pipelineParallel = l.pipeline;
+    t.dataParallel = l.data;
+    t.contextParallel = l.context;
+    t.expertParallel = l.expert;
+    t.zeroStage = l.zeroStage;
+    t.recompute = l.recompute;
+    t.microBatch = l.microBatch;
+    t.globalBatch = plan.globalBatch;
+    // the ZeRO shards of the memory check: over the data-parallel replicas
+    t.dpDegree = l.data * l.context;
+    for (const char *path :
+         {"training.devices", "training.tensor_parallel", "training.pipeline_parallel",
+          "training.data_parallel", "training.context_parallel", "training.expert_parallel",
+          "training.zero_stage", "training.micro_batch", "training.global_batch",
+          "training.dp_degree"})
+        s.givenInputs[path] = InputOrigin::App;
+    return s;
 }
 
 std::string describeShape(const TrainingLayout &l)

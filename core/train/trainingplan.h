@@ -9,14 +9,13 @@
 // its source. Plain values and pure functions, like the rest of the core.
 
 #include "core/model/formats.h"
+#include "core/model/scenario.h"
 
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace core {
-
-struct Scenario;
-enum class RecomputeMode;
 
 /** How the run is laid out over its devices. Devices = tensor x pipeline x data x context;
  *  expert parallelism spreads the routed experts over the data-parallel replicas (it divides
@@ -130,8 +129,9 @@ TrainingPlan planTraining(const Scenario &scenario, const TrainingLayout &layout
  *  first divisibility problem, else the least memory short. */
 struct RejectedShape
 {
-    TrainingLayout layout;
+    TrainingLayout layout; ///< with the settings of its smallest memory, where memory is why
     std::string reason;
+    double bytesNeeded = std::numeric_limits<double>::quiet_NaN(); ///< NaN: not memory
 };
 
 struct TrainingSearch
@@ -146,12 +146,21 @@ struct TrainingSearch
 /** Every valid layout at the scenario's device count, ranked by time to train. `everything`
  *  false keeps the degrees, ZeRO stage, recomputation and micro-batch the scenario states and
  *  searches only the degrees it leaves unset; true searches them all. Where the count is unset,
- *  a deadline takes the fewest devices that meet it, a budget the fastest plan within it. */
+ *  a deadline takes the fewest devices that meet it, a budget the fastest plan within it, every
+ *  degree stated their product, and otherwise the fewest devices that hold the run. */
 TrainingSearch searchTraining(const Scenario &scenario, bool everything);
 
 /** The plan the scenario asks for: its stated layout with the unset degrees searched (the
  *  fastest that fits), or, when nothing fits, the nearest miss with its problem. */
 TrainingPlan plannedTraining(const Scenario &scenario);
+
+/** The best plan of every layout (searchTraining with everything): what the wizard's training
+ *  regime recommends and `accel-calc train --search` prints; its problem says why none runs. */
+TrainingPlan bestTrainingPlan(const Scenario &scenario);
+
+/** The scenario with the plan's layout stated (devices, every degree, ZeRO stage,
+ *  recomputation, micro-batch, global batch): plannedTraining of it is the plan again. */
+Scenario withTrainingLayout(const Scenario &scenario, const TrainingPlan &plan);
 
 /** "TP 8 x PP 4 x DP 32, ZeRO-1, selective recomputation, micro-batch 1". */
 std::string describeLayout(const TrainingLayout &layout);

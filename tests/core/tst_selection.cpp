@@ -271,31 +271,49 @@ void Selection::candidatesWithMissingData()
     QVERIFY(json.find("NaN") == std::string::npos && json.find("inf") == std::string::npos);
 }
 
-// The fewest devices that hold the state: that many fit, and half as many do not at any stage.
+// Training (issue #45): each candidate's checks read one plan, the best layout on the fewest
+// devices that hold the run (no count, deadline or budget given): that many fit, half as many
+// do not in any layout, and the decided scenario planned again is the same run (one rule).
 void Selection::trainingFindsTheFewestDevices()
 {
     const core::Scenario scenario = testsupport::loadScenario(
-        QStringLiteral("lesson-default"), {QStringLiteral("wizard.regime=\"training\""),
-                                           QStringLiteral("training.recompute=\"full\"")});
+        QStringLiteral("lesson-default"),
+        {QStringLiteral("wizard.regime=\"training\""), QStringLiteral("training.tokens=1e10")});
     const core::Selection s = core::selectDevice(scenario);
     QVERIFY(s.recommendation.found);
     for (const core::Candidate &c : s.candidates) {
+        QVERIFY2(c.trainingPlan.has_value(), c.deviceId.c_str());
+        const core::TrainingPlan &plan = *c.trainingPlan;
+        QVERIFY2(plan.problem.empty(), plan.problem.c_str());
         const double devices = c.check(CheckKind::Memory).figure("devices_needed");
-        QVERIFY2(std::isfinite(devices), c.deviceId.c_str());
-        core::Scenario fits = c.scenario;
-        fits.training.dpDegree = devices;
-        fits.training.zeroStage = c.check(CheckKind::Memory).figure("zero_stage_needed");
-        QVERIFY(core::evaluate(fits)[core::FigureId::TrainingFits] != 0.0);
+        QCOMPARE(devices, plan.devices);
+        QVERIFY(plan.memory.fits);
         if (devices > 1) {
             core::Scenario fewer = c.scenario;
-            fewer.training.dpDegree = devices / 2;
-            fewer.training.zeroStage = 3;
-            QVERIFY(core::evaluate(fewer)[core::FigureId::TrainingFits] == 0.0);
+            fewer.training.devices = devices / 2;
+            QVERIFY(core::searchTraining(fewer, true).ranked.empty());
         }
-        QVERIFY(c.check(CheckKind::Latency).figure("gradient_sync_seconds") > 0 || devices == 1);
+        QCOMPARE(c.check(CheckKind::Latency).figure("days"), plan.days);
+        QCOMPARE(c.check(CheckKind::Cost).figure("run_cost_usd"), plan.usd);
+        QCOMPARE(c.check(CheckKind::Availability).figure("checkpoint_interval_seconds"),
+                 plan.reliability.intervalSeconds);
     }
-    // the 80 GB device needs the fewest: 112 GB of state does not fit one device (l.63)
-    QCOMPARE(s.recommendation.deviceId, std::string("lesson-accelerator"));
+    // 112 GB of state does not fit one 80 GB device (l.63): the 80 GB part needs 2 at least
+    const core::Candidate *best = core::recommendedCandidate(s);
+    QVERIFY(best);
+    QVERIFY(best->trainingPlan->devices >= 2);
+    // the decided scenario states the layout: planning it again gives the same run
+    const core::Scenario decided = core::decidedScenario(scenario, s);
+    const core::TrainingPlan again = core::plannedTraining(decided);
+    QVERIFY2(again.problem.empty(), again.problem.c_str());
+    QCOMPARE(again.devices, best->trainingPlan->devices);
+    QCOMPARE(again.days, best->trainingPlan->days);
+    QCOMPARE(again.usd, best->trainingPlan->usd);
+    QCOMPARE(core::describeLayout(again.layout), core::describeLayout(best->trainingPlan->layout));
+    // and it reads back from its file the same
+    auto reread = core::readScenario(core::writeScenario(decided));
+    QVERIFY(reread);
+    QCOMPARE(core::plannedTraining(reread.value().scenario).days, again.days);
 }
 
 // l.200: a 4-bit 3B model needs 1.5 GB of raw weights and may fit a laptop NPU.

@@ -554,7 +554,7 @@ CheckResult trainingLatency(const Candidate &c, const Evaluation &e)
     std::string text =
         "A step of " + num(plan.globalBatch * plan.sequenceLength, 9) + " tokens takes " +
         formatSeconds(step.total) + " (MFU " + pct(plan.mfu) + ", " +
-        num(plan.tokensPerSecondPerDevice) + " tokens/s per device): " + num(plan.tokens, 9) +
+        num(plan.tokensPerSecondPerDevice) + " tokens/s per device): " + formatCount(plan.tokens) +
         " tokens in " + num(plan.days) + " days" +
         (plan.tokensAssumed ? " (20 tokens per parameter: no budget given)" : "") + ".";
     if (step.bubbleFraction > 0.0)
@@ -1213,7 +1213,7 @@ void recommend(Selection &selection)
         else
             rec.rejected.push_back(
                 optionName(c) + " - passes; ranked lower on " +
-                (regime == Regime::Training ? "devices and price" : "capacity and price") + ".");
+                (regime == Regime::Training ? "the run's cost" : "capacity and price") + ".");
     }
     if (regime != Regime::Online) {
         rec.apiFallback = regime == Regime::Edge ? "None needed: it runs on the user's device."
@@ -1359,6 +1359,9 @@ std::string shapeLabel(double tensorParallel, double pipelineParallel)
 std::string fleetLabel(const Candidate &c)
 {
     const std::string devices = num(c.devices, 9) + (c.devices == 1 ? " device" : " devices");
+    // a training run is one job over its devices: "128 devices as TP 2 x PP 1 x DP 64"
+    if (c.trainingPlan && c.trainingPlan->problem.empty())
+        return devices + " as " + describeShape(c.trainingPlan->layout);
     const std::string replicas = num(c.replicas, 9) + (c.replicas == 1 ? " replica" : " replicas");
     if (c.devicesPerReplica() <= 1)
         return devices + " = " + replicas;

@@ -150,6 +150,20 @@ std::string formatFlopRate(double flopsPerSecond)
     return scaled(flopsPerSecond, 1e6, " MFLOP/s");
 }
 
+std::string formatCount(double count)
+{
+    if (!std::isfinite(count))
+        return "n/a";
+    const double magnitude = std::fabs(count);
+    if (magnitude >= 1e12)
+        return scaled(count, 1e12, " T");
+    if (magnitude >= 1e9)
+        return scaled(count, 1e9, " B");
+    if (magnitude >= 1e6)
+        return scaled(count, 1e6, " M");
+    return formatNumber(count, 9);
+}
+
 std::string formatFlops(double flops)
 {
     if (!std::isfinite(flops))

@@ -46,4 +46,8 @@ std::string formatBandwidth(double bytesPerSecond);
 
 std::string formatUsd(double usd);
 
+/** A large count the way a plan names it: "15 T", "1.3 B", "200 M", below a million as
+ *  formatNumber ("131,072"). */
+std::string formatCount(double count);
+
 } // namespace core

@@ -183,6 +183,24 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
                             : QObject::tr("It fails no check and passes with warnings: %1.")
                                   .arg(warned.join(QStringLiteral("; "))));
         const core::CostSummary c = core::costSummary(*best);
+        if (best->trainingPlan && best->trainingPlan->problem.empty()) {
+            // the run as a CFO reads it: how many, how long, how much, how risky
+            const core::TrainingPlan &plan = *best->trainingPlan;
+            out += QObject::tr(
+                       "<table><tr><th>Devices</th><th>Days</th><th>Device-hours</th><th>Cost of "
+                       "the run</th><th>Energy</th><th>Interruptions to expect</th><th>MFU</th>"
+                       "</tr><tr><td>%1</td><td><b>%2</b></td><td>%3</td><td><b>%4</b></td>"
+                       "<td>%5 MWh</td><td>%6</td><td>%7</td></tr></table><p>%8 tokens as %9; a "
+                       "checkpoint every %10.</p>")
+                       .arg(style::number(plan.devices, 9), style::number(plan.days, 3),
+                            style::number(plan.deviceHours, 6), usd(plan.usd),
+                            style::number(plan.energyKwh / 1000.0, 3),
+                            style::number(plan.reliability.expectedInterruptions, 3),
+                            QStringLiteral("%1 %").arg(style::number(100.0 * plan.mfu, 3)),
+                            esc(core::formatCount(plan.tokens)),
+                            esc(core::describeLayout(plan.layout)),
+                            esc(core::formatSeconds(plan.reliability.intervalSeconds)));
+        }
         if (selection.regime == core::Regime::Online) {
             out += QObject::tr("<table><tr><th>Per month</th><th>Per year</th><th>Per million "
                                "tokens</th><th>Hosted API, per million</th><th>Tokens a "
@@ -194,9 +212,12 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
                                 : QObject::tr("not compared (no API price given)"),
                             style::number(c.tokensPerMonth / 1e6, 4));
         }
-        out += QObject::tr("<h3>The options considered</h3><table><tr><th>Option</th><th>Per "
-                           "month</th><th>Fits (memory to spare)</th><th>Latency</th><th>Main "
-                           "risk</th></tr>");
+        const bool training = selection.regime == core::Regime::Training;
+        out += QObject::tr("<h3>The options considered</h3><table><tr><th>Option</th><th>%1"
+                           "</th><th>Fits (memory to spare)</th><th>%2</th><th>Main "
+                           "risk</th></tr>")
+                   .arg(training ? QObject::tr("Cost of the run") : QObject::tr("Per month"),
+                        training ? QObject::tr("Time to train") : QObject::tr("Latency"));
         for (const core::Candidate *option : core::alternatives(selection)) {
             const core::CheckResult &memory = option->check(core::CheckKind::Memory);
             const core::CheckResult &latency = option->check(core::CheckKind::Latency);
@@ -223,8 +244,10 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
             out += QStringLiteral("<tr><td>%1%2</td><td>%3</td><td>%4</td><td>%5</td>"
                                   "<td class=\"%6\">%7</td></tr>")
                        .arg(option == best ? QStringLiteral("\u2605 ") : QString(),
-                            optionLabel(*option), usd(option->monthlyCostUsd), fit, speed,
-                            option->passes ? QString() : QStringLiteral("fail"),
+                            optionLabel(*option),
+                            usd(option->trainingPlan ? option->trainingPlan->usd
+                                                     : option->monthlyCostUsd),
+                            fit, speed, option->passes ? QString() : QStringLiteral("fail"),
                             esc(core::mainRiskInBrief(*option)));
         }
         out += QStringLiteral("</table>");

@@ -375,10 +375,17 @@ void ChecksView::refresh()
                                                                   : tr("edge inference");
     QString heading =
         sel.regime == core::Regime::Training
-            ? tr("<b>%1</b>: %2, %3 B/param recipe, micro-batch %4 x %5 tokens.")
+            ? tr("<b>%1</b>: %2, %3 B/param recipe, %4 tokens in sequences of %5%6; each "
+                 "option's layout searched (memory check).")
                   .arg(regime, fromStd(s.model.name).toHtmlEscaped(),
-                       style::number(s.training.bytesPerParameter()), n(s.training.microBatch),
-                       n(s.training.sequenceLength))
+                       style::number(s.training.bytesPerParameter()),
+                       core::isSet(s.training.tokens)
+                           ? fromStd(core::formatCount(s.training.tokens))
+                           : tr("20 per parameter"),
+                       n(s.training.sequenceLength),
+                       core::isSet(s.training.deadlineDays)
+                           ? tr(", within %1 days").arg(style::number(s.training.deadlineDays))
+                           : QString())
             : tr("<b>%1</b>: %2, peak %3 concurrent sequences x %4 tokens (%5 prompt), first "
                  "token within %6, at least %7 tokens/s per user, %8 runtime and workspace.")
                   .arg(regime, fromStd(s.model.name).toHtmlEscaped(),
@@ -388,6 +395,8 @@ void ChecksView::refresh()
                        style::number(s.serving.pacingTargetTokensPerSecond),
                        fromStd(core::formatBytes(s.serving.overheadGb * core::kGB,
                                                  document()->units())));
+    if (QTableWidgetItem *money = m_table->horizontalHeaderItem(kCostColumn))
+        money->setText(sel.regime == core::Regime::Training ? tr("Run cost") : tr("Monthly"));
     if (sel.regime != core::Regime::Training) // which speeds the latency and cost columns use
     {
         const core::EstimatesUsed used = core::estimatesUsed(sel);
@@ -490,7 +499,8 @@ void ChecksView::refresh()
         // the device count first (what it sorts by), then how the fleet is split
         const QString devices = style::number(c.devices, 9);
         cells[kFleetColumn] = {
-            c.devicesPerReplica() > 1
+            c.trainingPlan ? tr("%1 devices").arg(devices)
+            : c.devicesPerReplica() > 1
                 ? tr("%1 = %2 x %3")
                       .arg(devices, style::number(c.replicas, 9),
                            fromStd(core::shapeLabel(c.tensorParallel, c.pipelineParallel)))
@@ -499,11 +509,11 @@ void ChecksView::refresh()
             c.devices,
             fromStd(core::fleetLabel(c)),
             {}};
-        // no price: sorted last, never borrowed from another device
-        cells[kCostColumn] = {core::isSet(c.monthlyCostUsd)
-                                  ? fromStd(core::formatUsd(c.monthlyCostUsd))
-                                  : tr("price needed"),
-                              core::isSet(c.monthlyCostUsd) ? c.monthlyCostUsd : 1e300,
+        // no price: sorted last, never borrowed from another device; a training run's whole cost
+        const double money = c.trainingPlan ? c.trainingPlan->usd : c.monthlyCostUsd;
+        cells[kCostColumn] = {core::isSet(money) ? fromStd(core::formatUsd(money))
+                                                 : tr("price needed"),
+                              core::isSet(money) ? money : 1e300,
                               {},
                               {}};
         for (std::size_t i = 0; i < c.checks.size(); ++i) {

@@ -136,9 +136,14 @@ QString DecisionView::decisionHtml(const core::Selection &selection, int otherOp
             out += QStringLiteral("<li>%1</li>").arg(html(line));
         out += QStringLiteral("</ul>");
     }
-    out += tr("<p style=\"color:#666\">The lesson's toy model ranks the options; measure the real "
-              "p95 under the real mix before committing (l.220). The point is not the verdict but "
-              "that anyone can check how it was reached (l.237).</p>");
+    out += selection.regime == core::Regime::Training
+               ? tr("<p style=\"color:#666\">The training plan ranks the options; time a few "
+                    "hundred steps of the chosen layout on the real cluster before committing "
+                    "to the run (l.196). The point is not the verdict but that anyone can check "
+                    "how it was reached (l.237).</p>")
+               : tr("<p style=\"color:#666\">The lesson's toy model ranks the options; measure "
+                    "the real p95 under the real mix before committing (l.220). The point is not "
+                    "the verdict but that anyone can check how it was reached (l.237).</p>");
     return out;
 }
 

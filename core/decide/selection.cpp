@@ -555,7 +555,7 @@ CheckResult trainingLatency(const Candidate &c, const Evaluation &e)
         "A step of " + num(plan.globalBatch * plan.sequenceLength, 9) + " tokens takes " +
         formatSeconds(step.total) + " (MFU " + pct(plan.mfu) + ", " +
         num(plan.tokensPerSecondPerDevice) + " tokens/s per device): " + formatCount(plan.tokens) +
-        " tokens in " + num(plan.days) + " days" +
+        " tokens in " + formatDuration(plan.wallSeconds) +
         (plan.tokensAssumed ? " (20 tokens per parameter: no budget given)" : "") + ".";
     if (step.bubbleFraction > 0.0)
         text += " The pipeline idles " + pct(step.bubbleFraction) + " of each step.";
@@ -720,9 +720,10 @@ CheckResult cost(const Candidate &c, const Evaluation &e)
         add(r, "run_cost_usd", plan.usd);
         add(r, "device_hours", plan.deviceHours);
         add(r, "energy_kwh", plan.energyKwh);
-        r.summary = num(plan.devices, 9) + " devices at " + priceNote + " for " + num(plan.days) +
-                    " days: " + num(plan.deviceHours, 9) + " device-hours, " + formatUsd(plan.usd) +
-                    " for the run (" + num(plan.energyKwh, 9) + " kWh).";
+        r.summary = num(plan.devices, 9) + " devices at " + priceNote + " for " +
+                    formatDuration(plan.wallSeconds) + ": " + num(plan.deviceHours, 6) +
+                    " device-hours, " + formatUsd(plan.usd) + " for the run (" +
+                    num(plan.energyKwh, 9) + " kWh).";
         if (!plan.withinBudget) {
             r.status = CheckStatus::Fail;
             r.summary += " Over the budget of " + formatUsd(s.training.budgetUsd) + ".";
@@ -830,7 +831,7 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
         return gb(f("headroom_bytes")) + " free";
     case CheckKind::Latency:
         if (regime == Regime::Training)
-            return num(f("days")) + " days, MFU " + pct(f("mfu"));
+            return formatDuration(f("days") * 86400.0) + ", MFU " + pct(f("mfu"));
         if (std::isfinite(f("simulated_ttft_p95_seconds")))
             return "p95 first token " + formatSeconds(f("simulated_ttft_p95_seconds")) +
                    " under load";
@@ -1151,8 +1152,8 @@ void recommend(Selection &selection)
     if (regime == Regime::Training) {
         const TrainingPlan &plan = *best.trainingPlan;
         rec.reason = deviceLabel(best) + ": " + num(plan.devices, 9) + " devices for " +
-                     num(plan.days) + " days as " + describeLayout(plan.layout) + " (MFU " +
-                     pct(plan.mfu) + "), the cheapest run that passes: " +
+                     formatDuration(plan.wallSeconds) + " as " + describeLayout(plan.layout) +
+                     " (MFU " + pct(plan.mfu) + "), the cheapest run that passes: " +
                      (isSet(plan.usd) ? formatUsd(plan.usd) + "." : std::string("price needed."));
         rec.flip = "A longer sequence or a larger micro-batch grows the activations on every "
                    "device; a deadline takes more devices (each run costs a little more as the "

@@ -150,6 +150,17 @@ std::string formatFlopRate(double flopsPerSecond)
     return scaled(flopsPerSecond, 1e6, " MFLOP/s");
 }
 
+std::string formatDuration(double seconds)
+{
+    if (!std::isfinite(seconds))
+        return "n/a";
+    if (seconds < 2 * 3600.0)
+        return formatNumber(seconds / 60.0, 3) + " min";
+    if (seconds < 2 * 86400.0)
+        return formatNumber(seconds / 3600.0, 3) + " h";
+    return formatNumber(seconds / 86400.0, 3) + " days";
+}
+
 std::string formatCount(double count)
 {
     if (!std::isfinite(count))

@@ -46,6 +46,10 @@ std::string formatBandwidth(double bytesPerSecond);
 
 std::string formatUsd(double usd);
 
+/** How long a run takes, in the unit that reads best: "25 min" below two hours, "10.5 h" below
+ *  two days, then "51.7 days". */
+std::string formatDuration(double seconds);
+
 /** A large count the way a plan names it: "15 T", "1.3 B", "200 M", below a million as
  *  formatNumber ("131,072"). */
 std::string formatCount(double count);

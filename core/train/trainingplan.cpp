@@ -570,7 +570,10 @@ TrainingPlan planOf(const Prepared &p, const TrainingLayout &l)
         return plan;
     }
     r.goodput = 1.0 - r.overheadFraction;
-    plan.wallSeconds = plan.computeSeconds / r.goodput;
+    // the run also starts once: scheduling, loading the model and its state, the first
+    // collectives (the restart time), paid by every device, so a huge count for a short run
+    // does not come free
+    plan.wallSeconds = plan.computeSeconds / r.goodput + t.restartSeconds;
     r.expectedInterruptions = plan.wallSeconds / mtbf;
     plan.days = plan.wallSeconds / 86400.0;
     plan.deviceHours = plan.devices * plan.wallSeconds / 3600.0;

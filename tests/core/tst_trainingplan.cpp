@@ -214,7 +214,8 @@ void TestTrainingPlan::checkpointIntervalByHand()
     const double tau = plan.reliability.intervalSeconds;
     const double overhead = delta / (tau + delta) + (tau / 2 + 600 + delta) / mtbf;
     QVERIFY(near(plan.reliability.goodput, 1 - overhead, 1e-12));
-    QVERIFY(near(plan.wallSeconds, plan.computeSeconds / (1 - overhead), 1e-12));
+    // and the run's start (the restart time) once
+    QVERIFY(near(plan.wallSeconds, plan.computeSeconds / (1 - overhead) + 600, 1e-12));
     QVERIFY(near(plan.reliability.expectedInterruptions, plan.wallSeconds / mtbf, 1e-12));
 }
 
@@ -386,7 +387,7 @@ void TestTrainingPlan::publishedRunsFromTheirOwnLayouts()
         const double ratio = plan.tokensPerSecondPerDevice / measured;
         // none off by more than 1.5x either way
         QVERIFY2(
-            ratio > 1 / 1.7 && ratio < 1.7,
+            ratio > 1 / 1.5 && ratio < 1.5,
             qPrintable(row[u"name"].toString() + QStringLiteral(": ") + QString::number(ratio)));
         errors.push_back(std::abs(ratio - 1.0));
         within20 += std::abs(ratio - 1.0) <= 0.20 ? 1 : 0;

@@ -187,12 +187,14 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
             // the run as a CFO reads it: how many, how long, how much, how risky
             const core::TrainingPlan &plan = *best->trainingPlan;
             out += QObject::tr(
-                       "<table><tr><th>Devices</th><th>Days</th><th>Device-hours</th><th>Cost of "
+                       "<table><tr><th>Devices</th><th>Time to "
+                       "train</th><th>Device-hours</th><th>Cost of "
                        "the run</th><th>Energy</th><th>Interruptions to expect</th><th>MFU</th>"
                        "</tr><tr><td>%1</td><td><b>%2</b></td><td>%3</td><td><b>%4</b></td>"
                        "<td>%5 MWh</td><td>%6</td><td>%7</td></tr></table><p>%8 tokens as %9; a "
                        "checkpoint every %10.</p>")
-                       .arg(style::number(plan.devices, 9), style::number(plan.days, 3),
+                       .arg(style::number(plan.devices, 9),
+                            esc(core::formatDuration(plan.wallSeconds)),
                             style::number(plan.deviceHours, 6), usd(plan.usd),
                             style::number(plan.energyKwh / 1000.0, 3),
                             style::number(plan.reliability.expectedInterruptions, 3),

@@ -849,7 +849,12 @@ TrainingSearch searchTraining(const Scenario &scenario, bool everything)
     return chosen;
 }
 
-TrainingPlan plannedTraining(const Scenario &scenario)
+namespace {
+
+/** The fastest plan of a search (everything: every degree and setting; else the unset degrees
+ *  only), or, when none runs, the nearest miss with its problem: the shape that comes nearest to
+ *  fitting, else the first reason, else the count's. */
+TrainingPlan chosenPlan(const Scenario &scenario, bool everything)
 {
     const TrainingConfig &given = scenario.training;
     if (isSet(given.devices)) {
@@ -860,18 +865,16 @@ TrainingPlan plannedTraining(const Scenario &scenario)
             return plan;
         }
     }
-    TrainingSearch search = searchTraining(scenario, false);
+    TrainingSearch search = searchTraining(scenario, everything);
     if (!search.ranked.empty())
-        return search.ranked.front();
-    // none runs: the shape that comes nearest to fitting, else the first reason, else the count's
-    const Prepared p = prepare(scenario);
+        return std::move(search.ranked.front());
     const RejectedShape *nearest = nullptr;
     for (const RejectedShape &shape : search.rejected)
         if (std::isfinite(shape.bytesNeeded) &&
             (!nearest || shape.bytesNeeded < nearest->bytesNeeded))
             nearest = &shape;
     if (nearest) {
-        TrainingPlan plan = planOf(p, nearest->layout);
+        TrainingPlan plan = planOf(prepare(scenario), nearest->layout);
         plan.problem = "does not fit on " + count(search.devices) + " devices: the nearest, " +
                        describeLayout(nearest->layout) + ", needs " + gigabytes(plan.memory.total) +
                        " per device of " + gigabytes(plan.memory.capacity);
@@ -886,24 +889,16 @@ TrainingPlan plannedTraining(const Scenario &scenario)
     return plan;
 }
 
+} // namespace
+
+TrainingPlan plannedTraining(const Scenario &scenario)
+{
+    return chosenPlan(scenario, false);
+}
+
 TrainingPlan bestTrainingPlan(const Scenario &scenario)
 {
-    const TrainingConfig &given = scenario.training;
-    if (isSet(given.devices)) {
-        if (std::string problem = countProblem(given, given.devices); !problem.empty()) {
-            TrainingPlan plan;
-            plan.devices = given.devices;
-            plan.problem = problem;
-            return plan;
-        }
-    }
-    TrainingSearch search = searchTraining(scenario, true);
-    if (!search.ranked.empty())
-        return std::move(search.ranked.front());
-    TrainingPlan plan = plannedTraining(scenario);
-    if (plan.problem.empty())
-        plan.problem = search.deviceCountReason;
-    return plan;
+    return chosenPlan(scenario, true);
 }
 
 Scenario withTrainingLayout(const Scenario &scenario, const TrainingPlan &plan)

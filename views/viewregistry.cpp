@@ -21,6 +21,7 @@
 #include "views/roofline/throughputview.h"
 #include "views/scale/interconnectview.h"
 #include "views/scale/powerview.h"
+#include "views/train/trainingview.h"
 #include "views/wizard/checksview.h"
 #include "views/wizard/decisionview.h"
 
@@ -74,6 +75,8 @@ const QList<ViewEntry> &viewRegistry()
          [](ScenarioDocument *d, QWidget *p) -> View * { return new InterconnectView(d, p); }},
         {QStringLiteral("power"), QStringLiteral("Scale"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new PowerView(d, p); }},
+        {QStringLiteral("training"), QStringLiteral("Training"),
+         [](ScenarioDocument *d, QWidget *p) -> View * { return new TrainingView(d, p); }},
         {QStringLiteral("cost"), QStringLiteral("Cost"),
          [](ScenarioDocument *d, QWidget *p) -> View * { return new CostView(d, p); }},
         {QStringLiteral("compare"), QStringLiteral("Compare"),

@@ -172,7 +172,11 @@ std::string formatCount(double count)
         return scaled(count, 1e9, " B");
     if (magnitude >= 1e6)
         return scaled(count, 1e6, " M");
-    return formatNumber(count, 9);
+    // a count of things is whole ("131,072"); a measured one (device-hours, kWh) reads as a
+    // plan gives it, not to the thousandth: whole from a thousand, four figures below
+    if (magnitude >= 1000.0)
+        return formatNumber(std::round(count), 9);
+    return formatNumber(count, 4);
 }
 
 std::string formatFlops(double flops)

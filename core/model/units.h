@@ -50,8 +50,8 @@ std::string formatUsd(double usd);
  *  two days, then "51.7 days". */
 std::string formatDuration(double seconds);
 
-/** A large count the way a plan names it: "15 T", "1.3 B", "200 M", below a million as
- *  formatNumber ("131,072"). */
+/** A large count the way a plan names it: "15 T", "1.3 B", "200 M"; below a million whole
+ *  from a thousand ("131,072", "429,587" device-hours), four figures below ("635", "12.5"). */
 std::string formatCount(double count);
 
 } // namespace core

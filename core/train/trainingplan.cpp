@@ -63,6 +63,7 @@ struct Prepared
     double experts = 0;         ///< routed experts per MoE layer (0: dense)
     double expertsPerToken = 0;
     double moeLayers = 0;
+    double mlpWidth = 0;                  ///< the dense MLP's (or one expert's) intermediate size
     double attentionFlopsPerSequence = 0; ///< forward, causal, the whole model
     double elementwiseBytesPerToken = 0;  ///< forward, the whole model, one TP rank of 1
     bool activationsKnown = false;
@@ -115,6 +116,7 @@ Prepared prepare(const Scenario &s)
     p.kvDim = isSet(m.kvLatentDim) ? m.kvLatentDim / 2.0 : p.kvHeads * headDim;
     p.vocab = isSet(m.vocabSize) ? m.vocabSize : 0.0;
     p.activationsKnown = isSet(m.hiddenSize) && isSet(m.attentionHeads) && isSet(m.layers);
+    p.mlpWidth = isSet(m.intermediateSize) ? m.intermediateSize : 4.0 * p.hidden;
     if (!p.activationsKnown)
         p.notes.push_back("the model states no hidden size, heads or layers: its activations, "
                           "attention and collectives are left out");
@@ -478,6 +480,16 @@ TrainingPlan planOf(const Prepared &p, const TrainingLayout &l)
                      collectiveBandwidth(p, l.tensor * l.context * l.data, l.pipeline, false)) +
              kDefaultLinkLatency);
     step.microBatchSeconds = compute + tensorComm + expertComm + contextComm + pipelineSend;
+    if (p.hidden > 0.0 && p.mlpWidth > 0.0) {
+        // (M x K) times (K x N) reads M K + K N elements and writes M N
+        const double gm = tokensPerRank;
+        const double gk = p.hidden;
+        const double gn = p.mlpWidth / l.tensor;
+        const double elementBytes = plan.format == NumericFormat::Fp8 ? 1.0 : 2.0;
+        plan.gemmTokens = gm;
+        plan.gemmIntensity = 2.0 * gm * gk * gn / (elementBytes * (gm * gk + gk * gn + gm * gn));
+        plan.gemmFlopsPerSecond = std::min(p.matmulRate, plan.gemmIntensity * p.memoryRate);
+    }
     const double slots = step.microBatches + l.pipeline - 1.0;
     step.matmulSeconds = slots * matmul;
     step.attentionSeconds = slots * attention;
@@ -925,6 +937,52 @@ Scenario withTrainingLayout(const Scenario &scenario, const TrainingPlan &plan)
           "training.dp_degree"})
         s.givenInputs[path] = InputOrigin::App;
     return s;
+}
+
+bool asksForTrainingPlan(const Scenario &scenario)
+{
+    return scenario.wizard.regime == Regime::Training || isSet(scenario.training.tokens);
+}
+
+std::vector<TimelinePart> stepTimeline(const TrainingPlan &plan)
+{
+    std::vector<TimelinePart> parts;
+    if (!plan.problem.empty() || !(plan.step.total > 0.0))
+        return parts;
+    const TrainingStep &st = plan.step;
+    // the per-step fields count every slot of the schedule, the bubble's too: the work is the
+    // micro-batches' share of them, the bubble the rest
+    const double slots = st.microBatches + plan.layout.pipeline - 1.0;
+    const double work = slots > 0.0 ? st.microBatches / slots : 0.0;
+    using K = TimelinePart::Kind;
+    auto add = [&](const char *name, double seconds, K kind) {
+        if (seconds > 0.0 && std::isfinite(seconds))
+            parts.push_back({name, seconds, kind});
+    };
+    add("Matmuls", st.matmulSeconds * work, K::Compute);
+    add("Attention", st.attentionSeconds * work, K::Compute);
+    add("Small kernels", st.elementwiseSeconds * work, K::Compute);
+    add("Tensor-parallel all-reduces", st.tensorParallelSeconds * work, K::Communication);
+    add("Expert all-to-alls", st.expertParallelSeconds * work, K::Communication);
+    add("Context-parallel ring", st.contextParallelSeconds * work, K::Communication);
+    add("Pipeline sends", st.pipelineSendSeconds * work, K::Communication);
+    add("Pipeline bubble", st.bubbleSeconds, K::Idle);
+    add("Gradient reduction (exposed)", st.dataParallelExposedSeconds, K::Communication);
+    add("Optimiser", st.optimizerSeconds, K::Compute);
+    // interruptions, averaged over the steps: each interval ends in a checkpoint write; each
+    // interruption loses half an interval, restarts and reads the checkpoint back
+    const TrainingReliability &r = plan.reliability;
+    if (r.goodput > 0.0 && r.goodput < 1.0) {
+        const double wallPerStep = st.total / r.goodput;
+        const double mtbf = r.jobMtbfHours * 3600.0;
+        const double writes = r.checkpointSeconds / (r.intervalSeconds + r.checkpointSeconds);
+        const double lost = mtbf > 0.0 ? r.intervalSeconds / 2.0 / mtbf : 0.0;
+        const double rest = std::max(0.0, r.overheadFraction - writes - lost);
+        add("Checkpoint writes", wallPerStep * writes, K::Resilience);
+        add("Work lost to interruptions", wallPerStep * lost, K::Resilience);
+        add("Restarts", wallPerStep * rest, K::Resilience);
+    }
+    return parts;
 }
 
 std::string describeShape(const TrainingLayout &l)

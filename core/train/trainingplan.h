@@ -95,6 +95,13 @@ struct TrainingPlan
     NumericFormat format = NumericFormat::Bf16;
     TrainingMemory memory;
     TrainingStep step;
+    /// The step's largest matmul as a point on the roofline (issue #45 item 4): the MLP's up
+    /// projection of one micro-batch on one tensor-parallel rank, M tokens x hidden x
+    /// intermediate / TP, its FLOP per byte of operands and result, and the FLOP/s the plan's
+    /// matmuls reach. Zero where the model states no hidden size.
+    double gemmTokens = 0;
+    double gemmIntensity = 0;
+    double gemmFlopsPerSecond = 0;
     double modelFlopsPerToken = 0; ///< 6 x active parameters + causal attention (3 x forward)
     double mfu = 0;                ///< model FLOP/s over the devices' dense peak in the format
     double tokensPerSecond = 0;
@@ -115,6 +122,11 @@ struct TrainingPlan
     std::string problem;            ///< why the layout cannot run (empty: it can)
     std::vector<std::string> notes; ///< what the plan leaves out or assumes
 };
+
+/** Whether the scenario asks a training question (the wizard's training regime, or a token
+ *  budget stated): then the memory bars show the plan's per-device layout, not the lesson's
+ *  one-device state. */
+bool asksForTrainingPlan(const Scenario &scenario);
 
 /** Why `layout` cannot run the scenario's model at its global batch, or empty: a degree that
  *  does not divide the heads, layers, experts or sequence, a tensor-parallel group beyond the
@@ -161,6 +173,23 @@ TrainingPlan bestTrainingPlan(const Scenario &scenario);
 /** The scenario with the plan's layout stated (devices, every degree, ZeRO stage,
  *  recomputation, micro-batch, global batch): plannedTraining of it is the plan again. */
 Scenario withTrainingLayout(const Scenario &scenario, const TrainingPlan &plan);
+
+/** One part of a step's time, in the order the step spends it. */
+struct TimelinePart
+{
+    enum class Kind { Compute, Communication, Idle, Resilience };
+    std::string name;
+    double seconds = 0;
+    Kind kind = Kind::Compute;
+};
+
+/** One optimiser step as the busiest device spends it (issue #45 item 4): the micro-batches'
+ *  compute (matmuls, attention, small kernels), the communication not hidden (tensor, expert,
+ *  context parallel, pipeline sends, the data-parallel reduction the backward pass leaves), the
+ *  pipeline bubble, the optimiser; then, averaged per step, what interruptions cost (checkpoint
+ *  writes, lost work, restarts). The parts sum to step.total / goodput; parts of no time are
+ *  left out. Empty when the plan cannot run. */
+std::vector<TimelinePart> stepTimeline(const TrainingPlan &plan);
 
 /** "TP 8 x PP 4 x DP 32, ZeRO-1, selective recomputation, micro-batch 1". */
 std::string describeLayout(const TrainingLayout &layout);

@@ -75,7 +75,7 @@ void Snapshot::listsTheViews()
     const Run run = explorer({"--snapshot", "list"});
     QCOMPARE(run.exitCode, 0);
     const QList<QByteArray> names = run.out.trimmed().split('\n');
-    QCOMPARE(names.size(), 23); // every view is rendered by rendersEveryView below
+    QCOMPARE(names.size(), 24); // every view is rendered by rendersEveryView below
     QVERIFY(names.contains("compare"));
     QVERIFY(names.contains("roofline"));
     QVERIFY(names.contains("throughput"));
@@ -84,6 +84,7 @@ void Snapshot::listsTheViews()
     QVERIFY(names.contains("load-timeline"));
     QVERIFY(names.contains("operators"));
     QVERIFY(names.contains("engine"));
+    QVERIFY(names.contains("training"));
 }
 
 void Snapshot::helpAndVersionNeedNoDisplay()

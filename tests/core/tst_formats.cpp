@@ -176,6 +176,13 @@ void Formats::formatNumbers()
     QCOMPARE(core::formatUsd(0.62), std::string("$0.62"));
     QCOMPARE(core::formatUsd(0.0), std::string("$0.00"));
     QCOMPARE(core::formatUsd(-0.000251), std::string("-$0.000251"));
+    // counts as a training plan names them (issue #45): device-hours are not given to the
+    // thousandth of an hour
+    QCOMPARE(core::formatCount(15e12), std::string("15 T"));
+    QCOMPARE(core::formatCount(131072), std::string("131,072"));
+    QCOMPARE(core::formatCount(429586.638), std::string("429,587"));
+    QCOMPARE(core::formatCount(634.973), std::string("635"));
+    QCOMPARE(core::formatCount(12.5), std::string("12.5"));
 }
 
 // Issue #41, item 3: inputs inside their ranges (ten years of 1000 % growth a month, a throttle

@@ -75,6 +75,7 @@ class TestTrainingPlan : public QObject
 private slots:
     void oneDeviceStepByHand();
     void pipelineBubbleByHand();
+    void stepTimelineAddsUpToTheStep();
     void zeroShardsByHand_data();
     void zeroShardsByHand();
     void activationsOfALayoutByHand();
@@ -119,6 +120,12 @@ void TestTrainingPlan::oneDeviceStepByHand()
     QVERIFY(near(plan.step.optimizerSeconds, optimizer, 1e-12));
     QVERIFY(near(plan.step.total, 8.0 * micro + optimizer, 1e-12));
     QVERIFY(near(plan.tokensPerSecond, 8.0 * s2048 / plan.step.total, 1e-12));
+    // the roofline's training point: the MLP's up projection, 2,048 tokens x 2,048 x 8,192 in
+    // BF16, 2 M K N FLOP over 2 (M K + K N + M N) bytes = 16,777,216 / 18,432 = 910.2 FLOP/B,
+    // compute-bound on the lesson's accelerator (ridge 200 FLOP/B): at its peak
+    QCOMPARE(plan.gemmTokens, 2048.0);
+    QVERIFY(near(plan.gemmIntensity, 2048.0 * 8192.0 / 18432.0, 1e-12));
+    QCOMPARE(plan.gemmFlopsPerSecond, kPeak);
 }
 
 void TestTrainingPlan::pipelineBubbleByHand()
@@ -139,6 +146,50 @@ void TestTrainingPlan::pipelineBubbleByHand()
     const double head = 6.0 * kVocab * kHidden * 2048 / kPeak;
     QVERIFY(near(plan.step.matmulSeconds / 19.0 - head,
                  (whole.step.matmulSeconds / 16.0 - head) / 4.0, 1e-9));
+}
+
+void TestTrainingPlan::stepTimelineAddsUpToTheStep()
+{
+    // TP 2 x PP 4 x DP 2 over 16 devices: every kind of part, and the interruptions of a
+    // 1,000-hour device MTBF (one device in 16 fails every 62.5 h)
+    const core::Scenario s =
+        loadScenario(gpt(R"({"sequence_length": 2048, "global_batch": 32, "tokens": 1e11,
+                             "device_mtbf_hours": 1000})"));
+    const core::TrainingPlan plan = core::planTraining(s, layout(2, 4, 2, 1));
+    QVERIFY2(plan.problem.empty(), plan.problem.c_str());
+    const std::vector<core::TimelinePart> parts = core::stepTimeline(plan);
+    double sum = 0;
+    double work = 0;
+    double resilience = 0;
+    double bubble = 0;
+    for (const auto &part : parts) {
+        QVERIFY2(part.seconds > 0.0, part.name.c_str());
+        sum += part.seconds;
+        if (part.kind == core::TimelinePart::Kind::Resilience)
+            resilience += part.seconds;
+        else if (part.kind == core::TimelinePart::Kind::Idle)
+            bubble += part.seconds;
+        else if (part.name != "Optimiser" && part.name != "Gradient reduction (exposed)")
+            work += part.seconds;
+    }
+    // the 16 micro-batches per pipeline (32 / DP 2) each take one micro-batch slot of work; the
+    // bubble is the other 3 slots; interruptions the step's time over the goodput, less the step
+    QCOMPARE(plan.step.microBatches, 16.0);
+    QVERIFY(near(work, 16.0 * plan.step.microBatchSeconds, 1e-12));
+    QVERIFY(near(bubble, 3.0 * plan.step.microBatchSeconds, 1e-12));
+    QVERIFY(plan.reliability.goodput < 1.0);
+    QVERIFY(near(resilience, plan.step.total * (1.0 / plan.reliability.goodput - 1.0), 1e-9));
+    QVERIFY(near(sum, plan.step.total / plan.reliability.goodput, 1e-12));
+    const auto named = [&](const char *name) {
+        return std::any_of(parts.begin(), parts.end(),
+                           [&](const core::TimelinePart &p) { return p.name == name; });
+    };
+    QVERIFY(named("Tensor-parallel all-reduces"));
+    QVERIFY(named("Pipeline sends"));
+    QVERIFY(named("Checkpoint writes"));
+    QVERIFY(!named("Expert all-to-alls")); // a dense model: no part of no time
+    // a layout that cannot run has no timeline
+    QVERIFY(core::stepTimeline(core::planTraining(s, layout(3, 1, 1))).empty());
 }
 
 void TestTrainingPlan::zeroShardsByHand_data()

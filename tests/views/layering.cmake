@@ -9,7 +9,7 @@
 cmake_policy(SET CMP0057 NEW)
 cmake_policy(SET CMP0007 NEW)
 set(order io document widgets TAB registry export)
-set(tabs roofline memory inside wizard precision scale cost compare tour calibration load)
+set(tabs roofline memory inside wizard precision scale cost compare tour calibration load train)
 
 function(rank_of wing out)
     if(wing IN_LIST tabs)

@@ -18,6 +18,7 @@
 #include "core/model/weightparts.h"
 #include "core/output/exports.h"
 #include "core/physics/oomdiagnosis.h"
+#include "core/train/trainingplan.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -64,6 +65,8 @@ struct ScenarioDocument::Derived
     Memo<std::vector<core::BatchPoint>> batchSweep;
     Memo<core::Selection> selection;
     Memo<core::OomDiagnosis> oom;
+    Memo<core::TrainingPlan> trainingPlan;
+    Memo<core::TrainingPlan> bestTrainingPlan;
     Memo<Comparison> comparison;
     core::ScenarioVariant comparedVariant;
 };
@@ -253,6 +256,26 @@ void ScenarioDocument::deliverSelection(const std::shared_ptr<SelectionJob> &job
     } else if (m_selectionWanted && !memo.currentAt(m_revision)) {
         startSelectionJob(); // the edits went on while it ran: check the latest
     }
+}
+
+const core::TrainingPlan &ScenarioDocument::trainingPlan() const
+{
+    auto &memo = m_derived->trainingPlan;
+    if (!memo.currentAt(m_revision)) {
+        memo.value = core::plannedTraining(m_scenario);
+        memo.revision = m_revision;
+    }
+    return *memo.value;
+}
+
+const core::TrainingPlan &ScenarioDocument::bestTrainingPlan() const
+{
+    auto &memo = m_derived->bestTrainingPlan;
+    if (!memo.currentAt(m_revision)) {
+        memo.value = core::bestTrainingPlan(m_scenario);
+        memo.revision = m_revision;
+    }
+    return *memo.value;
 }
 
 const core::OomDiagnosis &ScenarioDocument::oomDiagnosis() const

@@ -28,6 +28,7 @@ namespace core {
 struct Selection;
 struct OomDiagnosis;
 struct ScenarioVariant;
+struct TrainingPlan;
 struct HfImport;
 } // namespace core
 
@@ -69,6 +70,12 @@ public:
      *  a load simulation, and a real model's selection took 0.1-3.5 s a change. */
     const core::Selection *selectionForLiveView();
     static constexpr double kSelectionOnTheSpotMs = 40;
+    /** The training run the scenario states, its unset degrees searched
+     *  (core::plannedTraining): what `accel-calc train` prints. */
+    const core::TrainingPlan &trainingPlan() const;
+    /** The best plan over every layout (core::bestTrainingPlan): what `train --search` prints
+     *  and the wizard's training regime weighs for this device. */
+    const core::TrainingPlan &bestTrainingPlan() const;
     /** The lesson's OOM diagnosis with the scenario's numbers (core::diagnoseOom). */
     const core::OomDiagnosis &oomDiagnosis() const;
     /** Scenario B of a comparison: the scenario with `variant` applied (core::applyVariant),

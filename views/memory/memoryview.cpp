@@ -16,6 +16,7 @@
 #include "core/model/weightparts.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/lessonfigures.h"
+#include "core/train/trainingplan.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -274,15 +275,36 @@ QList<MemoryView::Bar> MemoryView::bars() const
     // issue #23); the bytes per parameter go in the bar's note
     training.category = tr("Training");
     Q_UNUSED(recipe)
-    training.segments = {
-        {QStringLiteral("Weights"), e[FigureId::TrainingWeightsBytesPerDevice]},
-        {QStringLiteral("Gradients"), e[FigureId::TrainingGradsBytesPerDevice]},
-        {QStringLiteral("FP32 master copy"), e[FigureId::TrainingMasterBytesPerDevice]},
-        {QStringLiteral("Optimiser moments"), e[FigureId::TrainingOptimizerBytesPerDevice]},
-        {QStringLiteral("Activations"),
-         e.available(FigureId::TrainingActivationBytes) && m_activations->isChecked()
-             ? e[FigureId::TrainingActivationBytes]
-             : 0.0}};
+    if (core::asksForTrainingPlan(s)) {
+        // a training decision: one device of the plan's layout (the Training tab's bar, the
+        // same core::TrainingMemory), not the lesson's whole state on one device
+        const core::TrainingPlan &plan = document()->trainingPlan();
+        const core::TrainingMemory &m = plan.memory;
+        training.plan = plan.problem.empty();
+        training.planFailed = !training.plan;
+        training.category = tr("Training plan");
+        training.note =
+            QString::fromStdString(training.plan ? core::describeShape(plan.layout) : plan.problem);
+        training.segments = {{QStringLiteral("Weights"), m.weights},
+                             {QStringLiteral("Gradients"), m.gradients},
+                             {QStringLiteral("FP32 master copy"), m.master},
+                             {QStringLiteral("Optimiser moments"), m.optimizer},
+                             {QStringLiteral("Activations"),
+                              m_activations->isChecked() ? m.activations + m.logits : 0.0},
+                             {QStringLiteral("Runtime context"), m.overhead}};
+        if (!training.plan)
+            for (auto &segment : training.segments)
+                segment.second = 0;
+    } else
+        training.segments = {
+            {QStringLiteral("Weights"), e[FigureId::TrainingWeightsBytesPerDevice]},
+            {QStringLiteral("Gradients"), e[FigureId::TrainingGradsBytesPerDevice]},
+            {QStringLiteral("FP32 master copy"), e[FigureId::TrainingMasterBytesPerDevice]},
+            {QStringLiteral("Optimiser moments"), e[FigureId::TrainingOptimizerBytesPerDevice]},
+            {QStringLiteral("Activations"),
+             e.available(FigureId::TrainingActivationBytes) && m_activations->isChecked()
+                 ? e[FigureId::TrainingActivationBytes]
+                 : 0.0}};
     // while a class predicts the training state the bar waits for Reveal (issue #23)
     if (document()->isConcealed(FigureId::TrainingStateBytes)) {
         for (auto &segment : training.segments)
@@ -461,6 +483,13 @@ void MemoryView::refresh()
             }
             base += segment.second;
         }
+        if (trainingBar && bar.planFailed) {
+            const QString text = tr("no layout runs:\n%1").arg(bar.note);
+            m_headroomTexts << text;
+            m_labels->add(text, QPointF(i, yMax * 0.5), m_capacity, style::warning(), QPointF(0, 0),
+                          true, ChartLabels::Align::Centre);
+            continue;
+        }
         if (trainingBar && doc.isConcealed(FigureId::TrainingStateBytes)) {
             m_headroomTexts << QString();
             continue; // no "in all" over a bar the class has yet to predict
@@ -474,7 +503,9 @@ void MemoryView::refresh()
                       .arg(QString::fromStdString(core::formatBytes(-headroom, doc.units())));
         text = tr("%1 in all\n%2")
                    .arg(QString::fromStdString(core::formatBytes(bar.total, doc.units())), text);
-        if (trainingBar) {
+        if (trainingBar && bar.plan) {
+            text += tr("\nper device, %1").arg(bar.note);
+        } else if (trainingBar) {
             const QString perParameter = QString::fromStdString(
                 core::formatNumber(e[FigureId::TrainingBytesPerParameter], 3));
             text += core::lessonBadge(s, FigureId::TrainingStateBytes)
@@ -514,6 +545,8 @@ void MemoryView::refresh()
                                       core::formatNumber(s.training.bytesPerParameter(), 3))));
     m_zeroStage->setValue(int(s.training.zeroStage));
     m_dpDegree->setValue(int(s.training.dpDegree));
+    // a training plan shards over its own layout (the Training tab's degrees)
+    m_dpDegree->setEnabled(!core::asksForTrainingPlan(s));
     m_microBatch->setValue(int(s.training.microBatch));
     m_sequenceLength->setValue(int(s.training.sequenceLength));
     m_recompute->setCurrentIndex(int(s.training.recompute));

@@ -66,6 +66,9 @@ private:
     struct Bar
     {
         bool training = false;
+        bool plan = false; ///< the training plan's device (core::plannedTraining), not the lesson's
+        bool planFailed = false; ///< no layout of the plan runs: the note says why
+        QString note;            ///< the plan's layout, or why it cannot run
         core::NumericFormat format = core::NumericFormat::Bf16; ///< a serving bar's weights
         QString category;
         QList<QPair<QString, double>> segments; ///< name, bytes

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rooflineview.h"
 
+#include "core/train/trainingplan.h"
+
 #include "views/document/scenariodocument.h"
 #include "views/widgets/batchcontrol.h"
 #include "views/widgets/chartlabels.h"
@@ -95,6 +97,7 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     , m_ridgeSlideAt(std::numeric_limits<double>::infinity())
     , m_prefill(new QScatterSeries)
     , m_verify(new QScatterSeries)
+    , m_training(new QScatterSeries)
     , m_limit(new QLineSeries)
     , m_compareRoof(new QLineSeries)
     , m_comparePoint(new QScatterSeries)
@@ -149,6 +152,11 @@ RooflineView::RooflineView(ScenarioDocument *document, QWidget *parent)
     m_verify->setColor(style::ink());
     m_verify->setBorderColor(style::paper());
     attach(m_verify);
+    m_training->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    m_training->setMarkerSize(16 * style::scale());
+    m_training->setColor(style::kGreen);
+    m_training->setBorderColor(style::paper());
+    attach(m_training);
     m_comparePoint->setMarkerSize(12 * style::scale());
     m_comparePoint->setColor(style::comparisonDevice());
     attach(m_comparePoint);
@@ -311,6 +319,13 @@ void RooflineView::refresh()
     // Axes in whole decades with room around every point and roof.
     double xLow = std::min({0.1, e[FigureId::DecodeIntensity] / 2, trail.front().intensity / 2});
     double xHigh = std::max({ridge * 20, e[FigureId::PrefillIntensity] * 3, 1000.0});
+    // a training decision: its step's largest matmul, from the plan the Training tab shows
+    const core::TrainingPlan *training = nullptr;
+    if (core::asksForTrainingPlan(s) && doc.trainingPlan().problem.empty() &&
+        doc.trainingPlan().gemmIntensity > 0.0)
+        training = &doc.trainingPlan();
+    if (training)
+        xHigh = std::max(xHigh, training->gemmIntensity * 3);
     double yHigh = peak;
     for (core::NumericFormat f : core::kAllFormats) {
         if (core::isSet(s.device.peak(f)))
@@ -545,6 +560,17 @@ void RooflineView::refresh()
     m_labels->add(tr("prefill, %1-token prompt").arg(number(s.serving.promptTokens, 7)), prefill,
                   m_prefill, style::prefill(), QPointF(-60, 16));
 
+    if (training) {
+        const QPointF at(training->gemmIntensity, training->gemmFlopsPerSecond / kTera);
+        replaceIfChanged(m_training, {at});
+        m_labels->addMarkerObstacle(at, 8, m_training);
+        m_labels->add(tr("training matmul, %1 tokens per micro-batch (MFU %2 %)")
+                          .arg(number(training->gemmTokens, 7), number(training->mfu * 100, 3)),
+                      at, m_training, style::kGreen.darker(130), QPointF(-120, 22));
+    } else {
+        m_training->clear();
+    }
+
     // Speculative decoding: K proposals verified in one step share the weight read, so the
     // verify step sits right of plain decode at the same batch (issue #27)
     m_verify->clear();
@@ -626,6 +652,11 @@ QPointF RooflineView::operatingPoint() const
 QList<QPointF> RooflineView::roof() const
 {
     return m_roofs.isEmpty() ? QList<QPointF>() : m_roofs.front()->points();
+}
+
+QPointF RooflineView::trainingPoint() const
+{
+    return m_training->count() ? m_training->at(0) : QPointF();
 }
 
 QPointF RooflineView::prefillPoint() const

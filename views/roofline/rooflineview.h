@@ -45,6 +45,8 @@ public:
     /** The roof of the compute format as drawn, in (FLOP/byte, TFLOP/s). */
     QList<QPointF> roof() const;
     QPointF prefillPoint() const;
+    /** The training plan's matmul as drawn, or a null point where none is (tests). */
+    QPointF trainingPoint() const;
     /** Speculative decoding's verify step as drawn (engine.speculative_tokens), or (0, 0). */
     QPointF verifyPoint() const;
     double intensityLimitDrawn() const;
@@ -89,7 +91,8 @@ private:
     bool m_ridgeWasConcealed = false;
     QVariantAnimation *m_ridgeSlide = nullptr;
     QScatterSeries *m_prefill;
-    QScatterSeries *m_verify; ///< speculative decoding's verify step, beside plain decode
+    QScatterSeries *m_verify;   ///< speculative decoding's verify step, beside plain decode
+    QScatterSeries *m_training; ///< a training plan's largest matmul (issue #45), where asked
     QLineSeries *m_limit;
     QLineSeries *m_compareRoof;
     QScatterSeries *m_comparePoint;

@@ -76,7 +76,9 @@ NumberEditor::NumberEditor(ScenarioDocument *document, const QString &path, QLab
     // bytes are whole ("262,144 B", not "262,144.000 B")
     const bool whole =
         info->integer || displayScale == 100.0 || fromView(info->unit) == QLatin1String("B");
-    setDecimals(whole ? 0 : decimals);
+    // money in cents ("5,000.00 USD", not "5,000.000 USD")
+    const bool money = fromView(info->unit) == QLatin1String("USD");
+    setDecimals(whole ? 0 : money ? std::min(decimals, 2) : decimals);
     fitParameterEditor(this, *info, displayScale);
     setGroupSeparatorShown(true);
     setKeyboardTracking(false);

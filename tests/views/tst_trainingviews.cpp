@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Training tab and the Memory tab's training plan (issue #45, item 4): what they show is the
+// core's plan of the scenario (core::plannedTraining, what `accel-calc train` prints), the step's
+// parts add up to the step, the search's layout is one click away, and nothing drawn is clipped.
+
+#include "viewtestsupport.h"
+
+#include "views/document/scenariodocument.h"
+#include "views/memory/memoryview.h"
+#include "views/train/trainingview.h"
+
+#include "core/data/presets.h"
+#include "core/data/scenarioio.h"
+#include "core/model/units.h"
+#include "core/train/trainingplan.h"
+
+#include <QPushButton>
+#include <QTest>
+#include <QUndoStack>
+
+using viewtestsupport::showOffscreen;
+
+namespace {
+
+core::Scenario preset(const char *id)
+{
+    const auto text = core::scenarioPresetText(id);
+    return core::readScenario(*text).value().scenario;
+}
+
+double sum(const QList<views::StepTimelineCanvas::Part> &parts)
+{
+    double total = 0;
+    for (const auto &part : parts)
+        total += part.value;
+    return total;
+}
+
+/** Texts drawn outside the canvas or over one another. */
+QStringList drawingProblems(const views::StepTimelineCanvas &canvas)
+{
+    QStringList problems;
+    const QRectF inside = QRectF(canvas.rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+    const auto &drawn = canvas.drawnTexts();
+    for (int i = 0; i < drawn.size(); ++i) {
+        if (!inside.contains(drawn[i].second))
+            problems << QStringLiteral("outside: ") + drawn[i].first;
+        for (int j = i + 1; j < drawn.size(); ++j) {
+            if (drawn[i].second.adjusted(1, 1, -1, -1).intersects(drawn[j].second))
+                problems << QStringLiteral("overlap: %1 / %2").arg(drawn[i].first, drawn[j].first);
+        }
+    }
+    return problems;
+}
+
+} // namespace
+
+class TrainingViews : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void trainingTabShowsThePlan();
+    void nothingDrawnIsClipped_data();
+    void nothingDrawnIsClipped();
+    void theSearchedLayoutIsOneClickAway();
+    void aPlanThatCannotRunSaysWhy();
+    void memoryTabShowsThePlansDevice();
+};
+
+void TrainingViews::initTestCase()
+{
+    viewtestsupport::initViewTests(QStringLiteral("tst_trainingviews"));
+}
+
+void TrainingViews::trainingTabShowsThePlan()
+{
+    views::ScenarioDocument doc;
+    doc.reset(preset("training-8b-pretrain"));
+    views::TrainingView view(&doc);
+    showOffscreen(view);
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    const core::TrainingPlan plan = core::plannedTraining(doc.scenario());
+    QVERIFY2(plan.problem.empty(), plan.problem.c_str());
+    // the summary's figures are the plan's, as accel-calc train prints them
+    const QString summary = view.summaryText();
+    for (const std::string &figure :
+         {core::formatDuration(plan.wallSeconds), core::formatCount(plan.deviceHours),
+          core::formatUsd(plan.usd), core::describeLayout(plan.layout)})
+        QVERIFY2(summary.contains(QString::fromStdString(figure)),
+                 qPrintable(QString::fromStdString(figure) + QStringLiteral(" in ") + summary));
+    // the step's parts add up to the step with the interruptions averaged in; the memory's to
+    // the busiest device's total, against its capacity
+    const auto &sections = view.canvas()->sections();
+    QCOMPARE(sections.size(), 2);
+    QVERIFY(viewtestsupport::near(sum(sections[0].parts),
+                                  plan.step.total / plan.reliability.goodput, 1e-12));
+    QVERIFY(viewtestsupport::near(sum(sections[1].parts), plan.memory.total, 1e-12));
+    QCOMPARE(sections[1].limit, plan.memory.capacity);
+    // the CSV gives the same parts
+    QVERIFY(view.csv().startsWith(QStringLiteral("part,kind,seconds\nMatmuls,compute,")));
+    // an edit moves it: twice the tokens within the same 60 days, more devices and about twice
+    // the device-hours
+    QVERIFY(doc.setNumber(QStringLiteral("training.tokens"), 30e12));
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    const core::TrainingPlan doubled = core::plannedTraining(doc.scenario());
+    QVERIFY(view.summaryText().contains(QString::fromStdString(core::formatUsd(doubled.usd))));
+    QVERIFY(doubled.devices > plan.devices);
+    QVERIFY(doubled.meetsDeadline);
+    QVERIFY(doubled.deviceHours > 1.6 * plan.deviceHours);
+}
+
+void TrainingViews::nothingDrawnIsClipped_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("presenter");
+    for (const char *id : {"training-8b-pretrain", "training-70b-finetune"}) {
+        QTest::addRow("%s 1280x800", id) << QString::fromLatin1(id) << QSize(1280, 800) << false;
+        QTest::addRow("%s presenter", id) << QString::fromLatin1(id) << QSize(1280, 800) << true;
+        QTest::addRow("%s 800x600", id) << QString::fromLatin1(id) << QSize(800, 600) << false;
+    }
+}
+
+void TrainingViews::nothingDrawnIsClipped()
+{
+    QFETCH(QString, scenario);
+    QFETCH(QSize, size);
+    QFETCH(bool, presenter);
+    viewtestsupport::PresenterScale scale(presenter);
+    views::ScenarioDocument doc;
+    doc.reset(preset(scenario.toLatin1().constData()));
+    views::TrainingView view(&doc);
+    showOffscreen(view, size);
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    QCoreApplication::processEvents();
+    view.canvas()->grab(); // paints, recording what it draws
+    QVERIFY(!view.canvas()->drawnTexts().isEmpty());
+    const QStringList problems = drawingProblems(*view.canvas());
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    // the canvas is as tall as its sections need (the scroll area shows the rest)
+    QVERIFY(view.canvas()->height() >= view.canvas()->neededHeight(view.canvas()->width()));
+}
+
+void TrainingViews::theSearchedLayoutIsOneClickAway()
+{
+    // the 8B pre-training on H100s: the stated settings (ZeRO-0, no recomputation, micro-batch
+    // 1) with the degrees searched take 512 devices; the search over everything finds a cheaper
+    // run that still meets the 60 days
+    views::ScenarioDocument doc;
+    doc.reset(preset("training-8b-pretrain"));
+    views::TrainingView view(&doc);
+    showOffscreen(view);
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    const core::TrainingPlan stated = core::plannedTraining(doc.scenario());
+    const core::TrainingPlan best = core::bestTrainingPlan(doc.scenario());
+    QVERIFY(best.usd < 0.99 * stated.usd);
+    QVERIFY(best.meetsDeadline);
+    QVERIFY(view.useBestButton()->isVisible());
+    view.useBestButton()->click();
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    // one answer: the tab's plan is now the search's, and there is nothing better to offer
+    const core::TrainingPlan applied = doc.trainingPlan();
+    QCOMPARE(applied.devices, best.devices);
+    QCOMPARE(core::describeLayout(applied.layout), core::describeLayout(best.layout));
+    QVERIFY(viewtestsupport::near(applied.usd, best.usd, 1e-12));
+    QVERIFY(!view.useBestButton()->isVisible());
+    QVERIFY(view.summaryText().contains(QString::fromStdString(core::formatUsd(best.usd))));
+    doc.undoStack()->undo();
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    QVERIFY(viewtestsupport::near(doc.trainingPlan().usd, stated.usd, 1e-12));
+    QVERIFY(view.useBestButton()->isVisible());
+}
+
+void TrainingViews::aPlanThatCannotRunSaysWhy()
+{
+    // tensor parallel 3 does not divide the 32 heads of Llama-3.1-8B
+    views::ScenarioDocument doc;
+    core::Scenario s = preset("training-8b-pretrain");
+    s.training.tensorParallel = 3;
+    doc.reset(s);
+    views::TrainingView view(&doc);
+    showOffscreen(view);
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    const core::TrainingPlan plan = core::plannedTraining(doc.scenario());
+    QVERIFY(!plan.problem.empty());
+    QVERIFY2(view.summaryText().contains(QString::fromStdString(plan.problem)),
+             qPrintable(view.summaryText()));
+    QVERIFY(view.canvas()->sections().isEmpty());
+    views::MemoryView memory(&doc);
+    showOffscreen(memory);
+    QCoreApplication::processEvents();
+    memory.ensureCurrent();
+    QVERIFY2(memory.headroomTexts()[0].startsWith(QStringLiteral("no layout runs")),
+             qPrintable(memory.headroomTexts()[0]));
+}
+
+void TrainingViews::memoryTabShowsThePlansDevice()
+{
+    views::ScenarioDocument doc;
+    doc.reset(preset("training-70b-finetune"));
+    views::MemoryView view(&doc);
+    showOffscreen(view);
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    const core::TrainingPlan plan = core::plannedTraining(doc.scenario());
+    QVERIFY2(plan.problem.empty(), plan.problem.c_str());
+    QCOMPARE(view.categories()[0], QStringLiteral("Training plan"));
+    double total = 0;
+    for (const char *part : {"Weights", "Gradients", "FP32 master copy", "Optimiser moments",
+                             "Activations", "Runtime context"})
+        total += view.segment(QLatin1String(part))[0];
+    // the same bytes as the Training tab's bar: one rule for a device's training memory
+    QVERIFY(viewtestsupport::near(total, plan.memory.total, 1e-12));
+    QCOMPARE(view.segment(QStringLiteral("Optimiser moments"))[0], plan.memory.optimizer);
+    QVERIFY2(
+        view.headroomTexts()[0].contains(QString::fromStdString(core::describeShape(plan.layout))),
+        qPrintable(view.headroomTexts()[0]));
+    // the lesson's scenarios keep the lesson's bar: 112 GB of state on one device (l.63)
+    doc.reset(core::Scenario{});
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    QCOMPARE(view.categories()[0], QStringLiteral("Training"));
+}
+
+QTEST_MAIN(TrainingViews)
+#include "tst_trainingviews.moc"

@@ -6,6 +6,7 @@
 #include "core/model/scenarioedits.h"
 #include "core/physics/estimateterms.h"
 #include "core/physics/evaluation.h"
+#include "core/train/trainingplan.h"
 
 #include <cmath>
 
@@ -113,6 +114,37 @@ std::vector<std::pair<std::string, std::string>> keyAssumptions(const Scenario &
     std::string model = s.model.name;
     if (isSet(s.model.parameters))
         model += ", " + formatNumber(s.model.parameters / 1e9, 3) + "B parameters";
+    if (asksForTrainingPlan(s)) {
+        // a training decision's inputs: the run, not a serving batch (issue #45)
+        const TrainingConfig &t = s.training;
+        auto degree = [](double value) {
+            return isSet(value) ? formatCount(value) : std::string("searched");
+        };
+        std::string goal = isSet(t.deadlineDays)
+                               ? "within " + formatNumber(t.deadlineDays, 4) + " days"
+                               : std::string();
+        if (isSet(t.budgetUsd))
+            goal += (goal.empty() ? "within " : ", within ") + formatUsd(t.budgetUsd);
+        return {
+            {"Model", model},
+            {"Device", device},
+            {"Tokens / sequence",
+             (isSet(t.tokens) ? formatCount(t.tokens) : std::string("20 per parameter")) + " / " +
+                 formatCount(t.sequenceLength) + " tokens"},
+            {"Deadline / budget", goal.empty() ? std::string("none") : goal},
+            {"Devices / TP x PP x DP", degree(t.devices) + " / " + degree(t.tensorParallel) +
+                                           " x " + degree(t.pipelineParallel) + " x " +
+                                           degree(t.dataParallel)},
+            {"Format", t.format == NumericFormat::Fp8 ? "FP8 matmuls, BF16 attention" : "BF16"},
+            {"Price per device-hour", formatUsd(s.cost.pricePerHourUsd)},
+            {"Device MTBF / restart",
+             formatCount(t.deviceMtbfHours) + " h / " + formatDuration(t.restartSeconds)},
+            {"Efficiency (bandwidth / compute)",
+             formatNumber(terms.bandwidthEfficiency * 100, 3) + " % / " +
+                 formatNumber(terms.computeEfficiency * 100, 3) + " % (" + estimateLabel(s) + ")"},
+            {"Network per device", formatBandwidth(t.networkGbPerSecond * 1e9)},
+        };
+    }
     return {
         {"Model", model},
         {"Device", device},

@@ -844,7 +844,7 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
         if (regime == Regime::Edge)
             return "on the user's device";
         if (regime == Regime::Training)
-            return "checkpoint every " + formatSeconds(f("checkpoint_interval_seconds"));
+            return "checkpoint every " + formatDuration(f("checkpoint_interval_seconds"));
         if (f("replicas") < 2)
             return "1 replica: no redundancy";
         return num(f("replicas"), 9) + " replicas" +

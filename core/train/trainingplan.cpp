@@ -5,6 +5,7 @@
 #include "core/model/calc.h"
 #include "core/model/scenario.h"
 #include "core/model/scenarioaccess.h"
+#include "core/model/units.h"
 #include "core/model/weightparts.h"
 #include "core/physics/estimateterms.h"
 
@@ -554,6 +555,7 @@ TrainingPlan planOf(const Prepared &p, const TrainingLayout &l)
     const double tokensPerStep = plan.globalBatch * p.sequenceLength;
     plan.tokensPerSecond = step.total > 0.0 ? tokensPerStep / step.total : 0.0;
     plan.tokensPerSecondPerDevice = plan.tokensPerSecond / plan.devices;
+    plan.peakFlops = p.peak;
     plan.mfu = plan.modelFlopsPerToken * plan.tokensPerSecond / (plan.devices * p.peak);
     plan.steps = std::ceil(p.tokens / tokensPerStep);
     plan.computeSeconds = plan.steps * step.total;
@@ -983,6 +985,72 @@ std::vector<TimelinePart> stepTimeline(const TrainingPlan &plan)
         add("Restarts", wallPerStep * rest, K::Resilience);
     }
     return parts;
+}
+
+std::vector<TrainingFormula> explainTraining(const TrainingPlan &plan)
+{
+    std::vector<TrainingFormula> out;
+    if (!plan.problem.empty())
+        return out;
+    const TrainingMemory &m = plan.memory;
+    const TrainingStep &st = plan.step;
+    const TrainingReliability &r = plan.reliability;
+    const std::string n = count(plan.devices);
+    out.push_back(
+        {"Memory per device",
+         "weights + gradients + FP32 master + optimiser moments (after the layout's sharding) + "
+         "activations of the micro-batches in flight + logits + overhead",
+         formatBytes(m.weights) + " + " + formatBytes(m.gradients) + " + " + formatBytes(m.master) +
+             " + " + formatBytes(m.optimizer) + " + " + formatBytes(m.activations) + " + " +
+             formatBytes(m.logits) + " + " + formatBytes(m.overhead) + " = " +
+             formatBytes(m.total) + " of " + formatBytes(m.capacity),
+         "Activations by Korthikanti et al. 2022; micro-batches in flight on the first stage "
+         "(1F1B): " +
+             formatNumber(m.microBatchesInFlight, 3) + "."});
+    const double slots = st.microBatches + plan.layout.pipeline - 1.0;
+    out.push_back({"Step time",
+                   "step = (micro-batches + stages - 1) x micro-batch time + exposed gradient "
+                   "reduction + optimiser",
+                   "(" + formatNumber(st.microBatches, 6) + " + " +
+                       formatNumber(plan.layout.pipeline, 4) + " - 1) x " +
+                       formatSeconds(st.microBatchSeconds) + " + " +
+                       formatSeconds(st.dataParallelExposedSeconds) + " + " +
+                       formatSeconds(st.optimizerSeconds) + " = " + formatSeconds(st.total),
+                   "The bubble is " + formatNumber(st.bubbleFraction * 100, 3) + " % of the " +
+                       formatNumber(slots, 6) + " slots (Narayanan et al. 2021)."});
+    out.push_back({"Model FLOP utilisation",
+                   "MFU = model FLOP per token x tokens per second / (devices x peak)",
+                   formatFlops(plan.modelFlopsPerToken) + " x " +
+                       formatNumber(plan.tokensPerSecond, 4) + " tokens/s / (" + n + " x " +
+                       formatFlopRate(plan.peakFlops) + ") = " + formatNumber(plan.mfu * 100, 3) +
+                       " %",
+                   "Model FLOP: 6 per multiplying parameter per token plus causal attention; "
+                   "recomputation is work the MFU does not count."});
+    out.push_back(
+        {"Checkpoint interval",
+         "interval = sqrt(2 x checkpoint write x job MTBF) - checkpoint write (Daly 2006)",
+         "sqrt(2 x " + formatSeconds(r.checkpointSeconds) + " x " +
+             formatDuration(r.jobMtbfHours * 3600.0) + ") - " + formatSeconds(r.checkpointSeconds) +
+             " = " + formatDuration(r.intervalSeconds) + "; goodput " +
+             formatNumber(r.goodput * 100, 4) + " %",
+         "Job MTBF = device MTBF / devices; each interruption loses half an interval, "
+         "a restart and a checkpoint read."});
+    out.push_back({"Time to train", "wall-clock = steps x step time / goodput + one start",
+                   formatNumber(plan.steps, 9) + " x " + formatSeconds(st.total) + " / " +
+                       formatNumber(r.goodput, 4) +
+                       " + start = " + formatDuration(plan.wallSeconds),
+                   "Steps = tokens / (global batch x sequence length)."});
+    TrainingFormula money{"Device-hours and cost",
+                          "device-hours = devices x wall-clock hours; cost = device-hours x price",
+                          n + " x " + formatNumber(plan.wallSeconds / 3600.0, 5) +
+                              " h = " + formatCount(plan.deviceHours) + " device-hours",
+                          "Energy: " + formatCount(plan.energyKwh) +
+                              " kWh for the devices and their hosts' share."};
+    if (std::isfinite(plan.usd))
+        money.substituted +=
+            " x " + formatUsd(plan.pricePerDeviceHour) + " = " + formatUsd(plan.usd);
+    out.push_back(money);
+    return out;
 }
 
 std::string describeShape(const TrainingLayout &l)

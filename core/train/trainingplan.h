@@ -104,6 +104,7 @@ struct TrainingPlan
     double gemmFlopsPerSecond = 0;
     double modelFlopsPerToken = 0; ///< 6 x active parameters + causal attention (3 x forward)
     double mfu = 0;                ///< model FLOP/s over the devices' dense peak in the format
+    double peakFlops = 0;          ///< one device's dense peak in the format, FLOP/s
     double tokensPerSecond = 0;
     double tokensPerSecondPerDevice = 0;
     double tokens = 0;          ///< the budget
@@ -190,6 +191,20 @@ struct TimelinePart
  *  writes, lost work, restarts). The parts sum to step.total / goodput; parts of no time are
  *  left out. Empty when the plan cannot run. */
 std::vector<TimelinePart> stepTimeline(const TrainingPlan &plan);
+
+/** One of the plan's formulas with its numbers put in, for a reader who checks the figure. */
+struct TrainingFormula
+{
+    std::string label;
+    std::string formula;
+    std::string substituted;
+    std::string note;
+};
+
+/** The plan's chain from the step to the bill (issue #45): memory per device, step time, MFU,
+ *  the checkpoint interval, the run's length, device-hours and cost, each with the plan's own
+ *  numbers. Empty when the plan cannot run. */
+std::vector<TrainingFormula> explainTraining(const TrainingPlan &plan);
 
 /** "TP 8 x PP 4 x DP 32, ZeRO-1, selective recomputation, micro-batch 1". */
 std::string describeLayout(const TrainingLayout &layout);

@@ -6,6 +6,7 @@
 #include "core/data/scenarioio.h"
 #include "core/model/architecture.h"
 #include "core/model/scenario.h"
+#include "core/model/units.h"
 #include "core/train/trainingplan.h"
 #include "testsupport.h"
 #include "tools/testpaths.h"
@@ -76,6 +77,7 @@ private slots:
     void oneDeviceStepByHand();
     void pipelineBubbleByHand();
     void stepTimelineAddsUpToTheStep();
+    void formulasCarryThePlansNumbers();
     void zeroShardsByHand_data();
     void zeroShardsByHand();
     void activationsOfALayoutByHand();
@@ -190,6 +192,27 @@ void TestTrainingPlan::stepTimelineAddsUpToTheStep()
     QVERIFY(!named("Expert all-to-alls")); // a dense model: no part of no time
     // a layout that cannot run has no timeline
     QVERIFY(core::stepTimeline(core::planTraining(s, layout(3, 1, 1))).empty());
+}
+
+void TestTrainingPlan::formulasCarryThePlansNumbers()
+{
+    // the report's formulas put the plan's own figures in: whoever checks the bill by hand
+    // finds the same numbers as the summary
+    const core::Scenario s = loadScenario(
+        gpt(R"({"sequence_length": 2048, "global_batch": 16, "tokens": 1e10, "devices": 4})"));
+    const core::TrainingPlan plan = core::planTraining(s, layout(1, 4, 1));
+    QVERIFY2(plan.problem.empty(), plan.problem.c_str());
+    const std::vector<core::TrainingFormula> formulas = core::explainTraining(plan);
+    QCOMPARE(formulas.size(), std::size_t(6));
+    QCOMPARE(formulas[1].label, std::string("Step time"));
+    // 16 micro-batches + 4 stages - 1 = 19 slots
+    QVERIFY2(formulas[1].substituted.rfind("(16 + 4 - 1) x ", 0) == 0,
+             formulas[1].substituted.c_str());
+    QVERIFY(formulas[1].substituted.find(core::formatSeconds(plan.step.total)) !=
+            std::string::npos);
+    QVERIFY(formulas[2].substituted.find("x 200 TFLOP/s)") != std::string::npos);
+    QVERIFY(formulas[5].substituted.find(core::formatCount(plan.deviceHours)) != std::string::npos);
+    QVERIFY(core::explainTraining(core::planTraining(s, layout(3, 1, 1))).empty());
 }
 
 void TestTrainingPlan::zeroShardsByHand_data()

@@ -6,15 +6,19 @@
 #include "viewtestsupport.h"
 
 #include "views/document/scenariodocument.h"
+#include "views/export/report.h"
 #include "views/memory/memoryview.h"
 #include "views/train/trainingview.h"
 
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
+#include "core/decide/comparison.h"
+#include "core/decide/selection.h"
 #include "core/model/units.h"
 #include "core/train/trainingplan.h"
 
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTest>
 #include <QUndoStack>
 
@@ -67,6 +71,7 @@ private slots:
     void theSearchedLayoutIsOneClickAway();
     void aPlanThatCannotRunSaysWhy();
     void memoryTabShowsThePlansDevice();
+    void aTrainingReportSpeaksOfTheRun();
 };
 
 void TrainingViews::initTestCase()
@@ -229,6 +234,39 @@ void TrainingViews::memoryTabShowsThePlansDevice()
     QCoreApplication::processEvents();
     view.ensureCurrent();
     QCOMPARE(view.categories()[0], QStringLiteral("Training"));
+}
+
+void TrainingViews::aTrainingReportSpeaksOfTheRun()
+{
+    // read as a CFO would: the run's devices, days, device-hours and cost as the wizard decided
+    // them, the terms of training explained, and no serving fleet's month, load test or latency
+    const core::Scenario s = preset("training-8b-pretrain");
+    const core::Selection selection = core::selectDevice(s);
+    const core::Candidate *best = core::recommendedCandidate(selection);
+    QVERIFY(best && best->trainingPlan && best->trainingPlan->problem.empty());
+    const core::TrainingPlan &plan = *best->trainingPlan;
+    QString html = views::reportHtml(s, core::MemoryUnits::GB);
+    html.remove(QRegularExpression(QStringLiteral("<svg.*?</svg>"),
+                                   QRegularExpression::DotMatchesEverythingOption));
+    for (const std::string &figure :
+         {core::formatCount(plan.deviceHours), core::formatUsd(plan.usd),
+          core::formatDuration(plan.wallSeconds),
+          core::formatDuration(plan.reliability.intervalSeconds)})
+        QVERIFY2(html.contains(QString::fromStdString(figure).toHtmlEscaped()),
+                 qPrintable(QString::fromStdString(figure)));
+    for (const char *words : {"<i>MFU</i>", "<i>Data parallel (DP n)</i>", "<i>Checkpoint</i>",
+                              "time a few hundred steps", "<th>Run cost</th>",
+                              "Roofline and the training step", "Tokens to train on"})
+        QVERIFY2(html.contains(QLatin1String(words)), words);
+    for (const char *words : {"load test", "Latency under load", "<i>KV cache</i>",
+                              "<th>Per month</th>", "Peak concurrent sequences"})
+        QVERIFY2(!html.contains(QLatin1String(words)), words);
+    // the slides' and assumptions' inputs of a training decision are the run's
+    const auto assumptions = core::keyAssumptions(s, core::MemoryUnits::GB);
+    QCOMPARE(assumptions[2].first, std::string("Tokens / sequence"));
+    QCOMPARE(assumptions[2].second, std::string("15 T / 8,192 tokens"));
+    QCOMPARE(assumptions[3].second, std::string("within 60 days"));
+    QCOMPARE(assumptions[4].second, std::string("searched / searched x searched x searched"));
 }
 
 QTEST_MAIN(TrainingViews)

@@ -9,6 +9,7 @@
 #include "views/load/loadviews.h"
 #include "views/memory/memoryview.h"
 #include "views/roofline/rooflineview.h"
+#include "views/train/trainingview.h"
 #include "views/widgets/appearance.h"
 #include "views/widgets/lessonlines.h"
 #include "views/widgets/offscreen.h"
@@ -30,6 +31,7 @@
 #include "core/physics/evaluation.h"
 #include "core/physics/explain.h"
 #include "core/physics/loadsim.h"
+#include "core/train/trainingplan.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
@@ -144,8 +146,23 @@ QString questionHtml(const core::Scenario &s, const core::Selection &selection)
 }
 
 /** The words page 1 uses, for a reader who never saw the app. */
-QString glossaryHtml()
+QString glossaryHtml(bool training)
 {
+    if (training)
+        return QObject::tr(
+            "<p class=\"muted\"><b>Terms.</b> <i>Token</i>: a piece of a word, about three "
+            "quarters of one; a run trains on a budget of them. <i>Device-hour</i>: one "
+            "accelerator rented for an hour, what a cloud bills. <i>Data parallel (DP n)</i>: n "
+            "copies of the model, each learning from its share of every batch, averaging what they "
+            "learned after each step. <i>Tensor parallel (TP n)</i>: each layer's matrices split "
+            "across n devices that work on every token together. <i>Pipeline parallel (PP n)</i>: "
+            "the layers cut into n stages that pass their work along, idle while the pipeline "
+            "fills and drains (the <i>bubble</i>). <i>ZeRO</i>: the optimiser's memory shared out "
+            "over the data-parallel copies instead of repeated on each. <i>Micro-batch</i>: the "
+            "sequences one device works on at once. <i>MFU</i> (model FLOP utilisation): the "
+            "share of the devices' peak arithmetic the run turns into training; 40-60 % is good. "
+            "<i>Checkpoint</i>: the run's state saved to storage, so an interrupted run resumes "
+            "from there instead of from the start.</p>");
     return QObject::tr(
         "<p class=\"muted\"><b>Terms.</b> <i>Token</i>: a piece of a word, about three quarters "
         "of one. <i>BF16, FP8, INT4, NVFP4 weights</i>: how many bits each of the model's "
@@ -195,13 +212,13 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
                        "checkpoint every %10.</p>")
                        .arg(style::number(plan.devices, 9),
                             esc(core::formatDuration(plan.wallSeconds)),
-                            style::number(plan.deviceHours, 6), usd(plan.usd),
+                            esc(core::formatCount(plan.deviceHours)), usd(plan.usd),
                             style::number(plan.energyKwh / 1000.0, 3),
                             style::number(plan.reliability.expectedInterruptions, 3),
                             QStringLiteral("%1 %").arg(style::number(100.0 * plan.mfu, 3)),
                             esc(core::formatCount(plan.tokens)),
                             esc(core::describeLayout(plan.layout)),
-                            esc(core::formatSeconds(plan.reliability.intervalSeconds)));
+                            esc(core::formatDuration(plan.reliability.intervalSeconds)));
         }
         if (selection.regime == core::Regime::Online) {
             out += QObject::tr("<table><tr><th>Per month</th><th>Per year</th><th>Per million "
@@ -289,10 +306,15 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
     if (const core::ReachInfo reach = core::estimateReach(judged);
         reach.reach == core::EstimateReach::ClassOnly || reach.reach == core::EstimateReach::NoData)
         estimate += QStringLiteral(". ") + esc(reach.text).chopped(1);
-    out += QObject::tr("<p class=\"muted\">Speeds: %1. Estimates rank the options; a load test "
-                       "under the real mix must confirm the p95 before committing.%2</p>")
+    out += (selection.regime == core::Regime::Training
+                ? QObject::tr("<p class=\"muted\">Speeds: %1. Estimates rank the options; time a "
+                              "few hundred steps of the chosen layout on the real cluster before "
+                              "committing to the run.%2</p>")
+                : QObject::tr("<p class=\"muted\">Speeds: %1. Estimates rank the options; a load "
+                              "test under the real mix must confirm the p95 before "
+                              "committing.%2</p>"))
                .arg(estimate, prices);
-    return out + glossaryHtml();
+    return out + glossaryHtml(selection.regime == core::Regime::Training);
 }
 
 /** The fleet's money line by line: devices x price -> hour -> month -> year -> tokens ->
@@ -452,6 +474,43 @@ QString workload(const core::Scenario &s, core::MemoryUnits units)
                QObject::tr("%1 (%2 parameters)")
                    .arg(esc(s.model.name),
                         QString::fromStdString(core::formatNumber(s.model.parameters, 4))));
+    if (s.wizard.regime == core::Regime::Training) {
+        // a training run's inputs, not a serving fleet's (issue #45)
+        const core::TrainingConfig &t = s.training;
+        auto given = [&](double value, const QString &text) {
+            return core::isSet(value) ? text : QObject::tr("none");
+        };
+        out += row(QObject::tr("Regime"), QObject::tr("training"));
+        out += row(QObject::tr("Tokens to train on"),
+                   core::isSet(t.tokens) ? esc(core::formatCount(t.tokens))
+                                         : QObject::tr("20 per parameter (none given)"));
+        out += row(QObject::tr("Sequence length"), n(t.sequenceLength));
+        out += row(
+            QObject::tr("Deadline"),
+            given(t.deadlineDays, QObject::tr("%1 days").arg(style::number(t.deadlineDays, 4))));
+        out += row(QObject::tr("Budget"), given(t.budgetUsd, usd(t.budgetUsd)));
+        out += row(QObject::tr("Matmul format"), t.format == core::NumericFormat::Fp8
+                                                     ? QObject::tr("FP8 (attention in BF16)")
+                                                     : QObject::tr("BF16"));
+        out += row(QObject::tr("Layout"),
+                   QObject::tr("each option's fastest within its device count: tensor, pipeline, "
+                               "data and context parallel degrees, ZeRO stage, recomputation and "
+                               "micro-batch searched"));
+        out += row(QObject::tr("Network per device"),
+                   esc(core::formatBandwidth(t.networkGbPerSecond * core::kGB)));
+        out += row(QObject::tr("Failures and checkpoints"),
+                   QObject::tr("one interruption per %1 device-hours; a restart takes %2; each "
+                               "device writes its checkpoint shard at %3, the storage takes %4")
+                       .arg(esc(core::formatCount(t.deviceMtbfHours)),
+                            esc(core::formatDuration(t.restartSeconds)),
+                            esc(core::formatBandwidth(t.checkpointGbPerSecond * core::kGB)),
+                            esc(core::formatBandwidth(t.storageGbPerSecond * core::kGB))));
+        out += row(QObject::tr("Prices"),
+                   QObject::tr("each device's own price per device-hour (its preset's dated "
+                               "on-demand figure, or a negotiated rate); a device without one is "
+                               "never given another's"));
+        return out + QStringLiteral("</table>");
+    }
     out += row(QObject::tr("Regime"),
                s.wizard.regime == core::Regime::Online     ? QObject::tr("online inference")
                : s.wizard.regime == core::Regime::Training ? QObject::tr("training")
@@ -584,11 +643,23 @@ QString assumptions(const core::Scenario &s)
     return out;
 }
 
-QString formulas(const core::Scenario &s, core::MemoryUnits units)
+QString formulas(const core::Scenario &s, core::MemoryUnits units,
+                 const core::TrainingPlan *training)
 {
     using core::FigureId;
-    const core::Evaluation e = core::evaluate(s);
     QString out = QObject::tr("<h2>Formulas, with the numbers put in</h2>");
+    if (training) {
+        // a training decision's chain from the step to the bill, not a serving fleet's
+        for (const core::TrainingFormula &x : core::explainTraining(*training)) {
+            out += QStringLiteral("<p><b>%1</b>: <code>%2</code><br>= %3")
+                       .arg(esc(x.label), esc(x.formula), esc(x.substituted));
+            if (!x.note.empty())
+                out += QStringLiteral("<br><span class=\"muted\">%1</span>").arg(esc(x.note));
+            out += QStringLiteral("</p>");
+        }
+        return out;
+    }
+    const core::Evaluation e = core::evaluate(s);
     for (const FigureId id :
          {FigureId::KvBytesPerSequence, FigureId::KvBytesTotal, FigureId::ServingBytesTotal,
           FigureId::HeadroomBytes, FigureId::DecodeBytesPerStep, FigureId::DecodeStepSeconds,
@@ -618,6 +689,14 @@ struct Parts
     core::GrowthPlan growthPlan;
 };
 
+/** The recommended run of a training decision, or null. */
+const core::TrainingPlan *trainingPlanOf(const core::Selection &selection)
+{
+    const core::Candidate *best = core::recommendedCandidate(selection);
+    return best && best->trainingPlan && best->trainingPlan->problem.empty() ? &*best->trainingPlan
+                                                                             : nullptr;
+}
+
 Parts parts(const core::Scenario &scenario, core::MemoryUnits units,
             const core::Selection &selection)
 {
@@ -634,10 +713,16 @@ Parts parts(const core::Scenario &scenario, core::MemoryUnits units,
         p.growth.clear();
     }
     p.checks = checksTable(selection);
-    p.charts = QObject::tr("<h2>Roofline and memory, as decided</h2><p class=\"muted\">The "
-                           "recommended device and format applied to the workload.</p>");
+    p.charts = selection.regime == core::Regime::Training
+                   ? QObject::tr("<h2>Roofline and the training step, as decided</h2><p "
+                                 "class=\"muted\">The recommended device and layout: the step's "
+                                 "largest matmul on the roofline; one optimiser step as the "
+                                 "busiest device spends it, and what that device holds.</p>")
+                   : QObject::tr("<h2>Roofline and memory, as decided</h2><p class=\"muted\">The "
+                                 "recommended device and format applied to the workload.</p>");
     p.tail = workload(scenario, units) + QObject::tr("<h2>The decision in full</h2>") +
-             DecisionView::decisionHtml(selection) + assumptions(d) + formulas(d, units) +
+             DecisionView::decisionHtml(selection) + assumptions(d) +
+             formulas(d, units, trainingPlanOf(selection)) +
              QObject::tr("<p class=\"muted\">Made with Accelerator Explorer %1 from the lesson "
                          "\"AI accelerators\"; preset data of %2.</p>")
                  .arg(QApplication::applicationVersion(), fromView(core::presetDataDate()));
@@ -655,6 +740,9 @@ struct Charts
     std::unique_ptr<View> roofline;
     std::unique_ptr<MemoryView> memory;
     std::unique_ptr<LoadCurveView> load; ///< latency against offered load (issue #26)
+    /// a training decision: the step and one device's memory, in place of the memory bars and
+    /// the load curve (a run has no requests to queue)
+    std::unique_ptr<TrainingView> training;
 
     Charts(const core::Scenario &scenario, core::MemoryUnits units)
     {
@@ -662,14 +750,25 @@ struct Charts
         document.setUnits(units);
         document.flush();
         roofline = std::make_unique<RooflineView>(&document);
+        layOutOffscreen(*roofline, QSize(1400, 720));
+        if (scenario.wizard.regime == core::Regime::Training) {
+            training = std::make_unique<TrainingView>(&document);
+            layOutOffscreen(*training, QSize(1400, 720));
+            return;
+        }
         memory = std::make_unique<MemoryView>(&document);
-        memory->setServingOnly(scenario.wizard.regime != core::Regime::Training);
+        memory->setServingOnly(true);
         load = std::make_unique<LoadCurveView>(&document);
         // the curve first: it simulates on a worker while the report is written
         layOutOffscreen(*load, QSize(1400, 720));
         load->startSimulation();
-        for (View *view : {roofline.get(), static_cast<View *>(memory.get())})
-            layOutOffscreen(*view, QSize(1400, 720));
+        layOutOffscreen(*memory, QSize(1400, 720));
+    }
+
+    /** The second figure beside the roofline: the memory bars, or a training plan's step. */
+    View &second() const
+    {
+        return training ? static_cast<View &>(*training) : static_cast<View &>(*memory);
     }
 
     /** The load curve's caption: what the simulation found, in the view's own words. */
@@ -741,9 +840,10 @@ bool writeHtml(const core::Scenario &scenario, core::MemoryUnits units, const QS
                           [&](QPainter &painter, const QRectF &target) {
                               paintGrowth(painter, target, p.growthPlan);
                           });
-    html += p.checks + p.charts + chartSvg(*charts.roofline) + chartSvg(*charts.memory) +
-            charts.loadCaption() + chartSvg(*charts.load) + p.tail +
-            QStringLiteral("</body></html>\n");
+    html += p.checks + p.charts + chartSvg(*charts.roofline) + chartSvg(charts.second());
+    if (charts.load)
+        html += charts.loadCaption() + chartSvg(*charts.load);
+    html += p.tail + QStringLiteral("</body></html>\n");
     return writeAtomically(path, html.toUtf8(), error);
 }
 
@@ -902,12 +1002,13 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
                                 charts.roofline->renderFigure(out, target, kChartSize);
                             },
                             [&](QPainter &out, const QRectF &target) {
-                                charts.memory->renderFigure(out, target, kChartSize);
+                                charts.second().renderFigure(out, target, kChartSize);
                             }});
-            drawFigurePage(painter, pdf, charts.loadCaption(), kChartSize,
-                           {[&](QPainter &out, const QRectF &target) {
-                               charts.load->renderFigure(out, target, kChartSize);
-                           }});
+            if (charts.load)
+                drawFigurePage(painter, pdf, charts.loadCaption(), kChartSize,
+                               {[&](QPainter &out, const QRectF &target) {
+                                   charts.load->renderFigure(out, target, kChartSize);
+                               }});
             drawFlow(painter, pdf, p.tail, true);
             return painter.end();
         },

@@ -22,6 +22,7 @@
 #include "core/output/exports.h"
 #include "core/physics/evaluation.h"
 #include "core/physics/explain.h"
+#include "core/train/trainingplan.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -149,6 +150,17 @@ std::vector<std::pair<std::string, std::string>> keyNumbersFor(const QString &vi
         return std::pair{std::string(core::figureInfo(id).label), core::formatFigure(e, id, units)};
     };
     if (viewName == QStringLiteral("decision") || viewName == QStringLiteral("checks")) {
+        if (const core::Candidate *best = core::recommendedCandidate(selection);
+            best && best->trainingPlan && best->trainingPlan->problem.empty()) {
+            // a training decision leads with the run: its cost, its length, its MFU
+            const core::TrainingPlan &plan = *best->trainingPlan;
+            return {{"The run, " + core::fleetLabel(*best), std::isfinite(plan.usd)
+                                                                ? core::formatUsd(plan.usd)
+                                                                : std::string("price needed")},
+                    {"Time to train, " + core::formatCount(plan.deviceHours) + " device-hours",
+                     core::formatDuration(plan.wallSeconds)},
+                    {"Model FLOP utilisation", core::formatNumber(plan.mfu * 100, 3) + " %"}};
+        }
         if (const core::Candidate *best = core::recommendedCandidate(selection)) {
             const core::CostSummary c = core::costSummary(*best);
             return {{"Per month, " + core::fleetLabel(*best),
@@ -159,6 +171,16 @@ std::vector<std::pair<std::string, std::string>> keyNumbersFor(const QString &vi
                      core::formatNumber(core::bindingMargin(*best).value * 100, 3) + " %"}};
         }
         return {{"Options that pass every check", "none"}};
+    }
+    if (viewName == QStringLiteral("training")) {
+        const core::TrainingPlan plan = core::plannedTraining(scenario);
+        if (!plan.problem.empty())
+            return {{"The plan", "cannot run: " + plan.problem}};
+        return {{"The run, " + core::formatCount(plan.devices) + " devices",
+                 std::isfinite(plan.usd) ? core::formatUsd(plan.usd) : std::string("price needed")},
+                {"Time to train, " + core::formatCount(plan.deviceHours) + " device-hours",
+                 core::formatDuration(plan.wallSeconds)},
+                {"Model FLOP utilisation", core::formatNumber(plan.mfu * 100, 3) + " %"}};
     }
     if (viewName == QStringLiteral("cost")) {
         // a share reads as a percentage on a slide ("0.486" was a utilisation)

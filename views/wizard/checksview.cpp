@@ -300,8 +300,12 @@ QString ChecksView::tableHtml(const core::Selection &selection, bool bestPerDevi
     const bool compact = bestPerDevice;
     QString out = tr("<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\" "
                      "style=\"border-collapse:collapse\"><thead><tr>");
-    out += compact ? tr("<th>Option</th><th>Per month</th>")
-                   : tr("<th>Device</th><th>Weights</th><th>Fleet</th><th>Per month</th>");
+    // a training decision prices the run, not a month (issue #45)
+    const bool training = selection.regime == core::Regime::Training;
+    const QString money = training ? tr("Run cost") : tr("Per month");
+    out += compact ? tr("<th>Option</th><th>%1</th>").arg(money)
+                   : tr("<th>Device</th><th>Weights</th><th>%1</th><th>%2</th>")
+                         .arg(training ? tr("Devices") : tr("Fleet"), money);
     // a long word in a narrow column may break, with a hyphen, after its sixth letter: the
     // report's landscape table printed "Compatibilit" over "y" (issue #42)
     static const QRegularExpression longWord(QStringLiteral("\\b(\\w{6})(\\w{5,})\\b"));
@@ -321,9 +325,8 @@ QString ChecksView::tableHtml(const core::Selection &selection, bool bestPerDevi
             rows.push_back(&c);
     for (const core::Candidate *row : rows) {
         const core::Candidate &c = *row;
-        const QString month = std::isfinite(c.monthlyCostUsd)
-                                  ? esc(core::formatUsd(c.monthlyCostUsd))
-                                  : tr("price needed");
+        const double usd = c.trainingPlan ? c.trainingPlan->usd : c.monthlyCostUsd;
+        const QString month = std::isfinite(usd) ? esc(core::formatUsd(usd)) : tr("price needed");
         const QString star = &c == best ? QStringLiteral("\u2605 ") : QString();
         if (compact)
             out += QStringLiteral("<tr><td>%1<b>%2</b>, %3<br>%4</td><td align=\"right\">%5</td>")

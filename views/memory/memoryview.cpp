@@ -74,6 +74,14 @@ double unitBytes(core::MemoryUnits units)
     return units == core::MemoryUnits::GiB ? core::kGiB : core::kGB;
 }
 
+/** While a class predicts the training state, in all or per device, the training bar waits
+ *  for Reveal (issues #23, #45). */
+bool trainingConcealed(const views::ScenarioDocument &doc)
+{
+    return doc.isConcealed(FigureId::TrainingStateBytes) ||
+           doc.isConcealed(FigureId::TrainingStateBytesPerDevice);
+}
+
 } // namespace
 
 MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
@@ -306,7 +314,7 @@ QList<MemoryView::Bar> MemoryView::bars() const
                  ? e[FigureId::TrainingActivationBytes]
                  : 0.0}};
     // while a class predicts the training state the bar waits for Reveal (issue #23)
-    if (document()->isConcealed(FigureId::TrainingStateBytes)) {
+    if (trainingConcealed(*document())) {
         for (auto &segment : training.segments)
             segment.second = 0;
     }
@@ -490,7 +498,7 @@ void MemoryView::refresh()
                           true, ChartLabels::Align::Centre);
             continue;
         }
-        if (trainingBar && doc.isConcealed(FigureId::TrainingStateBytes)) {
+        if (trainingBar && trainingConcealed(doc)) {
             m_headroomTexts << QString();
             continue; // no "in all" over a bar the class has yet to predict
         }

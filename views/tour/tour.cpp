@@ -193,6 +193,24 @@ QList<TourStep> makeSteps()
            "p95 target. Edge inference wants energy per inference and a toolchain for its "
            "operators: a 4-bit 3B model needs 1.5 GB of raw weights and may fit a laptop NPU's "
            "shared memory; a 70B model never will.")));
+    // issue #45: the 16 bytes a parameter that fit no single device, sharded, and a whole run
+    // planned: the lesson's 7B on 20 tokens a parameter, eight devices, ZeRO-3
+    s.append(makeStep(
+        tr("A training run"), QStringLiteral("lesson-default"),
+        {QStringLiteral("training.tokens=140e9"), QStringLiteral("training.devices=8"),
+         QStringLiteral("training.tensor_parallel=1"),
+         QStringLiteral("training.pipeline_parallel=1"), QStringLiteral("training.data_parallel=8"),
+         QStringLiteral("training.dp_degree=8"), QStringLiteral("training.zero_stage=3")},
+        QStringLiteral("training"), F::TrainingStateBytesPerDevice, 112e9 / 8, 1, 196,
+        tr("The 7B model's training state fits no single 80 GB device. Shard it: with ZeRO "
+           "stage 3 each of eight data-parallel devices keeps only its share of the weights, "
+           "gradients, master copy and optimiser moments, and gathers the rest when a layer "
+           "needs it. How much state does each device hold? Then read what the run costs: "
+           "20 tokens per parameter, six FLOP per parameter per token, for weeks on eight "
+           "devices, with a checkpoint every few hours because over thousands of "
+           "device-hours something fails."),
+        true));
+    s.back().figureLabel = tr("Training state per device, ZeRO-3 over 8");
     s.append(makeStep(
         tr("Device selection"), QStringLiteral("support-assistant"), {}, QStringLiteral("decision"),
         F::ServingBytesTotal, 32.7e9, 0.05e9, 215,
@@ -265,6 +283,11 @@ QList<TourStep> makeSteps()
             break;
         case F::TrainingStateBytes:
             step.giveaways = {F::TrainingStateBytesPerDevice, F::TrainingTotalBytesPerDevice};
+            break;
+        case F::TrainingStateBytesPerDevice:
+            step.giveaways = {F::TrainingTotalBytesPerDevice, F::TrainingWeightsBytesPerDevice,
+                              F::TrainingGradsBytesPerDevice, F::TrainingMasterBytesPerDevice,
+                              F::TrainingOptimizerBytesPerDevice};
             break;
         case F::InterconnectIntraNodeSeconds:
             step.giveaways = {F::InterconnectBandwidthSeconds, F::InterconnectSeconds,

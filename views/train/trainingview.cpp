@@ -242,7 +242,15 @@ void TrainingView::refresh()
         if (!warnings.isEmpty())
             html += QStringLiteral("<p style='color:%1'>%2</p>")
                         .arg(style::warning().name(), warnings.join(QLatin1Char(' ')));
-        m_canvas->setSections({stepSection(plan, s), memorySection(plan, document()->units())});
+        // while a class predicts the state per device (the tour), the device's bar waits
+        if (document()->isConcealed(core::FigureId::TrainingStateBytesPerDevice)) {
+            StepTimelineCanvas::Section hidden;
+            hidden.heading = tr("What each device holds: predict its training state, then "
+                                "Reveal");
+            m_canvas->setSections({stepSection(plan, s), hidden});
+        } else {
+            m_canvas->setSections({stepSection(plan, s), memorySection(plan, document()->units())});
+        }
     }
     if (!plan.notes.empty()) {
         QStringList notes;

@@ -272,6 +272,7 @@ void readTraining(const json &doc, Scenario &s, Diagnostics &warnings)
     if (custom && !r.has("recipe"))
         t.recipe.clear(); // components given inline: no named recipe
     std::string recompute = "none";
+    t.recomputeStated = r.has("recompute"); // else the training plan searches it
     r.string("recompute", recompute);
     if (recompute == "none")
         t.recompute = RecomputeMode::None;
@@ -680,9 +681,12 @@ json toJson(const Scenario &s)
     else
         training.erase("recipe");
     detail::putNumbers(training, s, "training");
-    training["recompute"] = t.recompute == RecomputeMode::None        ? "none"
-                            : t.recompute == RecomputeMode::Selective ? "selective"
-                                                                      : "full";
+    if (t.recomputeStated)
+        training["recompute"] = t.recompute == RecomputeMode::None        ? "none"
+                                : t.recompute == RecomputeMode::Selective ? "selective"
+                                                                          : "full";
+    else
+        training.erase("recompute");
     training["format"] = t.format == NumericFormat::Fp8 ? "fp8" : "bf16";
 
     detail::putNumbers(sectionFor(doc, "cost"), s, "cost");

@@ -75,9 +75,9 @@ constexpr std::array kParameters = std::to_array<ParameterInfo>({
     {"training.grads_bytes", "Gradient bytes", "B/param", 0, 64, false, false, 2, "Gradient per parameter.", "Training the same model", ACCEL_FIELD(training.gradsBytes)},
     {"training.master_bytes", "Master-copy bytes", "B/param", 0, 64, false, false, 4, "FP32 master weight per parameter (0 = no master copy).", "Training the same model", ACCEL_FIELD(training.masterBytes)},
     {"training.optimizer_bytes", "Optimiser bytes", "B/param", 0, 64, false, false, 8, "Optimiser state per parameter (Adam: two FP32 moments = 8).", "Training the same model", ACCEL_FIELD(training.optimizerBytes)},
-    {"training.zero_stage", "ZeRO stage", "", 0, 3, false, true, 0, "0 none; 1 shards optimiser state; 2 also gradients; 3 also weights.", "Training the same model", ACCEL_FIELD(training.zeroStage)},
+    {"training.zero_stage", "ZeRO stage", "", 0, 3, false, true, kNone, "0 none; 1 shards optimiser state; 2 also gradients; 3 also weights (default: searched by the training plan; the one-device memory check takes 0).", "Training the same model", ACCEL_FIELD(training.zeroStage)},
     {"training.dp_degree", "Data-parallel degree", "devices", 1, 1e6, false, true, 1, "Devices the ZeRO shards are spread over.", "Training the same model", ACCEL_FIELD(training.dpDegree)},
-    {"training.micro_batch", "Micro-batch", "sequences", 1, 1e6, false, true, 1, "Sequences per device per step (activations).", "Training the same model", ACCEL_FIELD(training.microBatch)},
+    {"training.micro_batch", "Micro-batch", "sequences", 1, 1e6, false, true, kNone, "Sequences per device per step (activations; default: searched by the training plan, 1 for the memory check).", "Training the same model", ACCEL_FIELD(training.microBatch)},
     {"training.sequence_length", "Sequence length", "tokens", 1, 1e8, false, true, 4096, "Tokens per training sequence (activations).", "Training the same model", ACCEL_FIELD(training.sequenceLength)},
     // the training plan (core/train, issue #45): a degree left out is searched
     {"training.tokens", "Training tokens", "tokens", 1, 1e14, false, true, kNone, "Tokens the run trains on (default: 20 per parameter, the compute-optimal ratio of Hoffmann et al. 2022).", "Training the same model", ACCEL_FIELD(training.tokens)},

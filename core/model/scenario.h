@@ -204,11 +204,15 @@ struct TrainingConfig
     double gradsBytes = 2;
     double masterBytes = 4;
     double optimizerBytes = 8;
-    double zeroStage = 0;
+    /// Unset: the training plan searches it (0-3) and the one-device memory check takes 0.
+    double zeroStage = kUnset;
     double dpDegree = 1;
-    double microBatch = 1;
+    /// Unset: the training plan searches it (1-8) and the memory check takes 1.
+    double microBatch = kUnset;
     double sequenceLength = 4096;
     RecomputeMode recompute = RecomputeMode::None;
+    /// False: the training plan searches the recomputation; the memory check takes `recompute`.
+    bool recomputeStated = false;
 
     // The training plan (core/train, issue #45). A degree left unset is searched; the count
     // unset is the deadline's or the budget's, else the stated degrees' product.
@@ -236,6 +240,9 @@ struct TrainingConfig
     {
         return weightsBytes + gradsBytes + masterBytes + optimizerBytes;
     }
+    /** The ZeRO stage and micro-batch the memory check uses: the stated ones, else 0 and 1. */
+    double zeroStageOrNone() const { return zeroStage == zeroStage ? zeroStage : 0.0; }
+    double microBatchOrOne() const { return microBatch == microBatch ? microBatch : 1.0; }
 };
 
 struct CostConfig

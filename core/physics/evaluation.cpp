@@ -651,13 +651,14 @@ void evaluateTraining(const Scenario &s, const Base &b, Evaluation &e)
     double master = p * t.masterBytes;
     double moments = p * t.optimizerBytes;
     const double dp = std::max(1.0, t.dpDegree);
-    if (t.zeroStage >= 1) {
+    const double zeroStage = t.zeroStageOrNone();
+    if (zeroStage >= 1) {
         master /= dp;
         moments /= dp;
     }
-    if (t.zeroStage >= 2)
+    if (zeroStage >= 2)
         grads /= dp;
-    if (t.zeroStage >= 3)
+    if (zeroStage >= 3)
         weights /= dp;
     e[F::TrainingStateBytesPerDevice] = weights + grads + master + moments;
     e[F::TrainingWeightsBytesPerDevice] = weights;
@@ -667,7 +668,7 @@ void evaluateTraining(const Scenario &s, const Base &b, Evaluation &e)
     const ModelSpec &m = s.model;
     if (isSet(m.hiddenSize) && isSet(m.attentionHeads)) {
         e[F::TrainingActivationBytes] =
-            m.layers * activationBytesPerLayer(t.sequenceLength, t.microBatch, m.hiddenSize,
+            m.layers * activationBytesPerLayer(t.sequenceLength, t.microBatchOrOne(), m.hiddenSize,
                                                m.attentionHeads, t.recompute);
     } else {
         warn(e, EvalWarning::ActivationsNeedArchitecture);

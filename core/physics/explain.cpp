@@ -540,9 +540,9 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
             "per device with ZeRO: stage 1 divides optimiser state (master copy included) by "
             "the data-parallel degree, stage 2 also gradients, stage 3 also weights";
         x.substituted = "= " + b.fig(F::TrainingStateBytesPerDevice) + " (stage " +
-                        count(s.training.zeroStage) + ", " + count(s.training.dpDegree) +
+                        count(s.training.zeroStageOrNone()) + ", " + count(s.training.dpDegree) +
                         " devices)";
-        b.input("ZeRO stage", count(s.training.zeroStage), "training.zero_stage");
+        b.input("ZeRO stage", count(s.training.zeroStageOrNone()), "training.zero_stage");
         b.input("data-parallel degree", count(s.training.dpDegree), "training.dp_degree");
         x.note = "Shares per Rajbhandari et al. 2020 (ZeRO), figure 1.";
         break;
@@ -551,10 +551,10 @@ std::optional<Explanation> explain(const Scenario &s, const Evaluation &e, Figur
                     "selective; 2 s b h full";
         x.substituted = "= " + b.fig(F::TrainingActivationBytes) +
                         " (s = " + count(s.training.sequenceLength) +
-                        ", b = " + count(s.training.microBatch) + ", h = " + count(m.hiddenSize) +
-                        ", a = " + count(m.attentionHeads) + ")";
+                        ", b = " + count(s.training.microBatchOrOne()) +
+                        ", h = " + count(m.hiddenSize) + ", a = " + count(m.attentionHeads) + ")";
         b.input("sequence length", count(s.training.sequenceLength), "training.sequence_length");
-        b.input("micro-batch", count(s.training.microBatch), "training.micro_batch");
+        b.input("micro-batch", count(s.training.microBatchOrOne()), "training.micro_batch");
         x.note = "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large Transformer "
                  "Models', 16-bit activations, no tensor or sequence parallelism.";
         break;

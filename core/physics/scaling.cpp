@@ -11,8 +11,8 @@ namespace core {
 double trainingWorkSeconds(const Scenario &s)
 {
     const Evaluation e = evaluate(s);
-    const double tokens =
-        s.training.microBatch * s.training.sequenceLength * std::max(1.0, s.interconnect.devices);
+    const double tokens = s.training.microBatchOrOne() * s.training.sequenceLength *
+                          std::max(1.0, s.interconnect.devices);
     const double flops = 6.0 * s.model.active() * tokens; // forward 2 + backward 4 per parameter
     return flops / (e[FigureId::PeakFlops] * e[FigureId::EstimateComputeEfficiency]);
 }

@@ -672,14 +672,17 @@ TrainingSearch searchAt(const Prepared &p, double devices, bool everything)
              powersOfTwoUpTo(std::max(1.0, std::min({devices, 32.0, p.sequenceLength / 1024.0}))));
     // the search tries stages that divide the layers; a stated uneven split is planned as given
     const std::vector<double> pipelines = keep(t.pipelineParallel, divisorsOf(p.layers, devices));
-    const std::vector<double> zeroStages =
-        everything ? std::vector<double>{0, 1, 2, 3} : std::vector<double>{t.zeroStage};
+    const std::vector<double> zeroStages = everything || !isSet(t.zeroStage)
+                                               ? std::vector<double>{0, 1, 2, 3}
+                                               : std::vector<double>{t.zeroStage};
     const std::vector<RecomputeMode> recomputes =
-        everything ? std::vector<RecomputeMode>{RecomputeMode::None, RecomputeMode::Selective,
-                                                RecomputeMode::Full}
-                   : std::vector<RecomputeMode>{t.recompute};
-    const std::vector<double> microBatches =
-        everything ? std::vector<double>{1, 2, 4, 8} : std::vector<double>{t.microBatch};
+        everything || !t.recomputeStated
+            ? std::vector<RecomputeMode>{RecomputeMode::None, RecomputeMode::Selective,
+                                         RecomputeMode::Full}
+            : std::vector<RecomputeMode>{t.recompute};
+    const std::vector<double> microBatches = everything || !isSet(t.microBatch)
+                                                 ? std::vector<double>{1, 2, 4, 8}
+                                                 : std::vector<double>{t.microBatch};
 
     std::map<ShapeKey, TrainingPlan> best;
     std::map<ShapeKey, TrainingPlan> nearest; // the least memory short, where none fits
@@ -767,6 +770,25 @@ std::string countProblem(const TrainingConfig &t, double devices)
     return {};
 }
 
+/** Why the degrees the scenario states cannot run at any count (tensor parallel 3 against 32
+ *  heads), or empty: said as such, not as a count that meets no deadline. */
+std::string statedDegreeProblem(const Prepared &p, const TrainingConfig &t)
+{
+    TrainingLayout l;
+    l.tensor = isSet(t.tensorParallel) ? t.tensorParallel : 1.0;
+    l.pipeline = isSet(t.pipelineParallel) ? t.pipelineParallel : 1.0;
+    l.context = isSet(t.contextParallel) ? t.contextParallel : 1.0;
+    l.expert = isSet(t.expertParallel) ? t.expertParallel : 1.0;
+    l.data = isSet(t.dataParallel) ? t.dataParallel : l.expert;
+    l.microBatch = isSet(t.microBatch) ? t.microBatch : 1.0;
+    std::string problem = structuralProblem(p, l);
+    // the batch's rules depend on the degrees still searched: only what no count mends
+    if (problem.find("global batch") != std::string::npos ||
+        problem.find("more sequences") != std::string::npos)
+        return {};
+    return problem;
+}
+
 } // namespace
 
 std::string layoutProblem(const Scenario &scenario, const TrainingLayout &layout)
@@ -832,6 +854,13 @@ TrainingSearch searchTraining(const Scenario &scenario, bool everything)
             continue;
         const TrainingPlan &fastest = at.ranked.front();
         const bool meets = fastest.meetsDeadline && fastest.withinBudget;
+        if (isSet(t.deadlineDays) && isSet(t.budgetUsd) && fastest.meetsDeadline && !meets) {
+            // the deadline is met but not within the budget, and more devices only cost more:
+            // the fewest devices that meet the deadline are the nearest, over the budget
+            nearest = std::move(at);
+            anyRuns = true;
+            break;
+        }
         if (meets && isSet(t.deadlineDays)) {
             chosen = std::move(at);
             chosen.deviceCountReason = "the fewest devices (powers of two) that meet the deadline";
@@ -850,14 +879,18 @@ TrainingSearch searchTraining(const Scenario &scenario, bool everything)
         }
     }
     if (!found) {
-        const std::string what =
-            isSet(t.deadlineDays) ? "meets the deadline" : "stays within the budget";
+        const bool deadlineMet =
+            anyRuns && isSet(t.deadlineDays) && nearest.ranked.front().meetsDeadline;
+        const std::string what = deadlineMet || !isSet(t.deadlineDays) ? "stays within the budget"
+                                 : isSet(t.budgetUsd) ? "meets the deadline within the budget"
+                                                      : "meets the deadline";
         chosen = anyRuns ? std::move(nearest) : searchAt(p, 1, everything);
         chosen.deviceCountReason =
             "no count up to 131,072 devices " + what +
-            (anyRuns ? std::string(isSet(t.deadlineDays) ? ": the fastest shown"
-                                                         : ": the cheapest shown")
-                     : std::string());
+            (!anyRuns      ? std::string()
+             : deadlineMet ? std::string(": the fewest devices that meet the deadline shown")
+             : isSet(t.deadlineDays) ? std::string(": the fastest shown")
+                                     : std::string(": the cheapest shown"));
     }
     chosen.layoutsTried = tried;
     return chosen;
@@ -879,6 +912,14 @@ TrainingPlan chosenPlan(const Scenario &scenario, bool everything)
             return plan;
         }
     }
+    if (!everything) {
+        if (std::string problem = statedDegreeProblem(prepare(scenario), given); !problem.empty()) {
+            TrainingPlan plan;
+            plan.devices = isSet(given.devices) ? given.devices : 0.0;
+            plan.problem = problem;
+            return plan;
+        }
+    }
     TrainingSearch search = searchTraining(scenario, everything);
     if (!search.ranked.empty())
         return std::move(search.ranked.front());
@@ -889,9 +930,15 @@ TrainingPlan chosenPlan(const Scenario &scenario, bool everything)
             nearest = &shape;
     if (nearest) {
         TrainingPlan plan = planOf(prepare(scenario), nearest->layout);
-        plan.problem = "does not fit on " + count(search.devices) + " devices: the nearest, " +
-                       describeLayout(nearest->layout) + ", needs " + gigabytes(plan.memory.total) +
-                       " per device of " + gigabytes(plan.memory.capacity);
+        // a count the scenario did not give is not its answer: say that none held it
+        const std::string where = search.deviceCountReason.starts_with("no count")
+                                      ? search.deviceCountReason + "; on " + count(search.devices) +
+                                            (search.devices == 1.0 ? " device" : " devices")
+                                      : "does not fit on " + count(search.devices) +
+                                            (search.devices == 1.0 ? " device" : " devices");
+        plan.problem = where + ": the nearest, " + describeLayout(nearest->layout) + ", needs " +
+                       gigabytes(plan.memory.total) + " per device of " +
+                       gigabytes(plan.memory.capacity);
         return plan;
     }
     TrainingPlan plan;
@@ -928,6 +975,7 @@ Scenario withTrainingLayout(const Scenario &scenario, const TrainingPlan &plan)
     t.expertParallel = l.expert;
     t.zeroStage = l.zeroStage;
     t.recompute = l.recompute;
+    t.recomputeStated = true;
     t.microBatch = l.microBatch;
     t.globalBatch = plan.globalBatch;
     // the ZeRO shards of the memory check: over the data-parallel replicas

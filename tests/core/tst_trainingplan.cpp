@@ -78,6 +78,8 @@ private slots:
     void pipelineBubbleByHand();
     void stepTimelineAddsUpToTheStep();
     void formulasCarryThePlansNumbers();
+    void aBudgetNoPlanMeetsShowsTheDeadlinesCheapest();
+    void aStatedDegreeThatCannotRunSaysWhy();
     void zeroShardsByHand_data();
     void zeroShardsByHand();
     void activationsOfALayoutByHand();
@@ -213,6 +215,37 @@ void TestTrainingPlan::formulasCarryThePlansNumbers()
     QVERIFY(formulas[2].substituted.find("x 200 TFLOP/s)") != std::string::npos);
     QVERIFY(formulas[5].substituted.find(core::formatCount(plan.deviceHours)) != std::string::npos);
     QVERIFY(core::explainTraining(core::planTraining(s, layout(3, 1, 1))).empty());
+}
+
+// A hostile review (issue #45): a deadline with a $1 budget planned 65,536 devices for $19.7 M,
+// the fastest run, not the nearest to the budget
+void TestTrainingPlan::aBudgetNoPlanMeetsShowsTheDeadlinesCheapest()
+{
+    const core::Scenario deadline =
+        loadScenario(gpt(R"({"sequence_length": 2048, "tokens": 1e11, "deadline_days": 30})"));
+    const core::Scenario both = loadScenario(
+        gpt(R"({"sequence_length": 2048, "tokens": 1e11, "deadline_days": 30, "budget_usd": 1})"));
+    const core::TrainingPlan met = core::plannedTraining(deadline);
+    const core::TrainingPlan over = core::plannedTraining(both);
+    QVERIFY2(met.problem.empty() && over.problem.empty(), over.problem.c_str());
+    QVERIFY(met.meetsDeadline);
+    // the fewest devices that meet the deadline, said to be over the budget
+    QCOMPARE(over.devices, met.devices);
+    QVERIFY(over.meetsDeadline);
+    QVERIFY(!over.withinBudget);
+    const core::TrainingSearch search = core::searchTraining(both, false);
+    QVERIFY2(search.deviceCountReason.find("within the budget") != std::string::npos,
+             search.deviceCountReason.c_str());
+}
+
+// ... and a stated tensor parallel of 3 against 16 heads said "no count meets the deadline"
+void TestTrainingPlan::aStatedDegreeThatCannotRunSaysWhy()
+{
+    const core::Scenario s = loadScenario(gpt(
+        R"({"sequence_length": 2048, "tokens": 1e11, "deadline_days": 30, "tensor_parallel": 3})"));
+    const core::TrainingPlan plan = core::plannedTraining(s);
+    QVERIFY2(plan.problem.find("tensor_parallel 3 does not divide") != std::string::npos,
+             plan.problem.c_str());
 }
 
 void TestTrainingPlan::zeroShardsByHand_data()
@@ -565,6 +598,21 @@ void TestTrainingPlan::scenarioKeysRoundTrip()
     QCOMPARE(t.devices, 64.0);
     QCOMPARE(t.tensorParallel, 8.0);
     QVERIFY(std::isnan(t.pipelineParallel)); // unset stays unset: it is still searched
+    // so do the ZeRO stage, micro-batch and recomputation a file leaves out: a saved decision
+    // plans the same run when it is opened again (issue #45: one plan per scenario)
+    QVERIFY(std::isnan(t.zeroStage));
+    QVERIFY(std::isnan(t.microBatch));
+    QVERIFY(!t.recomputeStated);
+    QCOMPARE(core::plannedTraining(again.value().scenario).wallSeconds,
+             core::plannedTraining(s).wallSeconds);
+    // a stated one stays stated
+    const core::Scenario stated = loadScenario(gpt(
+        R"({"sequence_length": 2048, "zero_stage": 0, "micro_batch": 1, "recompute": "none"})"));
+    auto statedAgain = core::readScenario(core::writeScenario(stated));
+    QVERIFY(statedAgain);
+    QCOMPARE(statedAgain.value().scenario.training.zeroStage, 0.0);
+    QCOMPARE(statedAgain.value().scenario.training.microBatch, 1.0);
+    QVERIFY(statedAgain.value().scenario.training.recomputeStated);
     QCOMPARE(t.tokens, 1e12);
     QCOMPARE(t.deadlineDays, 30.0);
     QCOMPARE(t.networkGbPerSecond, 25.0);

@@ -242,6 +242,7 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     connect(m_recompute, &QComboBox::activated, this, [this](int index) {
         core::Scenario s = this->document()->scenario();
         const QString mode = m_recompute->itemData(index).toString();
+        s.training.recomputeStated = true;
         s.training.recompute = mode == QStringLiteral("full") ? core::RecomputeMode::Full
                                : mode == QStringLiteral("selective")
                                    ? core::RecomputeMode::Selective
@@ -551,11 +552,11 @@ void MemoryView::refresh()
         m_recipeNote->setText(tr("Custom components: %1 B/param.")
                                   .arg(QString::fromStdString(
                                       core::formatNumber(s.training.bytesPerParameter(), 3))));
-    m_zeroStage->setValue(int(s.training.zeroStage));
+    m_zeroStage->setValue(int(s.training.zeroStageOrNone()));
     m_dpDegree->setValue(int(s.training.dpDegree));
     // a training plan shards over its own layout (the Training tab's degrees)
     m_dpDegree->setEnabled(!core::asksForTrainingPlan(s));
-    m_microBatch->setValue(int(s.training.microBatch));
+    m_microBatch->setValue(int(s.training.microBatchOrOne()));
     m_sequenceLength->setValue(int(s.training.sequenceLength));
     m_recompute->setCurrentIndex(int(s.training.recompute));
     m_updating = false;

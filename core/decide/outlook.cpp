@@ -116,9 +116,11 @@ std::vector<const Candidate *> alternatives(const Selection &selection, std::siz
     for (const Candidate &c : selection.candidates)
         if (&c != best)
             rest.push_back(&c);
+    // a training decision's options by the run's cost (what the ranking weighs), a serving
+    // one's by the month's
     auto cost = [](const Candidate *c) {
-        return std::isfinite(c->monthlyCostUsd) ? c->monthlyCostUsd
-                                                : std::numeric_limits<double>::infinity();
+        const double usd = c->trainingPlan ? c->trainingPlan->usd : c->monthlyCostUsd;
+        return std::isfinite(usd) ? usd : std::numeric_limits<double>::infinity();
     };
     std::stable_sort(rest.begin(), rest.end(), [&](const Candidate *a, const Candidate *b) {
         if (a->passes != b->passes)

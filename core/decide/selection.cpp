@@ -1198,6 +1198,14 @@ void recommend(Selection &selection)
         else if (regime == Regime::Online && !isSet(c.monthlyCostUsd))
             rec.rejected.push_back(optionName(c) + " - passes (" + fleetLabel(c) +
                                    "), but has no price: it cannot be ranked on cost.");
+        else if (regime == Regime::Training && c.trainingPlan && best.trainingPlan &&
+                 std::isfinite(c.trainingPlan->usd) && std::isfinite(best.trainingPlan->usd))
+            // the run's cost and length beside the recommendation's: what the ranking weighed
+            rec.rejected.push_back(optionName(c) + " - passes (" + fleetLabel(c) + ") at " +
+                                   formatUsd(c.trainingPlan->usd) + " for " +
+                                   formatDuration(c.trainingPlan->wallSeconds) + ", " +
+                                   formatUsd(c.trainingPlan->usd - best.trainingPlan->usd) +
+                                   " more.");
         else if (regime == Regime::Online && costRank(c) > costRank(best))
             rec.rejected.push_back(optionName(c) + " - passes (" + fleetLabel(c) + ") at " +
                                    formatUsd(c.monthlyCostUsd) + " a month, " +

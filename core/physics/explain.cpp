@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/physics/explain.h"
 
+#include "core/model/parameters.h"
+
 #include "core/model/architecture.h"
 #include "core/model/scenario.h"
 #include "core/model/scenarioedits.h"
@@ -102,6 +104,10 @@ std::string provenanceOf(const Scenario &s, std::string_view path)
         if (!isSet(s.device.powerW) && s.power.deviceW == follow.deviceW)
             return follow.powerOrigin;
     }
+    // the training plan's inputs are no part of the lesson's example: their default's own source
+    if (key.starts_with("training.") && !key.starts_with("training.dp_degree"))
+        if (const ParameterInfo *info = findParameter(key); info && isSet(info->defaultValue))
+            return "default: " + std::string(info->help);
     return "default: the lesson's running example";
 }
 

@@ -13,6 +13,7 @@
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
 #include "core/decide/comparison.h"
+#include "core/decide/outlook.h"
 #include "core/decide/selection.h"
 #include "core/model/units.h"
 #include "core/train/trainingplan.h"
@@ -21,6 +22,9 @@
 #include <QRegularExpression>
 #include <QTest>
 #include <QUndoStack>
+
+#include <algorithm>
+#include <cmath>
 
 using viewtestsupport::showOffscreen;
 
@@ -277,6 +281,21 @@ void TrainingViews::aTrainingReportSpeaksOfTheRun()
     for (const char *words : {"load test", "Latency under load", "<i>KV cache</i>",
                               "<th>Per month</th>", "Peak concurrent sequences"})
         QVERIFY2(!html.contains(QLatin1String(words)), words);
+    // the other options say what their run would cost, not only that they rank lower; and the
+    // table of options is in the ranking's order, the run's cost
+    for (const core::Candidate &c : selection.candidates) {
+        if (&c == best || !c.passes || !c.trainingPlan || !std::isfinite(c.trainingPlan->usd))
+            continue;
+        const std::string usd = core::formatUsd(c.trainingPlan->usd);
+        QVERIFY2(std::any_of(
+                     selection.recommendation.rejected.begin(),
+                     selection.recommendation.rejected.end(),
+                     [&](const std::string &line) { return line.find(usd) != std::string::npos; }),
+                 usd.c_str());
+    }
+    const auto options = core::alternatives(selection);
+    for (std::size_t i = 2; i < options.size(); ++i)
+        QVERIFY(options[i - 1]->trainingPlan->usd <= options[i]->trainingPlan->usd);
     // the slides' and assumptions' inputs of a training decision are the run's
     const auto assumptions = core::keyAssumptions(s, core::MemoryUnits::GB);
     QCOMPARE(assumptions[2].first, std::string("Tokens / sequence"));

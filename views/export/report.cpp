@@ -46,7 +46,9 @@
 
 #include <QSvgGenerator>
 #include <QTextDocument>
+
 #include <optional>
+#include <span>
 
 #include <algorithm>
 #include <functional>
@@ -571,30 +573,56 @@ QString readableSource(QString source)
 
 QString assumptions(const core::Scenario &s)
 {
-    static const char *const paths[] = {"model.parameters",
-                                        "model.layers",
-                                        "model.kv_heads",
-                                        "model.head_dim",
-                                        "device.memory_gb",
-                                        "device.bandwidth_gb_s",
-                                        "device.price_per_hour_usd",
-                                        "device.power_w",
-                                        "serving.concurrent_sequences",
-                                        "serving.context_tokens",
-                                        "serving.prompt_tokens",
-                                        "serving.overhead_gb",
-                                        "serving.ttft_target_s",
-                                        "serving.pacing_target_tokens_s",
-                                        "cost.price_per_hour_usd",
-                                        "cost.utilisation",
-                                        "serving.bandwidth_efficiency",
-                                        "serving.compute_efficiency"};
+    // a training decision's inputs: the run's, not a serving fleet's
+    static const char *const trainingPaths[] = {"model.parameters",
+                                                "model.layers",
+                                                "model.hidden_size",
+                                                "device.memory_gb",
+                                                "device.bandwidth_gb_s",
+                                                "device.price_per_hour_usd",
+                                                "device.power_w",
+                                                "training.tokens",
+                                                "training.sequence_length",
+                                                "training.deadline_days",
+                                                "training.budget_usd",
+                                                "training.network_gb_s",
+                                                "training.device_mtbf_hours",
+                                                "training.checkpoint_gb_s",
+                                                "training.storage_gb_s",
+                                                "training.restart_s",
+                                                "cost.price_per_hour_usd",
+                                                "serving.compute_efficiency"};
+    static const char *const servingPaths[] = {"model.parameters",
+                                               "model.layers",
+                                               "model.kv_heads",
+                                               "model.head_dim",
+                                               "device.memory_gb",
+                                               "device.bandwidth_gb_s",
+                                               "device.price_per_hour_usd",
+                                               "device.power_w",
+                                               "serving.concurrent_sequences",
+                                               "serving.context_tokens",
+                                               "serving.prompt_tokens",
+                                               "serving.overhead_gb",
+                                               "serving.ttft_target_s",
+                                               "serving.pacing_target_tokens_s",
+                                               "cost.price_per_hour_usd",
+                                               "cost.utilisation",
+                                               "serving.bandwidth_efficiency",
+                                               "serving.compute_efficiency"};
+    const bool training = s.wizard.regime == core::Regime::Training;
     QString out = QObject::tr("<h2>Assumptions</h2><table><tr><th>Input</th><th>Value</th>"
                               "<th>Kind</th><th>Source</th><th>Date</th></tr>");
     // a date, not a range of years ("2025-2026" read as "2025-20")
     static const QRegularExpression dated(
         QStringLiteral("\\b(20\\d\\d-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\\d|3[01]))?)(?!\\d)"));
-    for (const char *path : paths) {
+    const auto pathList = training ? std::span<const char *const>(trainingPaths)
+                                   : std::span<const char *const>(servingPaths);
+    for (const char *path : pathList) {
+        // one price: the device's where the cost section only follows it
+        if (std::string_view(path) == "cost.price_per_hour_usd" && training &&
+            core::numberAt(s, "device.price_per_hour_usd") == core::numberAt(s, path))
+            continue;
         const auto value = core::numberAt(s, path);
         if (!value || !std::isfinite(*value))
             continue;
@@ -616,18 +644,19 @@ QString assumptions(const core::Scenario &s)
                           ? QObject::tr(" estimate, fitted to your measurements")
                           : QObject::tr(" estimate, fitted to published runs"));
         }
-        const QString kind = source.contains(QLatin1String("estimate, fitted"))
-                                 ? QObject::tr("measurement")
-                             : source.contains(QLatin1String("scenario file")) ||
-                                     source.contains(QLatin1String("command line"))
-                                 ? QObject::tr("your input")
-                             : source.contains(QLatin1String("lesson"), Qt::CaseInsensitive)
-                                 ? QObject::tr("the lesson's illustration")
-                             : source.contains(QLatin1String("ILLUSTRATIVE"))
-                                 ? QObject::tr("illustrative third-party price")
-                             : source.contains(QLatin1String("measured"), Qt::CaseInsensitive)
-                                 ? QObject::tr("measurement")
-                                 : QObject::tr("datasheet or published reference");
+        const QString kind =
+            source.contains(QLatin1String("estimate, fitted")) ? QObject::tr("measurement")
+            : source.contains(QLatin1String("scenario file")) ||
+                    source.contains(QLatin1String("command line"))
+                ? QObject::tr("your input")
+            : source.contains(QLatin1String("app assumption")) ? QObject::tr("the app's assumption")
+            : source.contains(QLatin1String("lesson"), Qt::CaseInsensitive)
+                ? QObject::tr("the lesson's illustration")
+            : source.contains(QLatin1String("ILLUSTRATIVE"))
+                ? QObject::tr("illustrative third-party price")
+            : source.contains(QLatin1String("measured"), Qt::CaseInsensitive)
+                ? QObject::tr("measurement")
+                : QObject::tr("datasheet or published reference");
         source = readableSource(source);
         const auto match = dated.match(source);
         const core::ParameterInfo *info = core::findParameter(path);
@@ -706,9 +735,14 @@ Parts parts(const core::Scenario &scenario, core::MemoryUnits units,
     p.growthPlan = core::growthPlan(scenario, selection);
     p.summary =
         header(d) + executiveSummary(scenario, selection, p.sensitivity, p.growthPlan, units);
-    p.money = costTable(selection) + sensitivityHtml(p.sensitivity);
-    p.growth = growthHtml(p.growthPlan);
-    if (!(p.growthPlan.growthPerMonth > 0)) { // one sentence, no chart: on the money's page
+    const bool training = selection.regime == core::Regime::Training;
+    // a serving fleet's month and traffic: a training run has neither (its cost, days and
+    // risks are on page 1 and in the formulas)
+    p.money = training ? QString() : costTable(selection) + sensitivityHtml(p.sensitivity);
+    p.growth = training ? QString() : growthHtml(p.growthPlan);
+    if (training)
+        p.sensitivity.available = false;
+    if (!training && !(p.growthPlan.growthPerMonth > 0)) { // one sentence, no chart
         p.money += p.growth;
         p.growth.clear();
     }
@@ -978,7 +1012,8 @@ bool writePdf(const core::Scenario &scenario, core::MemoryUnits units, const QSt
             if (!painter.begin(&pdf))
                 return false;
             drawFlow(painter, pdf, p.summary, false);
-            drawFlow(painter, pdf, p.money, true);
+            if (!p.money.isEmpty()) // a training run has no month to tabulate
+                drawFlow(painter, pdf, p.money, true);
             if (p.sensitivity.available)
                 drawFigurePage(
                     painter, pdf, QObject::tr("<h2>Sensitivity, drawn</h2>"), kDecisionFigureSize,

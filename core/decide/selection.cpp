@@ -998,6 +998,8 @@ Candidate checkCandidate(const Scenario &base, const CandidateDevice &device, Nu
     c.checks[0] = compatibility(c, e);
     if (s.wizard.regime == Regime::Training) {
         c.trainingPlan = bestTrainingPlan(s);
+        if (c.trainingPlan->problem.empty()) // one device of the plan's layout, one figure
+            c.memoryPerDeviceBytes = c.trainingPlan->memory.total;
         c.checks[1] = trainingMemory(c, e);
         c.checks[2] = trainingLatency(c, e);
     } else {
@@ -1712,6 +1714,28 @@ nlohmann::ordered_json partFormatsJson(const ServingConfig &serving)
 }
 
 /** The recommendation as `check` and `decide` print it; nulls where nothing passes. */
+/** A training candidate's run, where it has one that runs (null for serving). */
+const TrainingPlan *runOf(const Candidate *c)
+{
+    return c && c->trainingPlan && c->trainingPlan->problem.empty() ? &*c->trainingPlan : nullptr;
+}
+
+/** What a training candidate's JSON says of its run: the layout's degrees, not a serving
+ *  replica's, and the run's cost and length, not a month of a run that lasts minutes. */
+void putRun(nlohmann::ordered_json &out, const TrainingPlan &plan)
+{
+    out["tensor_parallel"] = jsonNumber(plan.layout.tensor);
+    out["pipeline_parallel"] = jsonNumber(plan.layout.pipeline);
+    out["replicas"] = jsonNumber(plan.layout.data * plan.layout.context); // model copies
+    out["usd_per_month"] = nullptr;
+    if (out.contains("monthly_cost_usd"))
+        out["monthly_cost_usd"] = nullptr;
+    out["run_usd"] = jsonNumber(plan.usd);
+    out["run_days"] = jsonNumber(plan.days);
+    out["device_hours"] = jsonNumber(plan.deviceHours);
+    out["mfu"] = jsonNumber(plan.mfu);
+}
+
 nlohmann::ordered_json recommendationJson(const Selection &selection)
 {
     using json = nlohmann::ordered_json;
@@ -1740,7 +1764,10 @@ nlohmann::ordered_json recommendationJson(const Selection &selection)
         rec["split"] = r.split;
     rec["rejected"] = r.rejected;
     rec["engine_settings"] = r.engineSettings;
-    if (best) {
+    if (const TrainingPlan *run = runOf(best)) {
+        putRun(rec, *run);
+        rec["name"] = decisionName(*best);
+    } else if (best) {
         rec["batch"] = number(best->scenario.serving.batch);
         rec["utilisation"] = number(best->check(CheckKind::Cost).figure("utilisation"));
         rec["name"] = decisionName(*best);
@@ -1797,6 +1824,8 @@ std::string selectionToJson(const Selection &selection)
                               {"usd_per_month", number(c.monthlyCostUsd)},
                               {"monthly_cost_usd", number(c.monthlyCostUsd)},
                               {"usd_per_million_tokens", number(c.usdPerMillionTokens)}});
+        if (const TrainingPlan *run = runOf(&c))
+            putRun(candidates.back(), *run);
     }
     out["candidates"] = candidates;
     out["recommendation"] = recommendationJson(selection);

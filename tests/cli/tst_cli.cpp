@@ -108,6 +108,7 @@ private slots:
     void simulateReadsATraceBesideTheScenario();
     void simulateRefusesBadLoads();
     void trainPrintsThePlanAndSearch();
+    void checkAndTrainGiveOneRun();
     void trainRefusesWhatCannotRun_data();
     void trainRefusesWhatCannotRun();
 };
@@ -1063,6 +1064,34 @@ void Cli::trainPrintsThePlanAndSearch()
     for (const QJsonValue shape : search[u"rejected"].toArray())
         QVERIFY(!shape.toObject()[u"reason"].toString().isEmpty());
     QCOMPARE(root[u"estimate"].toString(), QStringLiteral("speed of light"));
+}
+
+// A hostile review (issue #45): `check` of a 25-minute fine-tune gave a month's cost of
+// $6.4 M, TP 1 beside a TP 8 shape and 1.65 TB per device beside a memory check of 61.5 GB
+void Cli::checkAndTrainGiveOneRun()
+{
+    const Run check = accelCalc({QStringLiteral("check"), QStringLiteral("training-70b-finetune")});
+    QCOMPARE(check.exitCode, 0);
+    const QJsonObject root = parseObject(check.out);
+    const QJsonObject rec = root[u"recommendation"].toObject();
+    // the recommended device's run, as `train --search` plans it on that device
+    const Run train = accelCalc({QStringLiteral("train"), QStringLiteral("training-70b-finetune"),
+                                 QStringLiteral("--search"), QStringLiteral("--set"),
+                                 QStringLiteral("device=%1").arg(rec[u"device"].toString())});
+    QCOMPARE(train.exitCode, 0);
+    const QJsonObject plan = parseObject(train.out);
+    const QJsonObject layout = plan[u"layout"].toObject();
+    QCOMPARE(rec[u"tensor_parallel"].toDouble(), layout[u"tensor_parallel"].toDouble());
+    QCOMPARE(rec[u"pipeline_parallel"].toDouble(), layout[u"pipeline_parallel"].toDouble());
+    QCOMPARE(rec[u"devices"].toDouble(), plan[u"devices"].toDouble());
+    QCOMPARE(rec[u"memory_per_device_bytes"].toDouble(),
+             plan[u"memory_per_device_bytes"].toDouble());
+    QCOMPARE(rec[u"run_usd"].toDouble(), plan[u"usd"].toDouble());
+    QCOMPARE(rec[u"run_days"].toDouble(), plan[u"days"].toDouble());
+    QVERIFY(rec[u"usd_per_month"].isNull()); // a run is priced whole
+    QVERIFY(!rec.contains(u"batch"));
+    for (const QJsonValue c : root[u"candidates"].toArray())
+        QVERIFY(c.toObject()[u"monthly_cost_usd"].isNull() || !c.toObject().contains(u"run_usd"));
 }
 
 void Cli::trainRefusesWhatCannotRun_data()

@@ -594,10 +594,10 @@ CheckResult availability(Candidate &c, const Evaluation &e)
         add(r, "checkpoint_interval_seconds", rel.intervalSeconds);
         add(r, "expected_interruptions", rel.expectedInterruptions);
         add(r, "goodput", rel.goodput);
-        r.summary = "Over " + num(plan.deviceHours, 9) +
+        r.summary = "Over " + formatCount(plan.deviceHours) +
                     " device-hours something fails (l.287): about " +
                     num(rel.expectedInterruptions) + " interruptions (one every " +
-                    formatSeconds(rel.jobMtbfHours * 3600.0) + " on " + num(plan.devices, 9) +
+                    formatDuration(rel.jobMtbfHours * 3600.0) + " on " + num(plan.devices, 9) +
                     " devices). Checkpoints of " + gb(rel.checkpointBytes) + " every " +
                     formatSeconds(rel.intervalSeconds) +
                     " (Daly's interval) keep the lost work and the saving to " +
@@ -721,9 +721,9 @@ CheckResult cost(const Candidate &c, const Evaluation &e)
         add(r, "device_hours", plan.deviceHours);
         add(r, "energy_kwh", plan.energyKwh);
         r.summary = num(plan.devices, 9) + " devices at " + priceNote + " for " +
-                    formatDuration(plan.wallSeconds) + ": " + num(plan.deviceHours, 6) +
+                    formatDuration(plan.wallSeconds) + ": " + formatCount(plan.deviceHours) +
                     " device-hours, " + formatUsd(plan.usd) + " for the run (" +
-                    num(plan.energyKwh, 9) + " kWh).";
+                    formatCount(plan.energyKwh) + " kWh).";
         if (!plan.withinBudget) {
             r.status = CheckStatus::Fail;
             r.summary += " Over the budget of " + formatUsd(s.training.budgetUsd) + ".";

@@ -487,9 +487,20 @@ TrainingPlan planOf(const Prepared &p, const TrainingLayout &l)
         const double gk = p.hidden;
         const double gn = p.mlpWidth / l.tensor;
         const double elementBytes = plan.format == NumericFormat::Fp8 ? 1.0 : 2.0;
+        auto intensity = [&](double k, double n) {
+            return 2.0 * gm * k * n / (elementBytes * (gm * k + k * n + gm * n));
+        };
+        auto gemm = [&](const char *name, double k, double n) {
+            const double i = intensity(k, n);
+            plan.gemms.push_back({name, i, std::min(p.matmulRate, i * p.memoryRate)});
+        };
+        gemm("MLP up", gk, gn);
+        gemm("QKV projection", gk, (p.hidden + 2.0 * p.kvDim) / l.tensor);
+        gemm("attention output", p.hidden / l.tensor, p.hidden);
+        gemm("MLP down", gn, gk);
         plan.gemmTokens = gm;
-        plan.gemmIntensity = 2.0 * gm * gk * gn / (elementBytes * (gm * gk + gk * gn + gm * gn));
-        plan.gemmFlopsPerSecond = std::min(p.matmulRate, plan.gemmIntensity * p.memoryRate);
+        plan.gemmIntensity = plan.gemms.front().intensity;
+        plan.gemmFlopsPerSecond = plan.gemms.front().flopsPerSecond;
     }
     const double slots = step.microBatches + l.pipeline - 1.0;
     step.matmulSeconds = slots * matmul;

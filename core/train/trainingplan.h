@@ -102,6 +102,15 @@ struct TrainingPlan
     double gemmTokens = 0;
     double gemmIntensity = 0;
     double gemmFlopsPerSecond = 0;
+    /// Every matmul of a layer on one TP rank, the MLP's up projection first: the QKV and
+    /// output projections, the MLP's up and down (name, FLOP per byte, FLOP/s reached).
+    struct Gemm
+    {
+        std::string name;
+        double intensity = 0;
+        double flopsPerSecond = 0;
+    };
+    std::vector<Gemm> gemms;
     double modelFlopsPerToken = 0; ///< 6 x active parameters + causal attention (3 x forward)
     double mfu = 0;                ///< model FLOP/s over the devices' dense peak in the format
     double peakFlops = 0;          ///< one device's dense peak in the format, FLOP/s

@@ -130,6 +130,15 @@ void TestTrainingPlan::oneDeviceStepByHand()
     QCOMPARE(plan.gemmTokens, 2048.0);
     QVERIFY(near(plan.gemmIntensity, 2048.0 * 8192.0 / 18432.0, 1e-12));
     QCOMPARE(plan.gemmFlopsPerSecond, kPeak);
+    // and the layer's other matmuls: QKV (K 2,048, N 6,144: 16 KV heads), output (2,048 x
+    // 2,048) and the MLP's down (8,192 x 2,048): 2 M K N / 2 (M K + K N + M N)
+    QCOMPARE(plan.gemms.size(), std::size_t(4));
+    auto intensity = [](double m, double k, double n) {
+        return m * k * n / (m * k + k * n + m * n);
+    };
+    QVERIFY(near(plan.gemms[1].intensity, intensity(2048, 2048, 6144), 1e-12));
+    QVERIFY(near(plan.gemms[2].intensity, intensity(2048, 2048, 2048), 1e-12));
+    QVERIFY(near(plan.gemms[3].intensity, intensity(2048, 8192, 2048), 1e-12));
 }
 
 void TestTrainingPlan::pipelineBubbleByHand()

@@ -325,7 +325,8 @@ void RooflineView::refresh()
         doc.trainingPlan().gemmIntensity > 0.0)
         training = &doc.trainingPlan();
     if (training)
-        xHigh = std::max(xHigh, training->gemmIntensity * 3);
+        for (const auto &gemm : training->gemms)
+            xHigh = std::max(xHigh, gemm.intensity * 3);
     double yHigh = peak;
     for (core::NumericFormat f : core::kAllFormats) {
         if (core::isSet(s.device.peak(f)))
@@ -561,10 +562,15 @@ void RooflineView::refresh()
                   m_prefill, style::prefill(), QPointF(-60, 16));
 
     if (training) {
-        const QPointF at(training->gemmIntensity, training->gemmFlopsPerSecond / kTera);
-        replaceIfChanged(m_training, {at});
-        m_labels->addMarkerObstacle(at, 8, m_training);
-        m_labels->add(tr("training matmul, %1 tokens per micro-batch (MFU %2 %)")
+        // every matmul of a layer, the MLP's up projection (labelled) first
+        QList<QPointF> points;
+        for (const auto &gemm : training->gemms)
+            points << QPointF(gemm.intensity, gemm.flopsPerSecond / kTera);
+        replaceIfChanged(m_training, points);
+        const QPointF at = points.front();
+        for (const QPointF &point : std::as_const(points))
+            m_labels->addMarkerObstacle(point, 8, m_training);
+        m_labels->add(tr("training matmuls, %1 tokens per micro-batch (MFU %2 %)")
                           .arg(number(training->gemmTokens, 7), number(training->mfu * 100, 3)),
                       at, m_training, style::kGreen.darker(130), QPointF(-120, 22));
     } else {

@@ -39,6 +39,7 @@ private slots:
     void initTestCase();
     void everyEditorShowsTheHeldValueAtEitherEnd();
     void everyInputHasAnEditorInTheWindow();
+    void aCountOfOneIsSingular();
 };
 
 void EditorsTest::initTestCase()
@@ -280,6 +281,20 @@ void EditorsTest::everyInputHasAnEditorInTheWindow()
     emit more->linkActivated(QStringLiteral("all")); // all of them
     QCoreApplication::processEvents();
     QVERIFY(panel->editor(QStringLiteral("serving.batch"))->isVisible());
+}
+
+// "1 devices" on the Training tab: a count noun is singular at one, as the scenario panel says.
+void EditorsTest::aCountOfOneIsSingular()
+{
+    views::ScenarioDocument document;
+    views::NumberEditor editor(&document, QStringLiteral("training.devices"), nullptr);
+    editor.setValue(1);
+    QCOMPARE(editor.suffix(), QStringLiteral(" device"));
+    editor.setValue(8);
+    QCOMPARE(editor.suffix(), QStringLiteral(" devices"));
+    views::NumberEditor seconds(&document, QStringLiteral("serving.ttft_target_s"), nullptr);
+    seconds.setValue(1);
+    QCOMPARE(seconds.suffix(), QStringLiteral(" s")); // a unit symbol, not a plural
 }
 
 QTEST_MAIN(EditorsTest)

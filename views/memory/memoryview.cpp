@@ -555,7 +555,11 @@ void MemoryView::refresh()
     m_zeroStage->setValue(int(s.training.zeroStageOrNone()));
     m_dpDegree->setValue(int(s.training.dpDegree));
     // a training plan shards over its own layout (the Training tab's degrees)
-    m_dpDegree->setEnabled(!core::asksForTrainingPlan(s));
+    const bool planned = core::asksForTrainingPlan(s);
+    m_dpDegree->setEnabled(!planned);
+    m_dpDegree->setToolTip(planned ? tr("A training decision's bar is one device of the plan's "
+                                        "layout: its data parallelism is on the Training tab")
+                                   : fromView(core::findParameter("training.dp_degree")->help));
     m_microBatch->setValue(int(s.training.microBatchOrOne()));
     m_sequenceLength->setValue(int(s.training.sequenceLength));
     m_recompute->setCurrentIndex(int(s.training.recompute));

@@ -7,6 +7,7 @@
 #include "core/model/scenarioaccess.h"
 
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSpinBox>
 
 #include <algorithm>
@@ -85,6 +86,16 @@ NumberEditor::NumberEditor(ScenarioDocument *document, const QString &path, QLab
     const QString unit = displayScale == 100.0 ? QStringLiteral("%") : fromView(info->unit);
     if (!unit.isEmpty())
         setSuffix(QLatin1Char(' ') + unit);
+    // a count noun in the singular at 1 ("1 device", not "1 devices"), as the scenario panel
+    static const QRegularExpression countNoun(QStringLiteral("^[a-z]{2,}s$"));
+    if (countNoun.match(unit).hasMatch()) {
+        const QString singular = unit.chopped(1);
+        const auto suffix = [this, unit, singular](double value) {
+            setSuffix(QLatin1Char(' ') + (value == 1.0 ? singular : unit));
+        };
+        connect(this, &QDoubleSpinBox::valueChanged, this, suffix);
+        suffix(value());
+    }
     setToolTip(fromView(info->help));
     setAccessibleName(fromView(info->name));
     connect(this, &QDoubleSpinBox::editingFinished, this, [this] {

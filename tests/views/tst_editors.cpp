@@ -40,6 +40,7 @@ private slots:
     void everyEditorShowsTheHeldValueAtEitherEnd();
     void everyInputHasAnEditorInTheWindow();
     void aCountOfOneIsSingular();
+    void noTrailingZeros();
 };
 
 void EditorsTest::initTestCase()
@@ -295,6 +296,22 @@ void EditorsTest::aCountOfOneIsSingular()
     views::NumberEditor seconds(&document, QStringLiteral("serving.ttft_target_s"), nullptr);
     seconds.setValue(1);
     QCOMPARE(seconds.suffix(), QStringLiteral(" s")); // a unit symbol, not a plural
+}
+
+// "60.000 days" on the Training tab: the decimals a parameter's smallest value needs are not
+// shown where the value has none; money keeps its cents.
+void EditorsTest::noTrailingZeros()
+{
+    views::ScenarioDocument document;
+    views::NumberEditor deadline(&document, QStringLiteral("training.deadline_days"), nullptr);
+    deadline.setValue(60);
+    QCOMPARE(deadline.text(), QStringLiteral("60 days"));
+    deadline.setValue(0.25);
+    QCOMPARE(deadline.text(), QStringLiteral("0.25 days"));
+    QCOMPARE(deadline.valueFromText(deadline.text()), 0.25); // what is shown reads back
+    views::NumberEditor budget(&document, QStringLiteral("training.budget_usd"), nullptr);
+    budget.setValue(5000);
+    QCOMPARE(budget.text(), QStringLiteral("5,000.00 USD"));
 }
 
 QTEST_MAIN(EditorsTest)

@@ -80,6 +80,7 @@ NumberEditor::NumberEditor(ScenarioDocument *document, const QString &path, QLab
     // money in cents ("5,000.00 USD", not "5,000.000 USD")
     const bool money = fromView(info->unit) == QLatin1String("USD");
     setDecimals(whole ? 0 : money ? std::min(decimals, 2) : decimals);
+    m_money = money;
     fitParameterEditor(this, *info, displayScale);
     setGroupSeparatorShown(true);
     setKeyboardTracking(false);
@@ -111,6 +112,21 @@ NumberEditor::NumberEditor(ScenarioDocument *document, const QString &path, QLab
         if (!ok)
             sync(m_document->scenario());
     });
+}
+
+QString NumberEditor::textFromValue(double value) const
+{
+    QString text = QDoubleSpinBox::textFromValue(value);
+    if (m_money || decimals() == 0)
+        return text;
+    const QChar point = locale().decimalPoint().front();
+    if (!text.contains(point))
+        return text;
+    while (text.endsWith(u'0'))
+        text.chop(1);
+    if (text.endsWith(point))
+        text.chop(1);
+    return text;
 }
 
 QString NumberEditor::label() const

@@ -47,12 +47,17 @@ public:
     /** Shows the scenario's value (no edit is made). */
     void sync(const core::Scenario &scenario);
 
+protected:
+    /** Without trailing zeros ("60 days", not "60.000 days"); money keeps its cents. */
+    QString textFromValue(double value) const override;
+
 private:
     ScenarioDocument *m_document;
     QString m_path;
     QLabel *m_refusal;
     double m_scale;
     bool m_syncing = false;
+    bool m_money = false;
 };
 
 } // namespace views

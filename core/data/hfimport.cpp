@@ -85,6 +85,9 @@ constexpr FamilyInfo kFamilies[] = {
     // DeepSeek-V3.2 and GLM-5: MLA with a sparse-attention indexer (DSA)
     {Family::DeepSeek, "deepseek_v32", true, false},
     {Family::DeepSeek, "glm_moe_dsa", true, false},
+    // GLM-4.7-Flash: DeepSeek-V2's MLA attention with GLM-4.5's MoE (vLLM's glm4_moe_lite.py
+    // subclasses both)
+    {Family::DeepSeek, "glm4_moe_lite", true, false},
     {Family::Glm4Moe, "glm4_moe", true, false},
     {Family::Granite, "granite", true, true},
     {Family::Olmo2, "olmo2", true, false},
@@ -115,6 +118,8 @@ constexpr FamilyInfo kFamilies[] = {
     {Family::Qwen3Next, "qwen3_5_text", true, false},
     {Family::Qwen3Next, "qwen3_5_moe_text", true, false},
     // the text models inside multimodal wrappers, under the names newer files give them
+    // Xiaomi's MiMo: Qwen2's model (q/k/v biases) with multi-token-prediction layers beside it
+    {Family::Qwen2, "mimo", true, false},
     {Family::Qwen2, "qwen2_5_vl_text", true, false},
     {Family::Qwen2, "qwen2_vl_text", true, false},
     {Family::Qwen3, "qwen3_vl_text", true, false},
@@ -582,7 +587,8 @@ Located identify(const json &root)
         fail("/model_type", "\"" + type.substr(0, 40) +
                                 "\" uses multi-head latent attention (MLA) under a family this "
                                 "import does not know (deepseek_v2, deepseek_v3, deepseek_v32, "
-                                "kimi_k2 and glm_moe_dsa are read; the nearest by name is " +
+                                "kimi_k2, glm_moe_dsa and glm4_moe_lite are read; the nearest by "
+                                "name is " +
                                 nearestFamily(type, *at.config) + ")");
     if (auto text = root.find("text_config"); text != root.end() && text->is_object()) {
         const std::string inner = modelTypeOf(*text).substr(0, 40);
@@ -1089,7 +1095,9 @@ HfImport import(const json &root)
         shared = c.countOrZero("n_shared_experts", 0);
         sharedWidth = expertWidth;
         // DeepSeek-V3's noaux_tc routing (and GLM-4.5's) adds one score-correction bias per expert
-        routerBias = f == Family::Glm4Moe || c.text("topk_method") == "noaux_tc";
+        // GLM-4.7-Flash's router is GLM-4.5's: the bias is there whatever the file names
+        routerBias = f == Family::Glm4Moe || std::string_view(family.key) == "glm4_moe_lite" ||
+                     c.text("topk_method") == "noaux_tc";
         break;
     case Family::Hunyuan: {
         // Hunyuan-A13B: routed experts of moe_intermediate_size, moe_topk per token, and a
@@ -1504,7 +1512,9 @@ HfImport import(const json &root)
     // Parameter counting from the architecture, one layer kind at a time.
     const double V = m.vocabSize;
     const bool falconBias = f == Family::Falcon && c.flag("bias", false);
-    const bool attentionBias = c.flag("attention_bias", false);
+    // Qwen2's attention has its q, k and v biases whatever the file says (MiMo writes
+    // attention_bias true beside them; transformers' Qwen2Attention never reads it)
+    const bool attentionBias = c.flag("attention_bias", false) && f != Family::Qwen2;
     const bool allBias = (f == Family::StarCoder2 && c.flag("use_bias", true)) ||
                          (f == Family::InternLm2 && c.flag("bias", false));
     const bool mlpBias = c.flag("mlp_bias", false) || (f == Family::StarCoder2 && allBias);

@@ -577,6 +577,36 @@ void HfImport::currentFamilies_data()
                                         60 * (mlaK2 + 9 * swiglu(h, 2048) + routerK2 + 2 * h)
                                  << 61 * 576 * 2 * kTokens << 0.0 << 32e9 << 0.0 << -163840 * h;
     }
+    // GLM-4.7-Flash (glm4_moe_lite): DeepSeek-V2's MLA over hidden 2,048 with 20 heads (q latent
+    // 768, q/k heads of 192 + 64, v heads of 256, KV latent 512 + 64), 1 dense layer of 10,240
+    // then 46 MoE layers of 64 experts of 1,536 (4 a token) + 1 shared, GLM-4.5's router with its
+    // 64 score biases; untied 154,880 x 2,048. About 30 B total, 3 B active (Megatron-Bridge's
+    // GLM-4.7 page; 3.26 B active here without the embedding and output matrices: a rounded
+    // figure, not compared).
+    {
+        const double h = 2048;
+        const double mla =
+            h * 768 + 768 + 768 * 20 * 256 + h * 576 + 512 + 512 * 20 * 448 + 20 * 256 * h;
+        const double router = h * 64 + 64;
+        const double ends = 2 * 154880 * h + h;
+        QTest::newRow("glm-4.7-flash") << "glm-4.7-flash.json"
+                                       << ends + (mla + swiglu(h, 10240) + 2 * h) +
+                                              46 * (mla + 65 * swiglu(h, 1536) + router + 2 * h)
+                                       << ends + (mla + swiglu(h, 10240) + 2 * h) +
+                                              46 * (mla + 5 * swiglu(h, 1536) + router + 2 * h)
+                                       << 47 * 576 * 2 * kTokens << 30e9 << 0.0 << 0.0 << 0.0;
+    }
+    // MiMo-7B (mimo): Qwen2's layers (q, k and v biases, no output bias, although the file says
+    // attention_bias true), 36 layers of 32 heads and 8 KV heads over 4,096, MLP 11,008, untied
+    // 151,680 vocabulary; its 2 multi-token-prediction layers are not counted. Xiaomi: "7B" (a
+    // label, not compared).
+    {
+        const double h = 4096;
+        const double layer = attention(h, 32, 8, 128) + 4096 + 2 * 1024 + swiglu(h, 11008) + 2 * h;
+        const double total = 2 * 151680 * h + h + 36 * layer;
+        QTest::newRow("mimo-7b") << "mimo-7b.json" << total << total
+                                 << 36 * kvLayerToken(8, 128) * kTokens << 0.0 << 0.0 << 0.0 << 0.0;
+    }
     // GLM-4.5-Air: q/k/v biases (no o bias), 1 dense layer of 10,944 then 45 MoE layers of 128
     // experts of 1,408 + 1 shared, router + 128 biases. Zhipu: 106 B total, 12 B active
     // (without the embedding and output matrices).
@@ -1511,9 +1541,9 @@ void HfImport::contradictoryConfigsAreRefused_data()
     unknownWith("no hidden_act", R"("hidden_act": null)", "no hidden_act");
     // issue #44, item 6: a refusal names the family nearest the file, by name, else by the
     // layer kinds its keys name; a model that is not a causal LM is told so instead
-    QTest::newRow("nearest by name: a stem of five characters (GLM-4.7-Flash's type)")
+    QTest::newRow("nearest by name: a stem of five characters (GLM-4.5V's type)")
         << "qwen3-30b-a3b.json"
-        << R"({"model_type": "glm4_moe_lite"})"
+        << R"({"model_type": "glm4v_moe"})"
         << "/model_type"
         << "nearest family read by name is glm4_moe (by name); a reader for what differs";
     QTest::newRow("nearest by name: two edits (a misspelt mistral)")

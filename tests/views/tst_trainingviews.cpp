@@ -20,6 +20,7 @@
 
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QTest>
 #include <QUndoStack>
 
@@ -249,6 +250,19 @@ void TrainingViews::memoryTabShowsThePlansDevice()
     QVERIFY2(
         view.headroomTexts()[0].contains(QString::fromStdString(core::describeShape(plan.layout))),
         qPrintable(view.headroomTexts()[0]));
+    // its editors show the layout the bar is drawn for, not an unset ZeRO 0 and micro-batch 1
+    // (the plan searched them: ZeRO-1, micro-batch 2), and leaving them untouched states nothing
+    auto *zero = view.findChild<QSpinBox *>(QStringLiteral("training.zero_stage"));
+    auto *micro = view.findChild<QSpinBox *>(QStringLiteral("training.micro_batch"));
+    QVERIFY(zero && micro);
+    QVERIFY(std::isnan(doc.scenario().training.zeroStage)); // unstated: the plan searched it
+    QCOMPARE(zero->value(), int(plan.layout.zeroStage));
+    QCOMPARE(micro->value(), int(plan.layout.microBatch));
+    QVERIFY(plan.layout.zeroStage != 0 || plan.layout.microBatch != 1); // the case is telling
+    const int edits = doc.undoStack()->count();
+    emit zero->editingFinished();
+    emit micro->editingFinished();
+    QCOMPARE(doc.undoStack()->count(), edits);
     // the lesson's scenarios keep the lesson's bar: 112 GB of state on one device (l.63)
     doc.reset(core::Scenario{});
     QCoreApplication::processEvents();

@@ -231,7 +231,8 @@ MemoryView::MemoryView(ScenarioDocument *document, QWidget *parent)
     });
     auto number = [this](QSpinBox *spin, const char *path) {
         connect(spin, &QSpinBox::editingFinished, this, [this, spin, path] {
-            if (!m_updating)
+            // leaving an editor untouched is no edit (a plan's searched value stays unstated)
+            if (!m_updating && spin->value() != spin->property("shownValue").toInt())
                 this->document()->setNumber(QString::fromLatin1(path), spin->value());
         });
     };
@@ -552,17 +553,25 @@ void MemoryView::refresh()
         m_recipeNote->setText(tr("Custom components: %1 B/param.")
                                   .arg(QString::fromStdString(
                                       core::formatNumber(s.training.bytesPerParameter(), 3))));
-    m_zeroStage->setValue(int(s.training.zeroStageOrNone()));
-    m_dpDegree->setValue(int(s.training.dpDegree));
-    // a training plan shards over its own layout (the Training tab's degrees)
+    // a training decision's editors show the layout its bar is drawn for: what the scenario
+    // states, else what the plan searched (ZeRO-1 and micro-batch 2, not an unset 0 and 1)
     const bool planned = core::asksForTrainingPlan(s);
+    const core::TrainingPlan *plan = planned ? &doc.trainingPlan() : nullptr;
+    const bool planRuns = plan && plan->problem.empty();
+    const auto show = [](QSpinBox *spin, double value) {
+        spin->setValue(int(value));
+        spin->setProperty("shownValue", spin->value());
+    };
+    show(m_zeroStage, planRuns ? plan->layout.zeroStage : s.training.zeroStageOrNone());
+    show(m_dpDegree, s.training.dpDegree);
+    // a training plan shards over its own layout (the Training tab's degrees)
     m_dpDegree->setEnabled(!planned);
     m_dpDegree->setToolTip(planned ? tr("A training decision's bar is one device of the plan's "
                                         "layout: its data parallelism is on the Training tab")
                                    : fromView(core::findParameter("training.dp_degree")->help));
-    m_microBatch->setValue(int(s.training.microBatchOrOne()));
-    m_sequenceLength->setValue(int(s.training.sequenceLength));
-    m_recompute->setCurrentIndex(int(s.training.recompute));
+    show(m_microBatch, planRuns ? plan->layout.microBatch : s.training.microBatchOrOne());
+    show(m_sequenceLength, s.training.sequenceLength);
+    m_recompute->setCurrentIndex(int(planRuns ? plan->layout.recompute : s.training.recompute));
     m_updating = false;
     m_labels->reposition();
 }

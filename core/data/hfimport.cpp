@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 
 namespace core {
@@ -52,6 +53,7 @@ enum class Family {
     NemotronH,
     Jamba,
     Hunyuan,
+    Step3p5,
 };
 
 struct FamilyInfo
@@ -107,6 +109,9 @@ constexpr FamilyInfo kFamilies[] = {
     // default
     {Family::Llama, "smollm3", true, true},
     {Family::Gemma4, "gemma4_text", true, true},
+    // Step 3.5 Flash: sliding (more query heads) and full attention 3 : 1 with a gate per head,
+    // MoE layers with one shared expert
+    {Family::Step3p5, "step3p5", true, false},
     // Nemotron-H: Mamba-2, attention and MLP layers each on their own (hybrid_override_pattern),
     // the MLP two matrices with squared ReLU
     {Family::NemotronH, "nemotron_h", false, false},
@@ -678,6 +683,7 @@ struct LayerKind
     // Shared) keep the type they share, and may have a double-wide MLP
     double kvHeads = kUnset;
     double headDim = kUnset;
+    double queryHeads = kUnset; ///< Step 3.5's sliding layers: their own query heads
     bool global = false;
     double mlpScale = 1;
     bool noMlp = false; ///< Nemotron-H's Mamba-2 and attention layers: the mixer alone
@@ -687,7 +693,8 @@ struct LayerKind
         const auto same = [](double a, double b) { return a == b || (!isSet(a) && !isSet(b)); };
         return attention == other.attention && moe == other.moe && same(window, other.window) &&
                same(kvHeads, other.kvHeads) && same(headDim, other.headDim) &&
-               global == other.global && mlpScale == other.mlpScale && noMlp == other.noMlp;
+               same(queryHeads, other.queryHeads) && global == other.global &&
+               mlpScale == other.mlpScale && noMlp == other.noMlp;
     }
 };
 
@@ -990,7 +997,9 @@ HfImport import(const json &root)
     } else if (f == Family::Falcon && newFalcon) {
         m.kvHeads = c.count({"num_kv_heads", "n_head_kv"}, true, m, "kv_heads");
     } else {
-        m.kvHeads = size({"num_key_value_heads", "num_kv_heads"}, false, "kv_heads");
+        m.kvHeads = f == Family::Step3p5
+                        ? size({"num_attention_groups", "num_key_value_heads"}, false, "kv_heads")
+                        : size({"num_key_value_heads", "num_kv_heads"}, false, "kv_heads");
         if (!isSet(m.kvHeads)) {
             m.kvHeads = H;
             m.sources["kv_heads"] =
@@ -1139,6 +1148,25 @@ HfImport import(const json &root)
         m.sources["experts_per_token"] = "config.json: moe_topk";
         break;
     }
+    case Family::Step3p5:
+        // Step 3.5: routed experts of moe_intermediate_size (moe_top_k a token) and one shared
+        // expert of share_expert_dim in the layers moe_layers_enum lists; a bias per expert in
+        // the router where use_moe_router_bias says so
+        if (!c.flag("use_moe", true)) {
+            experts = 0;
+            break;
+        }
+        experts = c.count({"moe_num_experts"}, true, m, "experts");
+        perToken = c.count({"moe_top_k"}, true, m, "experts_per_token");
+        expertWidth = c.count({"moe_intermediate_size"}, true, m, nullptr);
+        sharedWidth = c.countOrZero("share_expert_dim", 0);
+        shared = sharedWidth > 0 ? 1 : 0;
+        routerBias = c.flag("use_moe_router_bias", false);
+        for (const char *routing :
+             {"moe_router_activation", "moe_router_scaling_factor", "norm_expert_weight",
+              "need_fp32_gate", "moe_every_n_layer", "moe_layer_offset"})
+            c.find({routing}); // how the router picks and scales: no size
+        break;
     case Family::Jamba:
         experts = c.count({"num_experts"}, true, m, "experts");
         perToken = c.count({"num_experts_per_tok"}, true, m, "experts_per_token");
@@ -1207,6 +1235,29 @@ HfImport import(const json &root)
     if (firstDense > L)
         fail(c.pathOf(f == Family::Hunyuan ? "moe_layer_num_skipped" : "first_k_dense_replace"),
              "more dense layers than layers");
+    // Step 3.5: the MoE layers as a text of indices ("3,4,...,44")
+    std::set<double> stepMoeLayers;
+    if (f == Family::Step3p5 && experts > 0) {
+        std::string where;
+        const json *listed = c.find({"moe_layers_enum"}, &where);
+        if (!listed || !listed->is_string())
+            fail(c.pathOf("moe_layers_enum"),
+                 "missing: Step 3.5 lists its mixture-of-experts layers in it (\"3,4,...\")");
+        const std::string text = listed->get<std::string>();
+        std::size_t start = 0;
+        while (start <= text.size()) {
+            const std::size_t end = std::min(text.find(',', start), text.size());
+            const std::string item = text.substr(start, end - start);
+            char *stop = nullptr;
+            const double index = std::strtod(item.c_str(), &stop);
+            if (item.empty() || stop != item.c_str() + item.size() || std::floor(index) != index ||
+                index < 0 || index >= L)
+                fail(where, "\"" + item.substr(0, 20) + "\" is no layer index from 0 to " +
+                                formatNumber(L - 1, 9));
+            stepMoeLayers.insert(index);
+            start = end + 1;
+        }
+    }
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const double index = static_cast<double>(i);
         bool moe = experts > 0;
@@ -1221,6 +1272,8 @@ HfImport import(const json &root)
             moe = moe && std::fmod(index + 1, interleave) == 0.0;
         if (f == Family::Jamba)
             moe = moe && std::fmod(index, expertPeriod) == expertOffset;
+        if (f == Family::Step3p5)
+            moe = moe && stepMoeLayers.contains(index);
         layers[i].moe = moe;
     }
     const bool someDense =
@@ -1234,7 +1287,8 @@ HfImport import(const json &root)
     const bool readsWindow = f == Family::Mistral || f == Family::Mixtral || f == Family::Qwen2 ||
                              f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Gemma2 ||
                              f == Family::Gemma3 || f == Family::Gemma4 || f == Family::GptOss ||
-                             f == Family::Cohere2 || f == Family::StarCoder2 || smolLm3 || standard;
+                             f == Family::Cohere2 || f == Family::StarCoder2 ||
+                             f == Family::Step3p5 || smolLm3 || standard;
     if (readsWindow)
         window = size({"sliding_window"}, false, "sliding_window");
     else if (f == Family::Phi3)
@@ -1246,9 +1300,13 @@ HfImport import(const json &root)
     const bool readsLayerTypes =
         smolLm3 || standard || f == Family::GptOss || f == Family::Gemma2 || f == Family::Gemma3 ||
         f == Family::Gemma4 || f == Family::Cohere2 || f == Family::Qwen2 || f == Family::Qwen3 ||
-        f == Family::Qwen3Moe || f == Family::Qwen3Next;
+        f == Family::Qwen3Moe || f == Family::Qwen3Next || f == Family::Step3p5;
     const json *types = readsLayerTypes ? c.list("layer_types") : nullptr;
-    if (types && static_cast<double>(types->size()) != L)
+    // Step 3.5's list goes on over its multi-token-prediction layers
+    const double typedBeyond =
+        f == Family::Step3p5 ? c.countOrZero("num_nextn_predict_layers", 0) : 0;
+    if (types && static_cast<double>(types->size()) != L &&
+        static_cast<double>(types->size()) != L + typedBeyond)
         fail(c.pathOf("layer_types"), "lists " + std::to_string(types->size()) +
                                           " layers but num_hidden_layers is " + formatNumber(L, 9));
     if (f == Family::MiniMaxM2) {
@@ -1373,6 +1431,44 @@ HfImport import(const json &root)
         fail(c.pathOf("sliding_window"), "a window of " + formatNumber(window, 9) +
                                              " tokens is larger than the model's context (" +
                                              formatNumber(m.maxContext, 9) + ")");
+
+    // Step 3.5: the sliding layers have their own query (and KV) heads, of the same size
+    if (f == Family::Step3p5) {
+        if (c.flag("sink", false))
+            fail(c.pathOf("sink"), "attention sinks under step3p5 are not read");
+        std::string where;
+        const json *other = c.find({"attention_other_setting"}, &where);
+        if (other && !other->is_object())
+            fail(where, "must be an object");
+        const auto otherCount = [&](const char *key, double fallback) {
+            if (!other || !other->contains(key))
+                return fallback;
+            const json &v = (*other)[key];
+            if (!v.is_number_integer() || v.get<double>() < 1 || v.get<double>() > 1e6)
+                fail(where + "/" + key, "must be a positive whole number");
+            return v.get<double>();
+        };
+        const double slidingHeads = otherCount("num_attention_heads", H);
+        const double slidingKv = otherCount("num_attention_groups", m.kvHeads);
+        if (otherCount("head_dim", hd) != hd)
+            fail(where + "/head_dim", "a head size of its own on sliding layers is not read");
+        if (slidingKv > slidingHeads)
+            fail(where + "/num_attention_groups", "more KV heads than attention heads");
+        for (LayerKind &k : layers) {
+            if (k.attention != AttentionKind::Sliding)
+                continue;
+            if (slidingHeads != H)
+                k.queryHeads = slidingHeads;
+            if (slidingKv != m.kvHeads)
+                k.kvHeads = slidingKv;
+        }
+        if (slidingHeads != H && anyWindow)
+            m.notes["attention_heads"] =
+                "the sliding-window layers have " + formatNumber(slidingHeads, 9) +
+                " query heads (attention_other_setting): counted in the parameters; their "
+                "attention FLOP, over at most the window, are counted at " +
+                formatNumber(H, 9);
+    }
 
     // Gemma 4: the last layer is always global; global layers have their own head size and (with
     // K = V) their own KV heads; the last num_kv_shared_layers reuse earlier layers' KV.
@@ -1519,10 +1615,10 @@ HfImport import(const json &root)
                          (f == Family::InternLm2 && c.flag("bias", false));
     const bool mlpBias = c.flag("mlp_bias", false) || (f == Family::StarCoder2 && allBias);
     const bool gatedAttention = f == Family::Qwen3Next && c.flag("attn_output_gate", true);
-    const bool qkNorm =
-        f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Qwen3Next ||
-        f == Family::Gemma3 ||
-        ((f == Family::Glm4Moe || f == Family::Hunyuan) && c.flag("use_qk_norm", false));
+    const bool qkNorm = f == Family::Qwen3 || f == Family::Qwen3Moe || f == Family::Qwen3Next ||
+                        f == Family::Gemma3 ||
+                        ((f == Family::Glm4Moe || f == Family::Hunyuan || f == Family::Step3p5) &&
+                         c.flag("use_qk_norm", false));
     // MiniMax-M2's "per_layer" q/k norms, like OLMo 2's, span every head
     const bool wideQkNorm =
         f == Family::Olmo2 ||
@@ -1612,6 +1708,14 @@ HfImport import(const json &root)
             p += H * dim + kv * dim * kvProjections + h;
         return p;
     };
+    // Step 3.5's attention: q and o at the layer's query heads, k and v at its KV heads, q/k
+    // norms of a head's size, and a sigmoid gate per query head (g_proj, hidden x heads)
+    const bool headGate = f == Family::Step3p5 && c.flag("use_head_wise_attn_gate", false);
+    const auto stepAttention = [&](const LayerKind &k) {
+        const double q = isSet(k.queryHeads) ? k.queryHeads : H;
+        const double kv = isSet(k.kvHeads) ? k.kvHeads : m.kvHeads;
+        return 2 * h * q * hd + 2 * h * kv * hd + (qkNorm ? 2 * hd : 0) + (headGate ? h * q : 0);
+    };
     double total = embeddings + finalNorm + pleModel;
     double active = total;
     double expertParameters = 0;
@@ -1624,6 +1728,7 @@ HfImport import(const json &root)
         const double attention = k.attention == AttentionKind::Linear ? linearParameters
                                  : k.attention == AttentionKind::None ? 0.0
                                  : f == Family::Gemma4                ? gemma4Attention(k)
+                                 : f == Family::Step3p5               ? stepAttention(k)
                                                                       : softmaxAttention;
         total += attention + norms + plePerLayer;
         active += attention + norms + plePerLayer;

@@ -577,6 +577,30 @@ void HfImport::currentFamilies_data()
                                         60 * (mlaK2 + 9 * swiglu(h, 2048) + routerK2 + 2 * h)
                                  << 61 * 576 * 2 * kTokens << 0.0 << 32e9 << 0.0 << -163840 * h;
     }
+    // Step-3.5-Flash (step3p5): 45 layers over 4,096, full attention on every fourth (64 query
+    // heads) and a 512-token window on the rest (96 query heads), 8 KV heads of 128 on both,
+    // q/k norms of a head's size and a sigmoid gate per query head (g_proj, 4,096 x heads); 3
+    // dense layers of 11,264, then 42 MoE layers of 288 experts of 1,280 (8 a token) + a shared
+    // expert of 1,280 and a router with a bias per expert; untied 128,896 vocabulary; 3 MTP
+    // layers not counted. StepFun: 196 B total, 11 B active (the README of stepfun-ai/
+    // Step-3.5-Flash, and vLLM's recipe; without the embedding and output matrices).
+    {
+        const double h = 4096;
+        const auto stepAttention = [h](double heads) {
+            return 2 * h * heads * 128 + 2 * h * 8 * 128 + 2 * 128 + h * heads;
+        };
+        const double moeShared = swiglu(h, 1280) + h * 288 + 288;
+        const double ends = 2 * 128896 * h + h;
+        double total = ends, active = ends;
+        for (int i = 0; i < 45; ++i) {
+            const double common = stepAttention(i % 4 == 0 ? 64 : 96) + 2 * h;
+            total += common + (i < 3 ? swiglu(h, 11264) : moeShared + 288 * swiglu(h, 1280));
+            active += common + (i < 3 ? swiglu(h, 11264) : moeShared + 8 * swiglu(h, 1280));
+        }
+        QTest::newRow("step-3.5-flash") << "step-3.5-flash.json" << total << active
+                                        << (12 * kTokens + 33 * 512.0) * kvLayerToken(8, 128)
+                                        << 196e9 << 11e9 << 0.0 << -2 * 128896 * h;
+    }
     // GLM-4.7-Flash (glm4_moe_lite): DeepSeek-V2's MLA over hidden 2,048 with 20 heads (q latent
     // 768, q/k heads of 192 + 64, v heads of 256, KV latent 512 + 64), 1 dense layer of 10,240
     // then 46 MoE layers of 64 experts of 1,536 (4 a token) + 1 shared, GLM-4.5's router with its
@@ -1510,6 +1534,29 @@ void HfImport::contradictoryConfigsAreRefused_data()
     QTest::newRow("experts") << "mixtral-8x7b.json" << QStringLiteral("{%1}").arg(acme)
                              << "/model_type"
                              << "mixture-of-experts";
+    // Step 3.5's layer list and per-layer heads: what cannot be sized is refused where it is
+    QTest::newRow("step3p5: a MoE layer past the last") << "step-3.5-flash.json"
+                                                        << R"({"moe_layers_enum": "3,4,45"})"
+                                                        << "/moe_layers_enum"
+                                                        << "\"45\" is no layer index from 0 to 44";
+    QTest::newRow("step3p5: a MoE layer that is no number") << "step-3.5-flash.json"
+                                                            << R"({"moe_layers_enum": "3,,5"})"
+                                                            << "/moe_layers_enum"
+                                                            << "is no layer index";
+    QTest::newRow("step3p5: attention sinks") << "step-3.5-flash.json"
+                                              << R"({"sink": true})"
+                                              << "/sink"
+                                              << "not read";
+    QTest::newRow("step3p5: sliding heads of another size")
+        << "step-3.5-flash.json"
+        << R"({"attention_other_setting": {"num_attention_heads": 96, "head_dim": 64}})"
+        << "/attention_other_setting/head_dim"
+        << "head size of its own";
+    QTest::newRow("step3p5: types for the MTP layers and more")
+        << "step-3.5-flash.json"
+        << R"({"num_nextn_predict_layers": 1})"
+        << "/layer_types"
+        << "lists 48 layers";
     // Llama 3.1 8B relabelled, with one key more: each is refused at /model_type with the reason
     // (the hostile review's finds among them: read with Llama's layout, DeciLM's per-layer KV
     // heads gave 11.6x the KV without a word)

@@ -997,8 +997,9 @@ HfImport import(const json &root)
     } else if (f == Family::Falcon && newFalcon) {
         m.kvHeads = c.count({"num_kv_heads", "n_head_kv"}, true, m, "kv_heads");
     } else {
+        // Step 3.5 names them attention groups, and every layer has them
         m.kvHeads = f == Family::Step3p5
-                        ? size({"num_attention_groups", "num_key_value_heads"}, false, "kv_heads")
+                        ? size({"num_attention_groups"}, true, "kv_heads")
                         : size({"num_key_value_heads", "num_kv_heads"}, false, "kv_heads");
         if (!isSet(m.kvHeads)) {
             m.kvHeads = H;
@@ -1007,7 +1008,8 @@ HfImport import(const json &root)
         }
     }
     if (m.kvHeads > H)
-        fail(c.pathOf("num_key_value_heads"), "more KV heads than attention heads");
+        fail(c.pathOf(f == Family::Step3p5 ? "num_attention_groups" : "num_key_value_heads"),
+             "more KV heads than attention heads");
 
     // Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): the cache holds one latent of
     // kv_lora_rank plus the shared RoPE key per token and layer.
@@ -1159,7 +1161,13 @@ HfImport import(const json &root)
         experts = c.count({"moe_num_experts"}, true, m, "experts");
         perToken = c.count({"moe_top_k"}, true, m, "experts_per_token");
         expertWidth = c.count({"moe_intermediate_size"}, true, m, nullptr);
-        sharedWidth = c.countOrZero("share_expert_dim", 0);
+        if (perToken > experts)
+            fail(c.pathOf("moe_top_k"), "more experts per token (" + formatNumber(perToken, 9) +
+                                            ") than experts (" + formatNumber(experts, 9) + ")");
+        // the shared expert's width under either name the loaders read
+        sharedWidth = c.countOrZero("share_expert_dim", -1);
+        if (sharedWidth < 0)
+            sharedWidth = c.countOrZero("share_expert_dims", 0);
         shared = sharedWidth > 0 ? 1 : 0;
         routerBias = c.flag("use_moe_router_bias", false);
         for (const char *routing :
@@ -1235,27 +1243,42 @@ HfImport import(const json &root)
     if (firstDense > L)
         fail(c.pathOf(f == Family::Hunyuan ? "moe_layer_num_skipped" : "first_k_dense_replace"),
              "more dense layers than layers");
-    // Step 3.5: the MoE layers as a text of indices ("3,4,...,44")
+    // Step 3.5: the MoE layers as a text of indices ("3,4,...,44", as Python's int() reads
+    // each) or a list of them
     std::set<double> stepMoeLayers;
     if (f == Family::Step3p5 && experts > 0) {
         std::string where;
         const json *listed = c.find({"moe_layers_enum"}, &where);
-        if (!listed || !listed->is_string())
+        if (!listed)
             fail(c.pathOf("moe_layers_enum"),
                  "missing: Step 3.5 lists its mixture-of-experts layers in it (\"3,4,...\")");
-        const std::string text = listed->get<std::string>();
-        std::size_t start = 0;
-        while (start <= text.size()) {
-            const std::size_t end = std::min(text.find(',', start), text.size());
-            const std::string item = text.substr(start, end - start);
-            char *stop = nullptr;
-            const double index = std::strtod(item.c_str(), &stop);
-            if (item.empty() || stop != item.c_str() + item.size() || std::floor(index) != index ||
-                index < 0 || index >= L)
+        const auto layerIndex = [&](const std::string &item) {
+            const std::size_t first = item.find_first_not_of(" \t");
+            const std::size_t last = item.find_last_not_of(" \t");
+            const std::string digits =
+                first == std::string::npos ? std::string() : item.substr(first, last - first + 1);
+            const bool whole = !digits.empty() && digits.size() <= 9 &&
+                               digits.find_first_not_of("0123456789") == std::string::npos;
+            const double index = whole ? std::stod(digits) : -1.0;
+            if (!whole || index >= L)
                 fail(where, "\"" + item.substr(0, 20) + "\" is no layer index from 0 to " +
                                 formatNumber(L - 1, 9));
             stepMoeLayers.insert(index);
-            start = end + 1;
+        };
+        if (listed->is_string()) {
+            const std::string text = listed->get<std::string>();
+            std::size_t start = 0;
+            while (start <= text.size()) {
+                const std::size_t end = std::min(text.find(',', start), text.size());
+                layerIndex(text.substr(start, end - start));
+                start = end + 1;
+            }
+        } else if (listed->is_array()) {
+            for (const json &item : *listed)
+                layerIndex(item.is_number_integer() ? std::to_string(item.get<long long>())
+                                                    : item.dump());
+        } else {
+            fail(where, "must be a comma-separated text or a list of layer indices");
         }
     }
     for (std::size_t i = 0; i < layers.size(); ++i) {
@@ -1307,8 +1330,12 @@ HfImport import(const json &root)
         f == Family::Step3p5 ? c.countOrZero("num_nextn_predict_layers", 0) : 0;
     if (types && static_cast<double>(types->size()) != L &&
         static_cast<double>(types->size()) != L + typedBeyond)
-        fail(c.pathOf("layer_types"), "lists " + std::to_string(types->size()) +
-                                          " layers but num_hidden_layers is " + formatNumber(L, 9));
+        fail(c.pathOf("layer_types"),
+             "lists " + std::to_string(types->size()) + " layers but num_hidden_layers is " +
+                 formatNumber(L, 9) +
+                 (f == Family::Step3p5
+                      ? " (with num_nextn_predict_layers: " + formatNumber(L + typedBeyond, 9) + ")"
+                      : std::string()));
     if (f == Family::MiniMaxM2) {
         if (const json *list = c.list("attn_type_list")) {
             for (std::size_t i = 0; i < list->size(); ++i) {
@@ -1432,14 +1459,23 @@ HfImport import(const json &root)
                                              " tokens is larger than the model's context (" +
                                              formatNumber(m.maxContext, 9) + ")");
 
-    // Step 3.5: the sliding layers have their own query (and KV) heads, of the same size
+    // Step 3.5: the layers of one attention type (attention_other_setting's, the sliding ones in
+    // the published file) have their own query (and KV) heads, of the same size
     if (f == Family::Step3p5) {
         if (c.flag("sink", false))
             fail(c.pathOf("sink"), "attention sinks under step3p5 are not read");
+        const std::string impl = c.text("att_impl_type");
+        c.find({"att_impl_type"});
+        if (!impl.empty() && impl != "GQA")
+            fail(c.pathOf("att_impl_type"),
+                 "\"" + impl.substr(0, 20) + "\": only grouped-query attention (GQA) is read");
         std::string where;
         const json *other = c.find({"attention_other_setting"}, &where);
         if (other && !other->is_object())
             fail(where, "must be an object");
+        if (!types && (isSet(window) || (other && !other->empty())))
+            fail(c.pathOf("layer_types"), "missing: which layers slide (and take "
+                                          "attention_other_setting's heads) is given per layer");
         const auto otherCount = [&](const char *key, double fallback) {
             if (!other || !other->contains(key))
                 return fallback;
@@ -1448,26 +1484,46 @@ HfImport import(const json &root)
                 fail(where + "/" + key, "must be a positive whole number");
             return v.get<double>();
         };
-        const double slidingHeads = otherCount("num_attention_heads", H);
-        const double slidingKv = otherCount("num_attention_groups", m.kvHeads);
+        const double otherHeads = otherCount("num_attention_heads", H);
+        const double otherKv = otherCount("num_attention_groups", m.kvHeads);
         if (otherCount("head_dim", hd) != hd)
-            fail(where + "/head_dim", "a head size of its own on sliding layers is not read");
-        if (slidingKv > slidingHeads)
+            fail(where + "/head_dim", "a head size of its own on some layers is not read");
+        if (otherKv > otherHeads)
             fail(where + "/num_attention_groups", "more KV heads than attention heads");
-        for (LayerKind &k : layers) {
-            if (k.attention != AttentionKind::Sliding)
-                continue;
-            if (slidingHeads != H)
-                k.queryHeads = slidingHeads;
-            if (slidingKv != m.kvHeads)
-                k.kvHeads = slidingKv;
+        AttentionKind otherKind = AttentionKind::Sliding;
+        if (other && !other->empty()) {
+            const auto type = other->find("attention_type");
+            const std::string name =
+                type != other->end() && type->is_string() ? type->get<std::string>() : "";
+            if (name == "full_attention")
+                otherKind = AttentionKind::Full;
+            else if (name != "sliding_attention")
+                fail(where + "/attention_type",
+                     "must name the layer type its heads are for (sliding_attention or "
+                     "full_attention)");
         }
-        if (slidingHeads != H && anyWindow)
+        for (LayerKind &k : layers) {
+            if (k.attention != otherKind)
+                continue;
+            if (otherHeads != H)
+                k.queryHeads = otherHeads;
+            if (otherKv != m.kvHeads)
+                k.kvHeads = otherKv;
+        }
+        if (otherHeads != H && otherKind == AttentionKind::Sliding && anyWindow)
             m.notes["attention_heads"] =
-                "the sliding-window layers have " + formatNumber(slidingHeads, 9) +
+                "the sliding-window layers have " + formatNumber(otherHeads, 9) +
                 " query heads (attention_other_setting): counted in the parameters; their "
                 "attention FLOP, over at most the window, are counted at " +
                 formatNumber(H, 9);
+        // the multi-token-prediction layers' types are checked like the rest
+        if (types)
+            for (std::size_t i = layers.size(); i < types->size(); ++i) {
+                const json &type = (*types)[i];
+                if (type != "full_attention" && type != "sliding_attention")
+                    fail(c.pathOf("layer_types") + "/" + std::to_string(i),
+                         "unknown layer type " + type.dump().substr(0, 40));
+            }
     }
 
     // Gemma 4: the last layer is always global; global layers have their own head size and (with
@@ -1714,7 +1770,8 @@ HfImport import(const json &root)
     const auto stepAttention = [&](const LayerKind &k) {
         const double q = isSet(k.queryHeads) ? k.queryHeads : H;
         const double kv = isSet(k.kvHeads) ? k.kvHeads : m.kvHeads;
-        return 2 * h * q * hd + 2 * h * kv * hd + (qkNorm ? 2 * hd : 0) + (headGate ? h * q : 0);
+        return 2 * h * q * hd + 2 * h * kv * hd + (qkNorm ? 2 * hd : 0) + (headGate ? h * q : 0) +
+               (attentionBias ? (q + 2 * kv) * hd : 0); // q, k and v biases (vLLM's qkv_bias)
     };
     double total = embeddings + finalNorm + pleModel;
     double active = total;

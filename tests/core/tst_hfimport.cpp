@@ -100,6 +100,7 @@ private slots:
     void partFormatsThatCannotApplySaySo();
     void contradictoryConfigsAreRefused_data();
     void contradictoryConfigsAreRefused();
+    void stepVariantsCountWhatTheyName();
     void recentPresetsMatchTheirConfigs_data();
     void recentPresetsMatchTheirConfigs();
 };
@@ -1557,6 +1558,40 @@ void HfImport::contradictoryConfigsAreRefused_data()
         << R"({"num_nextn_predict_layers": 1})"
         << "/layer_types"
         << "lists 48 layers";
+    // ... and what a hostile review of it found (each silently wrong or misnamed before)
+    const auto stepRefused = [](const char *name, const char *edit, const char *path,
+                                const char *reason) {
+        QTest::newRow(name) << "step-3.5-flash.json" << QString::fromUtf8(edit) << path << reason;
+    };
+    stepRefused("step3p5: no attention groups", R"({"num_attention_groups": null})",
+                "/num_attention_groups", "missing");
+    stepRefused("step3p5: more groups than heads", R"({"num_attention_groups": 65})",
+                "/num_attention_groups", "more KV heads");
+    stepRefused("step3p5: a window but no layer types", R"({"layer_types": null})", "/layer_types",
+                "missing: which layers slide");
+    stepRefused("step3p5: a MoE layer list that is a number", R"({"moe_layers_enum": 3})",
+                "/moe_layers_enum", "comma-separated text or a list");
+    stepRefused("step3p5: a hexadecimal MoE layer", R"({"moe_layers_enum": "0x3,4"})",
+                "/moe_layers_enum", "\"0x3\" is no layer index");
+    stepRefused("step3p5: a MoE layer written as a float", R"({"moe_layers_enum": "3.0,4"})",
+                "/moe_layers_enum", "\"3.0\" is no layer index");
+    stepRefused("step3p5: more experts a token than experts", R"({"moe_top_k": 300})", "/moe_top_k",
+                "more experts per token");
+    stepRefused("step3p5: latent attention", R"({"att_impl_type": "MLA"})", "/att_impl_type",
+                "only grouped-query attention");
+    stepRefused("step3p5: heads for no layer type",
+                R"({"attention_other_setting": {"num_attention_heads": 96}})",
+                "/attention_other_setting/attention_type", "must name the layer type");
+    {
+        QString types;
+        for (int i = 0; i < 47; ++i)
+            types += i % 4 == 0 ? QStringLiteral("\"full_attention\", ")
+                                : QStringLiteral("\"sliding_attention\", ");
+        QTest::newRow("step3p5: an MTP layer of an unknown type")
+            << "step-3.5-flash.json" << QStringLiteral(R"({"layer_types": [%1"mamba"]})").arg(types)
+            << "/layer_types/47"
+            << "unknown layer type";
+    }
     // Llama 3.1 8B relabelled, with one key more: each is refused at /model_type with the reason
     // (the hostile review's finds among them: read with Llama's layout, DeciLM's per-layer KV
     // heads gave 11.6x the KV without a word)
@@ -1748,6 +1783,42 @@ void HfImport::recentPresetsMatchTheirConfigs()
     b.model = imported->model;
     QCOMPARE(core::evaluate(a)[core::FigureId::KvBytesPerSequence],
              core::evaluate(b)[core::FigureId::KvBytesPerSequence]);
+}
+
+// Step 3.5 read as its loaders read it (a hostile review's finds): the other heads go to the
+// layer type attention_other_setting names, a list of MoE layers counts as the text does, the
+// shared expert's width under either name, and q/k/v biases where attention_bias says so.
+void HfImport::stepVariantsCountWhatTheyName()
+{
+    const double published = 196956130368.0; // the fixture, counted by hand in currentFamilies
+    const double h = 4096;
+    const auto countOf = [](const QString &edits) {
+        QJsonObject config;
+        if (!withEdits(QStringLiteral("step-3.5-flash.json"), edits, config))
+            return -1.0;
+        const auto imported = importObject(config);
+        return imported.ok() ? imported->model.parameters : -2.0;
+    };
+    // 96 query heads on the 12 full layers and 64 on the 33 sliding ones: q, o and the gate
+    // move with the heads (2 x 4,096 x 128 + 4,096 per head)
+    const double perHead = 2 * h * 128 + h;
+    QCOMPARE(countOf(QStringLiteral(R"({"attention_other_setting": {"attention_type":
+                 "full_attention", "num_attention_heads": 96, "num_attention_groups": 8,
+                 "head_dim": 128}})")),
+             published + (12 - 33) * 32 * perHead);
+    QCOMPARE(countOf(QStringLiteral(R"({"moe_layers_enum": [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+                 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44]})")),
+             published);
+    QString spaced = QStringLiteral(" 3, 4 ");
+    for (int i = 5; i < 45; ++i)
+        spaced += QStringLiteral(",%1").arg(i);
+    // spaces around an index, as Python's int() reads it
+    QCOMPARE(countOf(QStringLiteral(R"({"moe_layers_enum": "%1 "})").arg(spaced)), published);
+    QCOMPARE(countOf(QStringLiteral(R"({"share_expert_dim": null, "share_expert_dims": 1280})")),
+             published);
+    QCOMPARE(countOf(QStringLiteral(R"({"attention_bias": true})")),
+             published + (12 * (64 + 16) + 33 * (96 + 16)) * 128.0);
 }
 
 QTEST_GUILESS_MAIN(HfImport)

@@ -29,6 +29,7 @@
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
 #include "core/physics/explain.h"
+#include "core/train/trainingplan.h"
 
 #include <QAbstractItemView>
 #include <QAbstractSlider>
@@ -1107,6 +1108,49 @@ views::View *MainWindow::currentView() const
     return nullptr;
 }
 
+void MainWindow::updateTrainingStatus()
+{
+    const core::TrainingPlan &plan = m_document->trainingPlan();
+    const core::MemoryUnits units = m_document->units();
+    const bool concealed = m_document->isConcealed(core::FigureId::TrainingStateBytesPerDevice) ||
+                           m_document->isConcealed(core::FigureId::TrainingStateBytes);
+    const QString warning =
+        QStringLiteral("color: %1; font-weight: bold").arg(views::style::warning().name());
+    if (!plan.problem.empty()) {
+        m_fitStatus->setText(tr("Training plan: no layout runs"));
+        m_fitStatus->setToolTip(fromStd(plan.problem));
+        m_fitStatus->setStyleSheet(warning);
+        m_speedStatus->setText(QString());
+        m_boundStatus->setText(QString());
+        return;
+    }
+    m_fitStatus->setToolTip(QString());
+    const QString used = concealed ? tr("?") : fromStd(core::formatBytes(plan.memory.total, units));
+    const QString capacity = fromStd(core::formatBytes(plan.memory.capacity, units));
+    if (plan.memory.fits || concealed) {
+        m_fitStatus->setText(tr("Fits: %1 of %2 per device").arg(used, capacity));
+        views::style::setStyleSheetIfChanged(m_fitStatus, QString());
+    } else {
+        m_fitStatus->setText(tr("Does not fit: %1 per device, %2 available").arg(used, capacity));
+        m_fitStatus->setStyleSheet(warning);
+    }
+    m_speedStatus->setText(
+        tr("%1 devices, %2, %3, MFU %4 %")
+            .arg(fromStd(core::formatCount(plan.devices)),
+                 fromStd(core::formatDuration(plan.wallSeconds)),
+                 std::isfinite(plan.usd) ? fromStd(core::formatUsd(plan.usd)) : tr("no price"),
+                 fromStd(core::formatNumber(plan.mfu * 100, 3))));
+    const bool missed = !plan.meetsDeadline || !plan.withinBudget;
+    m_speedStatus->setStyleSheet(
+        missed ? QStringLiteral("color: %1").arg(views::style::warning().name()) : QString());
+    if (!plan.meetsDeadline)
+        m_speedStatus->setText(m_speedStatus->text() + tr(" (misses the deadline)"));
+    else if (!plan.withinBudget)
+        m_speedStatus->setText(m_speedStatus->text() + tr(" (over the budget)"));
+    m_speedStatus->setToolTip(fromStd(core::estimateLabel(m_document->scenario())));
+    m_boundStatus->setText(fromStd(core::describeShape(plan.layout)));
+}
+
 QStringList MainWindow::verdicts() const
 {
     return {m_fitStatus->text(), m_speedStatus->text(), m_boundStatus->text()};
@@ -1117,6 +1161,14 @@ void MainWindow::updateStatus()
     const core::Evaluation &e = m_document->evaluation();
     const core::MemoryUnits units = m_document->units();
     using core::FigureId;
+    // a training decision's answer is its run, not a serving batch: one device of the plan's
+    // layout, the run's length and cost, the layout (the Training tab's numbers)
+    if (core::asksForTrainingPlan(m_document->scenario())) {
+        updateTrainingStatus();
+        m_units->setCurrentIndex(m_units->findData(int(units)));
+        return;
+    }
+    m_fitStatus->setToolTip(QString());
     const QString used = fromStd(core::formatFigure(e, FigureId::ServingBytesTotal, units));
     const QString capacity = fromStd(core::formatFigure(e, FigureId::CapacityBytes, units));
     if (e.fits()) {

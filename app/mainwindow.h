@@ -170,6 +170,8 @@ private:
     bool maybeSave();
     void updateTitle();
     void updateStatus();
+    /** The status bar of a training decision: the plan's device, run and layout. */
+    void updateTrainingStatus();
     void updateRecentMenu();
     void addRecent(const QString &path);
     void exportCurrentView(const QString &suffix);

@@ -5,6 +5,8 @@
 
 #include "viewtestsupport.h"
 
+#include "app/mainwindow.h"
+#include "views/cost/costview.h"
 #include "views/document/scenariodocument.h"
 #include "views/export/report.h"
 #include "views/memory/memoryview.h"
@@ -77,6 +79,7 @@ private slots:
     void aPlanThatCannotRunSaysWhy();
     void memoryTabShowsThePlansDevice();
     void aTrainingReportSpeaksOfTheRun();
+    void statusBarAndCostSpeakOfTheRun();
 };
 
 void TrainingViews::initTestCase()
@@ -242,11 +245,14 @@ void TrainingViews::memoryTabShowsThePlansDevice()
     QCOMPARE(view.categories()[0], QStringLiteral("Training plan"));
     double total = 0;
     for (const char *part : {"Weights", "Gradients", "FP32 master copy", "Optimiser moments",
-                             "Activations", "Runtime context"})
+                             "Activations", "Logits", "Runtime context"})
         total += view.segment(QLatin1String(part))[0];
     // the same bytes as the Training tab's bar: one rule for a device's training memory
     QVERIFY(viewtestsupport::near(total, plan.memory.total, 1e-12));
     QCOMPARE(view.segment(QStringLiteral("Optimiser moments"))[0], plan.memory.optimizer);
+    // the logits apart from the activations, as the Training tab and the plan give them
+    QCOMPARE(view.segment(QStringLiteral("Logits"))[0], plan.memory.logits);
+    QCOMPARE(view.segment(QStringLiteral("Activations"))[0], plan.memory.activations);
     QVERIFY2(
         view.headroomTexts()[0].contains(QString::fromStdString(core::describeShape(plan.layout))),
         qPrintable(view.headroomTexts()[0]));
@@ -258,6 +264,9 @@ void TrainingViews::memoryTabShowsThePlansDevice()
     QVERIFY(std::isnan(doc.scenario().training.zeroStage)); // unstated: the plan searched it
     QCOMPARE(zero->value(), int(plan.layout.zeroStage));
     QCOMPARE(micro->value(), int(plan.layout.microBatch));
+    auto *dp = view.findChild<QSpinBox *>(QStringLiteral("training.dp_degree"));
+    QVERIFY(dp && !dp->isEnabled());
+    QCOMPARE(dp->value(), int(plan.layout.data)); // not the lesson's 1 beside "DP 256"
     QVERIFY(plan.layout.zeroStage != 0 || plan.layout.microBatch != 1); // the case is telling
     const int edits = doc.undoStack()->count();
     emit zero->editingFinished();
@@ -316,6 +325,40 @@ void TrainingViews::aTrainingReportSpeaksOfTheRun()
     QCOMPARE(assumptions[2].second, std::string("15 T / 8,192 tokens"));
     QCOMPARE(assumptions[3].second, std::string("within 60 days"));
     QCOMPARE(assumptions[4].second, std::string("searched / searched x searched x searched"));
+}
+
+// A new user's walkthrough: in a training decision the status bar gave the serving batch's
+// memory (35.74 GB of 80 GB) and speed, and the Cost tab a 2-device serving fleet's month
+// ($6,219.60) as if they were the decision's answer; the plan's run is the answer.
+void TrainingViews::statusBarAndCostSpeakOfTheRun()
+{
+    MainWindow window;
+    window.document()->reset(preset("training-8b-pretrain"));
+    QCoreApplication::processEvents();
+    const core::TrainingPlan plan = core::plannedTraining(window.document()->scenario());
+    QVERIFY2(plan.problem.empty(), plan.problem.c_str());
+    const QStringList verdicts = window.verdicts();
+    QVERIFY2(verdicts[0].contains(QString::fromStdString(core::formatBytes(plan.memory.total))),
+             qPrintable(verdicts[0]));
+    QVERIFY2(
+        verdicts[1].contains(QString::fromStdString(core::formatUsd(plan.usd))) &&
+            verdicts[1].contains(QString::fromStdString(core::formatDuration(plan.wallSeconds))),
+        qPrintable(verdicts[1]));
+    QCOMPARE(verdicts[2], QString::fromStdString(core::describeShape(plan.layout)));
+
+    views::CostView cost(window.document());
+    showOffscreen(cost);
+    QCoreApplication::processEvents();
+    cost.ensureCurrent();
+    QVERIFY2(cost.notes().contains(QStringLiteral("This is a training decision")) &&
+                 cost.notes().contains(QString::fromStdString(core::formatUsd(plan.usd))),
+             qPrintable(cost.notes()));
+
+    // a serving scenario keeps the serving verdicts
+    window.document()->reset(preset("lesson-default"));
+    QCoreApplication::processEvents();
+    QVERIFY2(window.verdicts()[1].contains(QStringLiteral("tokens/s")),
+             qPrintable(window.verdicts()[1]));
 }
 
 QTEST_MAIN(TrainingViews)

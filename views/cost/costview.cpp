@@ -19,6 +19,7 @@
 #include "core/physics/evaluation.h"
 #include "core/physics/explain.h"
 #include "core/physics/lessonfigures.h"
+#include "core/train/trainingplan.h"
 
 #include <QChart>
 #include <QChartView>
@@ -361,6 +362,24 @@ void CostView::refresh()
                         .arg(style::warning().name(),
                              fromStd(core::formatFigure(e, core::FigureId::ServingBytesTotal)),
                              fromStd(core::formatFigure(e, core::FigureId::CapacityBytes))));
+    // A training decision's cost is its run (the Training tab's plan): said first, so the
+    // serving month below is not read as the decision's answer
+    if (core::asksForTrainingPlan(s)) {
+        const core::TrainingPlan &plan = document()->trainingPlan();
+        const QString run =
+            !plan.problem.empty()
+                ? tr("no layout runs (the Training tab says why)")
+                : tr("%1 devices for %2, %3 device-hours: <b>%4</b>")
+                      .arg(fromStd(core::formatCount(plan.devices)),
+                           fromStd(core::formatDuration(plan.wallSeconds)),
+                           fromStd(core::formatCount(plan.deviceHours)),
+                           std::isfinite(plan.usd) ? fromStd(core::formatUsd(plan.usd))
+                                                   : tr("no price for this device"));
+        html.insert(html.indexOf(QStringLiteral("</h3>")) + 5,
+                    tr("<p><b>This is a training decision:</b> the run is %1 (the Training tab). "
+                       "What follows prices serving the model afterwards, per token.</p>")
+                        .arg(run));
+    }
     // The fleet, from the one cost model: what a finance reader checks line by line.
     using F = core::FigureId;
     if (concealed) {

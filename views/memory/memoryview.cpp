@@ -56,11 +56,12 @@ struct Segment
 QList<Segment> segmentKinds() // not cached: the greys follow the theme
 {
     return {
-        {"Weights", style::weights()},        {"Gradients", style::kSkyBlue},
-        {"FP32 master copy", style::kYellow}, {"Optimiser moments", style::kVermillion},
-        {"Activations", style::kGreen},       {"KV cache", style::kvCache()},
-        {"Fixed state", style::fixedState()}, {"Runtime context", style::overhead()},
-        {"Workspace", style::grey(150)},      {"Fragmentation", style::grey(90)},
+        {"Weights", style::weights()},          {"Gradients", style::kSkyBlue},
+        {"FP32 master copy", style::kYellow},   {"Optimiser moments", style::kVermillion},
+        {"Activations", style::kGreen},         {"Logits", style::kGreen.darker(150)},
+        {"KV cache", style::kvCache()},         {"Fixed state", style::fixedState()},
+        {"Runtime context", style::overhead()}, {"Workspace", style::grey(150)},
+        {"Fragmentation", style::grey(90)},
     };
 }
 
@@ -295,13 +296,16 @@ QList<MemoryView::Bar> MemoryView::bars() const
         training.category = tr("Training plan");
         training.note =
             QString::fromStdString(training.plan ? core::describeShape(plan.layout) : plan.problem);
-        training.segments = {{QStringLiteral("Weights"), m.weights},
-                             {QStringLiteral("Gradients"), m.gradients},
-                             {QStringLiteral("FP32 master copy"), m.master},
-                             {QStringLiteral("Optimiser moments"), m.optimizer},
-                             {QStringLiteral("Activations"),
-                              m_activations->isChecked() ? m.activations + m.logits : 0.0},
-                             {QStringLiteral("Runtime context"), m.overhead}};
+        training.segments = {
+            {QStringLiteral("Weights"), m.weights},
+            {QStringLiteral("Gradients"), m.gradients},
+            {QStringLiteral("FP32 master copy"), m.master},
+            {QStringLiteral("Optimiser moments"), m.optimizer},
+            {QStringLiteral("Activations"), m_activations->isChecked() ? m.activations : 0.0},
+            // the output head's FP32 logits of a micro-batch, apart as the
+            // Training tab shows them (40.71 GB read as activations alone)
+            {QStringLiteral("Logits"), m_activations->isChecked() ? m.logits : 0.0},
+            {QStringLiteral("Runtime context"), m.overhead}};
         if (!training.plan)
             for (auto &segment : training.segments)
                 segment.second = 0;
@@ -563,7 +567,7 @@ void MemoryView::refresh()
         spin->setProperty("shownValue", spin->value());
     };
     show(m_zeroStage, planRuns ? plan->layout.zeroStage : s.training.zeroStageOrNone());
-    show(m_dpDegree, s.training.dpDegree);
+    show(m_dpDegree, planRuns ? plan->layout.data : s.training.dpDegree);
     // a training plan shards over its own layout (the Training tab's degrees)
     m_dpDegree->setEnabled(!planned);
     m_dpDegree->setToolTip(planned ? tr("A training decision's bar is one device of the plan's "

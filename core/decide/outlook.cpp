@@ -165,6 +165,20 @@ std::string reasonOf(const CheckResult &r, const Candidate &c)
                percentText(f("headroom_bytes") / f("capacity_bytes")) +
                ") of memory to spare: a longer prompt or a burst can fail";
     case CheckKind::Latency:
+        // a training run's warning is why its step is slow or late, not the step's length (the
+        // report said only "a step takes 1.89 s" and left the reason out)
+        if (s.wizard.regime == Regime::Training) {
+            if (r.status == CheckStatus::Fail && isSet(s.training.deadlineDays) &&
+                f("days") > s.training.deadlineDays)
+                return formatDuration(f("days") * 86400.0) + " to train against the deadline of " +
+                       num(s.training.deadlineDays) + " days";
+            if (f("exposed_communication_seconds") > 0.25 * f("step_seconds"))
+                return "communication the arithmetic does not hide takes " +
+                       formatSeconds(f("exposed_communication_seconds")) + " of each " +
+                       formatSeconds(f("step_seconds")) + " step (MFU " + percentText(f("mfu")) +
+                       "): the links, not the chips, set the pace";
+            break;
+        }
         if (s.wizard.regime != Regime::Online)
             break;
         if (f("ttft_seconds") > f("ttft_target_seconds"))
@@ -227,8 +241,16 @@ std::string mainRiskInBrief(const Candidate &c)
 {
     for (const CheckStatus wanted : {CheckStatus::Fail, CheckStatus::Warn})
         for (const CheckResult &check : c.checks)
-            if (check.status == wanted)
-                return std::string(checkTitle(check.kind)) + ": " + check.headline;
+            if (check.status == wanted) {
+                // a training step's figures are no risk by themselves: say what warns
+                const bool slowLinks = c.scenario.wizard.regime == Regime::Training &&
+                                       check.kind == CheckKind::Latency &&
+                                       check.status == CheckStatus::Warn &&
+                                       check.figure("exposed_communication_seconds") >
+                                           0.25 * check.figure("step_seconds");
+                return std::string(checkTitle(check.kind)) + ": " + check.headline +
+                       (slowLinks ? ", the links set the pace" : "");
+            }
     return "none found by the six checks";
 }
 

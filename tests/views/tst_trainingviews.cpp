@@ -325,6 +325,20 @@ void TrainingViews::aTrainingReportSpeaksOfTheRun()
     QCOMPARE(assumptions[2].second, std::string("15 T / 8,192 tokens"));
     QCOMPARE(assumptions[3].second, std::string("within 60 days"));
     QCOMPARE(assumptions[4].second, std::string("searched / searched x searched x searched"));
+    // a run's warning says why (a new user's walkthrough: "a step takes 1.89 s" alone)
+    const core::Scenario tune = preset("training-70b-finetune");
+    const core::Selection tuned = core::selectDevice(tune);
+    bool linksWarned = false;
+    for (const core::Candidate &c : tuned.candidates) {
+        const core::CheckResult &latency = c.check(core::CheckKind::Latency);
+        if (latency.status != core::CheckStatus::Warn)
+            continue;
+        const std::string why = core::checkReason(latency, c);
+        QVERIFY2(why.find("the links, not the chips, set the pace") != std::string::npos,
+                 why.c_str());
+        linksWarned = true;
+    }
+    QVERIFY(linksWarned); // the case is telling: some option's links warn
 }
 
 // A new user's walkthrough: in a training decision the status bar gave the serving batch's

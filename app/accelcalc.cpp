@@ -832,7 +832,10 @@ int run(const std::vector<std::string> &args)
         if (!plan.meetsDeadline)
             std::cerr << input.label << ": /training/deadline_days: warning: the plan takes "
                       << core::formatNumber(plan.days, 4) << " days, past the deadline of "
-                      << core::formatNumber(asked.deadlineDays, 4) << "\n";
+                      << core::formatNumber(asked.deadlineDays, 4)
+                      << (plan.countReason.starts_with("no count") ? " (" + plan.countReason + ")"
+                                                                   : std::string())
+                      << "\n";
         if (core::isSet(asked.budgetUsd) && !core::isSet(plan.usd))
             std::cerr << input.label << ": /training/budget_usd: warning: " << scenario.device.name
                       << " has no price, so the budget cannot be checked\n";

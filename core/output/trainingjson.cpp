@@ -95,6 +95,8 @@ std::string trainingPlanToJson(const Scenario &scenario, const TrainingPlan &pla
     put(out, "price_per_device_hour_usd", plan.pricePerDeviceHour);
     out["meets_deadline"] = plan.meetsDeadline;
     out["within_budget"] = plan.withinBudget;
+    if (!plan.countReason.empty())
+        out["device_count_reason"] = plan.countReason;
 
     const TrainingMemory &m = plan.memory;
     json memory = json::object();

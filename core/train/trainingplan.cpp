@@ -932,8 +932,11 @@ TrainingPlan chosenPlan(const Scenario &scenario, bool everything)
         }
     }
     TrainingSearch search = searchTraining(scenario, everything);
-    if (!search.ranked.empty())
-        return std::move(search.ranked.front());
+    if (!search.ranked.empty()) {
+        TrainingPlan plan = std::move(search.ranked.front());
+        plan.countReason = search.deviceCountReason;
+        return plan;
+    }
     const RejectedShape *nearest = nullptr;
     for (const RejectedShape &shape : search.rejected)
         if (std::isfinite(shape.bytesNeeded) &&

@@ -131,6 +131,10 @@ struct TrainingPlan
     bool withinBudget = true;
     std::string problem;            ///< why the layout cannot run (empty: it can)
     std::vector<std::string> notes; ///< what the plan leaves out or assumes
+    /// how the device count was chosen where the scenario leaves it out ("the fewest devices
+    /// (powers of two) that meet the deadline", "no count up to 131,072 devices meets the
+    /// deadline: the fastest shown"); empty for a plan of one stated layout
+    std::string countReason;
 };
 
 /** Whether the scenario asks a training question (the wizard's training regime, or a token

@@ -245,6 +245,16 @@ void TestTrainingPlan::aBudgetNoPlanMeetsShowsTheDeadlinesCheapest()
     const core::TrainingSearch search = core::searchTraining(both, false);
     QVERIFY2(search.deviceCountReason.find("within the budget") != std::string::npos,
              search.deviceCountReason.c_str());
+    // the plan says how its count was chosen, and a deadline no count meets says so beside
+    // the fastest (a new user read "misses the deadline" as the plan's choice)
+    QCOMPARE(met.countReason,
+             std::string("the fewest devices (powers of two) that meet the deadline"));
+    const core::TrainingPlan rushed = core::plannedTraining(
+        loadScenario(gpt(R"({"sequence_length": 2048, "tokens": 1e11, "deadline_days": 0.001})")));
+    QVERIFY2(rushed.problem.empty(), rushed.problem.c_str());
+    QVERIFY(!rushed.meetsDeadline);
+    QCOMPARE(rushed.countReason,
+             std::string("no count up to 131,072 devices meets the deadline: the fastest shown"));
 }
 
 // ... and a stated tensor parallel of 3 against 16 heads said "no count meets the deadline"

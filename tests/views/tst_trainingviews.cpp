@@ -124,6 +124,13 @@ void TrainingViews::trainingTabShowsThePlan()
     QVERIFY(doubled.devices > plan.devices);
     QVERIFY(doubled.meetsDeadline);
     QVERIFY(doubled.deviceHours > 1.6 * plan.deviceHours);
+    // a deadline no count meets: the fastest is shown and said to be the nearest
+    QVERIFY(doc.setNumber(QStringLiteral("training.deadline_days"), 0.01));
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+    QVERIFY2(view.summaryText().contains(QStringLiteral("misses the deadline of 0.01 days: no "
+                                                        "count up to 131,072 devices meets")),
+             qPrintable(view.summaryText()));
 }
 
 void TrainingViews::nothingDrawnIsClipped_data()

@@ -231,9 +231,14 @@ void TrainingView::refresh()
             warnings << tr("It does not fit: %1 per device against %2.")
                             .arg(text(core::formatBytes(m.total, document()->units())),
                                  text(core::formatBytes(m.capacity, document()->units())));
+        // where no count meets it, that is said: this is the nearest, not a choice
+        const bool noCount = plan.countReason.starts_with("no count");
         if (!plan.meetsDeadline)
-            warnings << tr("It misses the deadline of %1 days.")
-                            .arg(style::number(s.training.deadlineDays, 4));
+            warnings << (noCount ? tr("It misses the deadline of %1 days: %2.")
+                                       .arg(style::number(s.training.deadlineDays, 4),
+                                            text(plan.countReason))
+                                 : tr("It misses the deadline of %1 days.")
+                                       .arg(style::number(s.training.deadlineDays, 4)));
         if (!plan.withinBudget)
             warnings << tr("It is over the budget of %1.")
                             .arg(text(core::formatUsd(s.training.budgetUsd)));

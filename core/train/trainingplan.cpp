@@ -793,9 +793,12 @@ std::string statedDegreeProblem(const Prepared &p, const TrainingConfig &t)
     l.data = isSet(t.dataParallel) ? t.dataParallel : l.expert;
     l.microBatch = isSet(t.microBatch) ? t.microBatch : 1.0;
     std::string problem = structuralProblem(p, l);
-    // the batch's rules depend on the degrees still searched: only what no count mends
-    if (problem.find("global batch") != std::string::npos ||
-        problem.find("more sequences") != std::string::npos)
+    // the batch's rules depend on the degrees still searched: only what no count mends. More
+    // sequences than a step holds at the least data parallelism stays so at any (a stated
+    // micro-batch of 1,000 against 512 read "no count meets the deadline"); a batch that is no
+    // multiple of micro-batch x data parallel may be one at another degree
+    if (problem.find("global batch") != std::string::npos &&
+        !(isSet(t.dataParallel) && isSet(t.microBatch)))
         return {};
     return problem;
 }

@@ -265,6 +265,16 @@ void TestTrainingPlan::aStatedDegreeThatCannotRunSaysWhy()
     const core::TrainingPlan plan = core::plannedTraining(s);
     QVERIFY2(plan.problem.find("tensor_parallel 3 does not divide") != std::string::npos,
              plan.problem.c_str());
+    // a micro-batch (or data parallelism) more than the step holds (2,048 sequences of 2,048
+    // tokens) at any count: that, not
+    // "no count meets the deadline" (a new user's walkthrough)
+    for (const char *stated : {R"("micro_batch": 5000)", R"("data_parallel": 5000)"}) {
+        const core::TrainingPlan big = core::plannedTraining(loadScenario(gpt(
+            QStringLiteral(R"({"sequence_length": 2048, "tokens": 1e11, "deadline_days": 30, %1})")
+                .arg(QLatin1String(stated)))));
+        QVERIFY2(big.problem.find("more sequences than a step") != std::string::npos,
+                 big.problem.c_str());
+    }
 }
 
 void TestTrainingPlan::zeroShardsByHand_data()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/train/trainingplan.h"
 
+#include "core/data/calibrationprofile.h"
 #include "core/model/architecture.h"
 #include "core/model/calc.h"
 #include "core/model/scenario.h"
@@ -99,6 +100,25 @@ double deviceCapacityBytes(const Scenario &s)
     return s.device.capacityGb() * kGB;
 }
 
+/** The share of the BF16 peak a training step's matmuls reach. The typical estimate's device
+ *  entries are fitted on inference engines (an H200 on 2 runs, an MI300X on vLLM for ROCm in
+ *  2024, an L40S past its measured ceiling), whose kernels and shapes are not a training step's:
+ *  an H200 planned slower than an H100. Training's large matmuls take the device's measured
+ *  ceiling at its class's pooled compute share instead (datacenter: 63 runs); a user's own
+ *  calibration and the speed of light stay as they are. */
+double trainingComputeShare(const Scenario &s, const EstimateTerms &terms)
+{
+    if (terms.mode != EstimateMode::Typical || !terms.measuredCeilings)
+        return terms.computeEfficiency;
+    const CalibrationEntry *pooled =
+        findCalibrationEntry(typicalProfile(), "", calibrationClassOf(s.device), "");
+    if (!pooled)
+        return terms.computeEfficiency;
+    const CeilingShare ceiling = computeCeiling(s.device, NumericFormat::Bf16, false);
+    return std::min(1.0, ceiling.share * std::min(1.0, pooled->computeEfficiency) *
+                             s.calibration.efficiencyFactor);
+}
+
 Prepared prepare(const Scenario &s)
 {
     Prepared p;
@@ -157,7 +177,7 @@ Prepared prepare(const Scenario &s)
     // The matmuls at the estimate's compute share (typical: the measured ceiling's share of the
     // spec; speed of light: the peak); fused attention at its kernels' share where the
     // estimate is typical; the elementwise kernels where it times small kernels.
-    p.matmulRate = p.peak * terms.computeEfficiency;
+    p.matmulRate = p.peak * trainingComputeShare(s, terms);
     // attention runs in BF16 under FP8 training (Transformer Engine casts the matmuls only)
     const double bf16Peak =
         isSet(d.peak(NumericFormat::Bf16)) ? d.peak(NumericFormat::Bf16) * 1e12 : p.peak;
@@ -169,7 +189,8 @@ Prepared prepare(const Scenario &s)
         const CeilingShare bf16 = computeCeiling(d, NumericFormat::Bf16, false);
         const CeilingShare own = computeCeiling(d, t.format, false);
         if (bf16.share > 0.0)
-            p.matmulRate = p.peak * own.share * std::min(1.0, terms.computeEfficiency / bf16.share);
+            p.matmulRate =
+                p.peak * own.share * std::min(1.0, trainingComputeShare(s, terms) / bf16.share);
     }
     p.memoryRate = d.bandwidthGbPerSecond * kGB * terms.bandwidthEfficiency;
     p.elementwiseTimed = terms.smallKernels;

@@ -647,6 +647,15 @@ std::string outlookToJson(const Scenario &scenario, const Selection &selection)
                        {"api_usd_per_million_tokens", numberOrNull(c.apiUsdPerMillionTokens)},
                        {"utilisation", numberOrNull(c.utilisation)},
                        {"from_traffic", c.fromTraffic}};
+        // a training decision costs its run, not a month of devices the run may hold for
+        // minutes (outlook gave $492,428.80 a month and no run)
+        if (const TrainingPlan *plan = best->trainingPlan ? &*best->trainingPlan : nullptr;
+            plan && plan->problem.empty()) {
+            doc["cost"]["usd_per_month"] = nullptr;
+            doc["cost"]["run_usd"] = numberOrNull(plan->usd);
+            doc["cost"]["run_days"] = numberOrNull(plan->days);
+            doc["cost"]["device_hours"] = numberOrNull(plan->deviceHours);
+        }
     }
     json options = json::array();
     for (const Candidate *c : alternatives(selection)) {
@@ -663,6 +672,11 @@ std::string outlookToJson(const Scenario &scenario, const Selection &selection)
              {"binding_check", binding.label},
              {"binding_margin", numberOrNull(binding.value)},
              {"risk", mainRisk(*c)}});
+        if (c->trainingPlan && c->trainingPlan->problem.empty()) {
+            options.back()["usd_per_month"] = nullptr;
+            options.back()["run_usd"] = numberOrNull(c->trainingPlan->usd);
+            options.back()["run_days"] = numberOrNull(c->trainingPlan->days);
+        }
     }
     doc["alternatives"] = options;
     const Sensitivity s = sensitivity(scenario, selection);

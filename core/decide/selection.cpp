@@ -710,8 +710,8 @@ CheckResult cost(const Candidate &c, const Evaluation &e)
     add(r, "price_per_hour_usd", price);
     if (s.wizard.regime == Regime::Training) {
         const TrainingPlan &plan = *c.trainingPlan;
-        const double monthly = usdPerMonth(c.replicas * price);
-        add(r, "monthly_cost_usd", monthly);
+        // the devices' hour, not a month of a run that may last minutes
+        add(r, "devices_usd_per_hour", c.replicas * price);
         if (!plan.problem.empty()) {
             r.summary = num(c.replicas, 9) + " devices at " + priceNote + ": " +
                         formatUsd(c.replicas * price) + " per hour.";
@@ -867,7 +867,7 @@ std::string headlineOf(const CheckResult &r, const Candidate &c)
         if (regime == Regime::Training)
             return std::isfinite(f("run_cost_usd"))
                        ? formatUsd(f("run_cost_usd")) + " for the run"
-                       : formatUsd(f("monthly_cost_usd") / kHoursPerMonth) + " per hour";
+                       : formatUsd(f("devices_usd_per_hour")) + " per hour";
         if (regime == Regime::Edge)
             return num(f("joules_per_inference")) + " J per answer";
         return formatUsd(f("usd_per_million_tokens")) + " per M tokens" +

@@ -1090,8 +1090,23 @@ void Cli::checkAndTrainGiveOneRun()
     QCOMPARE(rec[u"run_days"].toDouble(), plan[u"days"].toDouble());
     QVERIFY(rec[u"usd_per_month"].isNull()); // a run is priced whole
     QVERIFY(!rec.contains(u"batch"));
-    for (const QJsonValue c : root[u"candidates"].toArray())
+    for (const QJsonValue c : root[u"candidates"].toArray()) {
         QVERIFY(c.toObject()[u"monthly_cost_usd"].isNull() || !c.toObject().contains(u"run_usd"));
+        // no month in the checks' figures either (a new user found $796,108.80 there)
+        for (const QJsonValue ch : c.toObject()[u"checks"].toArray())
+            QVERIFY(!ch.toObject()[u"figures"].toObject().contains(u"monthly_cost_usd"));
+    }
+    // outlook prices the same run, not a month of its devices
+    const Run outlook =
+        accelCalc({QStringLiteral("outlook"), QStringLiteral("training-70b-finetune")});
+    QCOMPARE(outlook.exitCode, 0);
+    const QJsonObject cost = parseObject(outlook.out)[u"cost"].toObject();
+    QCOMPARE(cost[u"run_usd"].toDouble(), rec[u"run_usd"].toDouble());
+    QCOMPARE(cost[u"run_days"].toDouble(), rec[u"run_days"].toDouble());
+    QVERIFY(cost[u"usd_per_month"].isNull());
+    for (const QJsonValue option : parseObject(outlook.out)[u"alternatives"].toArray())
+        QVERIFY(option.toObject()[u"usd_per_month"].isNull() &&
+                option.toObject()[u"run_usd"].isDouble());
 }
 
 void Cli::trainRefusesWhatCannotRun_data()

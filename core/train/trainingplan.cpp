@@ -959,6 +959,17 @@ TrainingPlan chosenPlan(const Scenario &scenario, bool everything)
     if (!search.ranked.empty()) {
         TrainingPlan plan = std::move(search.ranked.front());
         plan.countReason = search.deviceCountReason;
+        // a run of minutes on thousands of devices is priced per second of use; clouds bill
+        // whole hours, at least (2,048 B200s for 18.6 min: $3,346 by the second)
+        if (plan.wallSeconds < 86400.0 && std::isfinite(plan.usd) &&
+            std::isfinite(plan.pricePerDeviceHour)) {
+            const double hours = std::ceil(plan.wallSeconds / 3600.0);
+            plan.notes.push_back("the run is priced per second of use (" + formatUsd(plan.usd) +
+                                 "); billed by the whole hour, " + formatCount(plan.devices) +
+                                 " devices for " + count(hours) +
+                                 (hours == 1 ? " hour" : " hours") + " cost " +
+                                 formatUsd(plan.devices * hours * plan.pricePerDeviceHour));
+        }
         return plan;
     }
     const RejectedShape *nearest = nullptr;

@@ -3,6 +3,7 @@
 // accelerator at the speed of light, and the plan of each published run's own layout against
 // its measured throughput (tests/fixtures/training/published-runs.json).
 
+#include "core/data/presets.h"
 #include "core/data/scenarioio.h"
 #include "core/model/architecture.h"
 #include "core/model/scenario.h"
@@ -93,6 +94,7 @@ private slots:
     void deadlineTakesTheFewestDevicesThatMeetIt();
     void publishedRunsFromTheirOwnLayouts();
     void devicesRankAsTheirMatmulsDo();
+    void aShortRunSaysWhatWholeHoursCost();
     void recomputationNeverHelpsSpeedOrHurtsMemory();
     void shortSequencesGetALayout();
     void fp8RunsAttentionInBf16();
@@ -562,6 +564,35 @@ void TestTrainingPlan::devicesRankAsTheirMatmulsDo()
     // published MFU of large runs on current GPUs: about 35-55 % (Llama 3, MegaScale, NeMo)
     for (const core::TrainingPlan *plan : {&h100, &h200, &mi300x})
         QVERIFY2(plan->mfu > 0.35 && plan->mfu < 0.75, qPrintable(QString::number(plan->mfu)));
+}
+
+namespace {
+QString presetText(const char *id)
+{
+    const std::string_view text = *core::scenarioPresetText(id);
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+} // namespace
+
+// A run of minutes on thousands of devices is priced by the second; clouds bill whole hours:
+// the plan says what those would cost (a CFO read $3,346 for 2,048 B200s for 18.6 minutes).
+void TestTrainingPlan::aShortRunSaysWhatWholeHoursCost()
+{
+    const core::TrainingPlan plan =
+        core::plannedTraining(loadScenario(presetText("training-70b-finetune")));
+    QVERIFY2(plan.problem.empty(), plan.problem.c_str());
+    QVERIFY(plan.wallSeconds < 3600.0); // the case is telling: under an hour
+    const std::string hourly = core::formatUsd(plan.devices * 1.0 * plan.pricePerDeviceHour);
+    QVERIFY(std::any_of(plan.notes.begin(), plan.notes.end(), [&](const std::string &note) {
+        return note.find("billed by the whole hour") != std::string::npos &&
+               note.find(hourly) != std::string::npos;
+    }));
+    // a run of days says nothing of it
+    const core::TrainingPlan longRun =
+        core::plannedTraining(loadScenario(presetText("training-8b-pretrain")));
+    QVERIFY(std::none_of(longRun.notes.begin(), longRun.notes.end(), [](const std::string &note) {
+        return note.find("whole hour") != std::string::npos;
+    }));
 }
 
 // A hostile review's findings (2026-12-07), each kept fixed: with fused attention full

@@ -272,6 +272,15 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
                             esc(core::mainRiskInBrief(*option)));
         }
         out += QStringLiteral("</table>");
+        // the recommended run's own caveats (its schedule, a run of minutes priced by the
+        // second where clouds bill whole hours)
+        if (training && best && best->trainingPlan && !best->trainingPlan->notes.empty()) {
+            QStringList notes;
+            for (const std::string &note : best->trainingPlan->notes)
+                notes << esc(note);
+            out += QObject::tr("<p><b>Left out or assumed for this run.</b> %1.</p>")
+                       .arg(notes.join(QStringLiteral("; ")));
+        }
     }
     if (!r.flip.empty())
         out += QObject::tr("<p><b>What would change the decision.</b> %1</p>").arg(esc(r.flip));

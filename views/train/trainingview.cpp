@@ -247,6 +247,18 @@ void TrainingView::refresh()
         if (!warnings.isEmpty())
             html += QStringLiteral("<p style='color:%1'>%2</p>")
                         .arg(style::warning().name(), warnings.join(QLatin1Char(' ')));
+        // what was asked and met, and how the count was chosen where the scenario left it out
+        QStringList met;
+        if (core::isSet(s.training.deadlineDays) && plan.meetsDeadline)
+            met << tr("It meets the deadline of %1 days.")
+                       .arg(style::number(s.training.deadlineDays, 4));
+        if (core::isSet(s.training.budgetUsd) && plan.withinBudget && std::isfinite(plan.usd))
+            met << tr("It is within the budget of %1.")
+                       .arg(text(core::formatUsd(s.training.budgetUsd)));
+        if (!plan.countReason.empty() && !noCount)
+            met << tr("Devices: %1.").arg(text(plan.countReason));
+        if (!met.isEmpty())
+            html += QStringLiteral("<p>%1</p>").arg(met.join(QLatin1Char(' ')));
         // while a class predicts the state per device (the tour), the device's bar waits
         if (document()->isConcealed(core::FigureId::TrainingStateBytesPerDevice)) {
             StepTimelineCanvas::Section hidden;

@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 using viewtestsupport::showOffscreen;
 
@@ -308,6 +309,13 @@ void TrainingViews::aTrainingReportSpeaksOfTheRun()
                               "time a few hundred steps", "<th>Run cost</th>",
                               "Roofline and the training step", "Tokens to train on"})
         QVERIFY2(html.contains(QLatin1String(words)), words);
+    // page 1's table shows some of the devices, and says so (4 of 6 read as forgotten ones)
+    std::set<std::string> devices;
+    for (const core::Candidate &c : selection.candidates)
+        devices.insert(c.deviceId);
+    QVERIFY(devices.size() > core::alternatives(selection).size()); // the case is telling
+    QVERIFY2(html.contains(QStringLiteral("of the %1 devices checked").arg(devices.size())),
+             "which options the table shows");
     for (const char *words : {"load test", "Latency under load", "<i>KV cache</i>",
                               "<th>Per month</th>", "Peak concurrent sequences"})
         QVERIFY2(!html.contains(QLatin1String(words)), words);

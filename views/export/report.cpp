@@ -53,6 +53,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <set>
 
 namespace views {
 
@@ -234,12 +235,25 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
                             style::number(c.tokensPerMonth / 1e6, 4));
         }
         const bool training = selection.regime == core::Regime::Training;
-        out += QObject::tr("<h3>The options considered</h3><table><tr><th>Option</th><th>%1"
+        const auto shown = core::alternatives(selection);
+        std::set<std::string> devices;
+        for (const core::Candidate &c : selection.candidates)
+            devices.insert(c.deviceId);
+        // the table shows some of the devices: say which, so none looks forgotten
+        const QString which =
+            devices.size() > shown.size()
+                ? QObject::tr("<p class=\"muted\">The recommendation and the %1 cheapest other "
+                              "devices, each in its best format, of the %2 devices checked; "
+                              "every option is in the checks table.</p>")
+                      .arg(shown.size() - 1)
+                      .arg(devices.size())
+                : QString();
+        out += QObject::tr("<h3>The options considered</h3>%3<table><tr><th>Option</th><th>%1"
                            "</th><th>Fits (memory to spare)</th><th>%2</th><th>Main "
                            "risk</th></tr>")
                    .arg(training ? QObject::tr("Cost of the run") : QObject::tr("Per month"),
-                        training ? QObject::tr("Time to train") : QObject::tr("Latency"));
-        for (const core::Candidate *option : core::alternatives(selection)) {
+                        training ? QObject::tr("Time to train") : QObject::tr("Latency"), which);
+        for (const core::Candidate *option : shown) {
             const core::CheckResult &memory = option->check(core::CheckKind::Memory);
             const core::CheckResult &latency = option->check(core::CheckKind::Latency);
             const double headroom = memory.figure("headroom_bytes");

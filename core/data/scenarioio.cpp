@@ -118,6 +118,12 @@ void applyOverride(json &doc, const std::string &assignment)
         }
         node = &*it;
     }
+    // null takes the key out: the input returns to its default (a deadline or a budget
+    // cleared, a searched degree searched again)
+    if (value.is_null()) {
+        node->erase(parts.back());
+        return;
+    }
     scaleMeasuredCeiling(doc, path, *node, parts.back(), value);
     (*node)[parts.back()] = std::move(value);
 }

@@ -234,6 +234,17 @@ void Cli::setOverridesAnInput()
     const QJsonObject root = parseObject(run.out);
     QCOMPARE(valueAt(root, "decode.batch"), 32.0);
     QCOMPARE(valueAt(root, "roofline.ridge_flops_per_byte"), 100.0);
+    // null takes a key out, back to its default: a deadline cleared is a plan without one (it
+    // was refused as "must be a number, not null", so a goal could not be cleared)
+    const Run cleared = accelCalc({"train", "training-8b-pretrain", "--set",
+                                   "training.deadline_days=null", "--set", "training.devices=64"});
+    QCOMPARE(cleared.exitCode, 0);
+    const Run without =
+        accelCalc({"train", "training-8b-pretrain", "--set", "training.devices=64"});
+    const QJsonObject a = parseObject(cleared.out), b = parseObject(without.out);
+    QVERIFY(a[u"meets_deadline"].toBool());
+    QVERIFY(!b[u"meets_deadline"].toBool()); // 64 devices miss the 60 days
+    QCOMPARE(a[u"days"].toDouble(), b[u"days"].toDouble());
 }
 
 void Cli::explainAddsOnlyTheExplanation()

@@ -233,7 +233,8 @@ std::string mainRisk(const Candidate &c)
     for (const CheckStatus wanted : {CheckStatus::Fail, CheckStatus::Warn})
         for (const CheckResult &check : c.checks)
             if (check.status == wanted)
-                return std::string(checkTitle(check.kind)) + ": " + reasonOf(check, c);
+                return std::string(checkTitle(check.kind, c.scenario.wizard.regime)) + ": " +
+                       reasonOf(check, c);
     return "none found by the six checks";
 }
 
@@ -248,8 +249,8 @@ std::string mainRiskInBrief(const Candidate &c)
                                        check.status == CheckStatus::Warn &&
                                        check.figure("exposed_communication_seconds") >
                                            0.25 * check.figure("step_seconds");
-                return std::string(checkTitle(check.kind)) + ": " + check.headline +
-                       (slowLinks ? ", the links set the pace" : "");
+                return std::string(checkTitle(check.kind, c.scenario.wizard.regime)) + ": " +
+                       check.headline + (slowLinks ? ", the links set the pace" : "");
             }
     return "none found by the six checks";
 }

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -880,11 +881,19 @@ std::string verdictOf(const Candidate &c)
 {
     std::vector<std::string> failing;
     std::vector<std::string> warning;
+    // a training run's checks by their own names ("time to train", not "latency")
+    auto nameOf = [&c](CheckKind kind) {
+        if (c.scenario.wizard.regime != Regime::Training)
+            return std::string(checkKey(kind));
+        std::string title(checkTitle(kind, Regime::Training));
+        title[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(title[0])));
+        return title;
+    };
     for (const CheckResult &check : c.checks) {
         if (check.status == CheckStatus::Fail)
-            failing.emplace_back(checkKey(check.kind));
+            failing.push_back(nameOf(check.kind));
         else if (check.status == CheckStatus::Warn)
-            warning.emplace_back(checkKey(check.kind));
+            warning.push_back(nameOf(check.kind));
     }
     auto join = [](const std::vector<std::string> &names) {
         std::string out;
@@ -1036,7 +1045,8 @@ std::string firstFailure(const Candidate &c)
 {
     for (const CheckResult &check : c.checks) {
         if (check.status == CheckStatus::Fail)
-            return std::string(checkTitle(check.kind)) + ": " + check.summary;
+            return std::string(checkTitle(check.kind, c.scenario.wizard.regime)) + ": " +
+                   check.summary;
     }
     return {};
 }
@@ -1227,8 +1237,9 @@ void recommend(Selection &selection)
                 (regime == Regime::Training ? "the run's cost" : "capacity and price") + ".");
     }
     if (regime != Regime::Online) {
-        rec.apiFallback = regime == Regime::Edge ? "None needed: it runs on the user's device."
-                                                 : "Not applicable to training.";
+        // a training run has no requests to send elsewhere: nothing to say
+        rec.apiFallback =
+            regime == Regime::Edge ? "None needed: it runs on the user's device." : "";
         return;
     }
     const CheckResult &costCheck = best.check(CheckKind::Cost);
@@ -1344,6 +1355,26 @@ std::string_view checkTitle(CheckKind kind)
         break;
     }
     return "Energy, cost and the API";
+}
+
+std::string_view checkTitle(CheckKind kind, Regime regime)
+{
+    if (regime == Regime::Training) {
+        switch (kind) {
+        case CheckKind::Memory:
+            return "Memory per device";
+        case CheckKind::Latency:
+            return "Time to train";
+        case CheckKind::Availability:
+            return "Failures and checkpoints";
+        case CheckKind::Cost:
+            return "Run cost and energy";
+        case CheckKind::Compatibility:
+        case CheckKind::Effort:
+            break;
+        }
+    }
+    return checkTitle(kind);
 }
 
 double CheckResult::figure(std::string_view key) const

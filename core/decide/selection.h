@@ -28,6 +28,9 @@ enum class CheckKind { Compatibility, Memory, Latency, Availability, Effort, Cos
 inline constexpr std::size_t kCheckCount = 6;
 std::string_view checkKey(CheckKind kind);   ///< "compatibility" | "memory" | ... | "cost"
 std::string_view checkTitle(CheckKind kind); ///< "Memory headroom", for tables and reports
+/** The same in a regime's words: a training decision's checks are of a run ("Time to train",
+ *  "Failures and checkpoints", "Run cost and energy"), not of a serving fleet. */
+std::string_view checkTitle(CheckKind kind, Regime regime);
 
 struct CheckResult
 {

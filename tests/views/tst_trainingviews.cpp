@@ -305,6 +305,10 @@ void TrainingViews::aTrainingReportSpeaksOfTheRun()
           core::formatDuration(plan.reliability.intervalSeconds)})
         QVERIFY2(html.contains(QString::fromStdString(figure).toHtmlEscaped()),
                  qPrintable(QString::fromStdString(figure)));
+    // the checks in a run's words (a new user read "Throughput and latency" and "Energy, cost
+    // and the API" over a training run's columns)
+    for (const char *words : {"Time to train", "Failures and checkpoints", "Run cost and energy"})
+        QVERIFY2(html.contains(QLatin1String(words)), words);
     for (const char *words : {"<i>MFU</i>", "<i>Data parallel (DP n)</i>", "<i>Checkpoint</i>",
                               "time a few hundred steps", "<th>Run cost</th>",
                               "Roofline and the training step", "Tokens to train on"})
@@ -317,7 +321,8 @@ void TrainingViews::aTrainingReportSpeaksOfTheRun()
     QVERIFY2(html.contains(QStringLiteral("of the %1 devices checked").arg(devices.size())),
              "which options the table shows");
     for (const char *words : {"load test", "Latency under load", "<i>KV cache</i>",
-                              "<th>Per month</th>", "Peak concurrent sequences"})
+                              "<th>Per month</th>", "Peak concurrent sequences", "Hosted-API",
+                              "Throughput and latency", "Energy, cost and the API"})
         QVERIFY2(!html.contains(QLatin1String(words)), words);
     // the other options say what their run would cost, not only that they rank lower; and the
     // table of options is in the ranking's order, the run's cost

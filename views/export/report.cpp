@@ -193,8 +193,9 @@ QString executiveSummary(const core::Scenario &s, const core::Selection &selecti
         QStringList warned; // the verdict's words: "passes, with warnings" is not "passes"
         for (const core::CheckResult &check : best->checks)
             if (check.status == core::CheckStatus::Warn)
-                warned << QStringLiteral("%1 (%2)").arg(fromView(core::checkTitle(check.kind)),
-                                                        esc(core::checkReason(check, *best)));
+                warned << QStringLiteral("%1 (%2)").arg(
+                    fromView(core::checkTitle(check.kind, selection.regime)),
+                    esc(core::checkReason(check, *best)));
         // the rule's full reasoning is in "The decision in full": page 1 stays one page
         out += QObject::tr("<p style=\"font-size:13pt\"><b>Recommended: %1.</b></p><p>%2</p>")
                    .arg(optionLabel(*best),
@@ -461,7 +462,7 @@ QString reasonsHtml(const core::Selection &selection)
                 continue;
             const QString text =
                 QStringLiteral("<b>%1</b> %2: %3")
-                    .arg(fromView(core::checkTitle(check.kind)),
+                    .arg(fromView(core::checkTitle(check.kind, selection.regime)),
                          check.status == core::CheckStatus::Fail ? QObject::tr("fails")
                                                                  : QObject::tr("warns"),
                          esc(why));

@@ -311,7 +311,7 @@ QString ChecksView::tableHtml(const core::Selection &selection, bool bestPerDevi
     static const QRegularExpression longWord(QStringLiteral("\\b(\\w{6})(\\w{5,})\\b"));
     for (std::size_t i = 0; i < core::kCheckCount; ++i)
         out += QStringLiteral("<th>%1</th>")
-                   .arg(fromView(core::checkTitle(core::CheckKind(i)))
+                   .arg(fromView(core::checkTitle(core::CheckKind(i), selection.regime))
                             .replace(longWord, QStringLiteral("\\1\u00ad\\2")));
     if (!compact)
         out += tr("<th>Verdict</th>");
@@ -400,6 +400,22 @@ void ChecksView::refresh()
                                                  document()->units())));
     if (QTableWidgetItem *money = m_table->horizontalHeaderItem(kCostColumn))
         money->setText(sel.regime == core::Regime::Training ? tr("Run cost") : tr("Monthly"));
+    // a training run's checks in its own words: "Time" over the days, not "Latency"
+    const bool training = sel.regime == core::Regime::Training;
+    for (std::size_t i = 0; i < core::kCheckCount; ++i) {
+        const auto kind = core::CheckKind(i);
+        QString key = fromView(core::checkKey(kind));
+        key[0] = key[0].toUpper();
+        const QString shown = !training                               ? key
+                              : kind == core::CheckKind::Latency      ? tr("Time")
+                              : kind == core::CheckKind::Availability ? tr("Failures")
+                                                                      : key;
+        if (QTableWidgetItem *header = m_table->horizontalHeaderItem(kFirstCheckColumn + int(i))) {
+            if (header->text() != shown)
+                header->setText(shown);
+            header->setToolTip(fromView(core::checkTitle(kind, sel.regime)));
+        }
+    }
     if (sel.regime != core::Regime::Training) // which speeds the latency and cost columns use
     {
         const core::EstimatesUsed used = core::estimatesUsed(sel);
@@ -622,8 +638,8 @@ void ChecksView::showReasoning(int candidate, int check)
         const StatusLook status = look(r.status);
         return tr("<p><span style=\"color:%1\"><b>%2 %3</b></span> (%4): %5</p>")
             .arg(status.colour.darker(130).name(), status.symbol,
-                 fromView(core::checkTitle(r.kind)), fromView(core::checkStatusKey(r.status)),
-                 fromStd(r.summary).toHtmlEscaped());
+                 fromView(core::checkTitle(r.kind, c.scenario.wizard.regime)),
+                 fromView(core::checkStatusKey(r.status)), fromStd(r.summary).toHtmlEscaped());
     };
     if (check >= 0 && check < int(c.checks.size())) {
         html += describe(c.checks[std::size_t(check)]);

@@ -139,9 +139,10 @@ std::vector<std::pair<std::string, std::string>> keyAssumptions(const Scenario &
             {"Price per device-hour", formatUsd(s.cost.pricePerHourUsd)},
             {"Device MTBF / restart",
              formatCount(t.deviceMtbfHours) + " h / " + formatDuration(t.restartSeconds)},
-            {"Efficiency (bandwidth / compute)",
+            // the matmuls' share the plan uses (the class's pooled share of the measured ceiling)
+            {"Efficiency (bandwidth / matmuls)",
              formatNumber(terms.bandwidthEfficiency * 100, 3) + " % / " +
-                 formatNumber(terms.computeEfficiency * 100, 3) + " % (" + estimateLabel(s) + ")"},
+                 formatNumber(trainingComputeShare(s) * 100, 3) + " % (" + estimateLabel(s) + ")"},
             {"Network per device", formatBandwidth(t.networkGbPerSecond * 1e9)},
         };
     }

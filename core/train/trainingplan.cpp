@@ -106,7 +106,7 @@ double deviceCapacityBytes(const Scenario &s)
  *  an H200 planned slower than an H100. Training's large matmuls take the device's measured
  *  ceiling at its class's pooled compute share instead (datacenter: 63 runs); a user's own
  *  calibration and the speed of light stay as they are. */
-double trainingComputeShare(const Scenario &s, const EstimateTerms &terms)
+double computeShareOf(const Scenario &s, const EstimateTerms &terms)
 {
     if (terms.mode != EstimateMode::Typical || !terms.measuredCeilings)
         return terms.computeEfficiency;
@@ -177,7 +177,7 @@ Prepared prepare(const Scenario &s)
     // The matmuls at the estimate's compute share (typical: the measured ceiling's share of the
     // spec; speed of light: the peak); fused attention at its kernels' share where the
     // estimate is typical; the elementwise kernels where it times small kernels.
-    p.matmulRate = p.peak * trainingComputeShare(s, terms);
+    p.matmulRate = p.peak * computeShareOf(s, terms);
     // attention runs in BF16 under FP8 training (Transformer Engine casts the matmuls only)
     const double bf16Peak =
         isSet(d.peak(NumericFormat::Bf16)) ? d.peak(NumericFormat::Bf16) * 1e12 : p.peak;
@@ -190,7 +190,7 @@ Prepared prepare(const Scenario &s)
         const CeilingShare own = computeCeiling(d, t.format, false);
         if (bf16.share > 0.0)
             p.matmulRate =
-                p.peak * own.share * std::min(1.0, trainingComputeShare(s, terms) / bf16.share);
+                p.peak * own.share * std::min(1.0, computeShareOf(s, terms) / bf16.share);
     }
     p.memoryRate = d.bandwidthGbPerSecond * kGB * terms.bandwidthEfficiency;
     p.elementwiseTimed = terms.smallKernels;
@@ -825,6 +825,11 @@ std::string statedDegreeProblem(const Prepared &p, const TrainingConfig &t)
 }
 
 } // namespace
+
+double trainingComputeShare(const Scenario &scenario)
+{
+    return computeShareOf(scenario, estimateTerms(scenario));
+}
 
 std::string layoutProblem(const Scenario &scenario, const TrainingLayout &layout)
 {

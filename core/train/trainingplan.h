@@ -137,6 +137,12 @@ struct TrainingPlan
     std::string countReason;
 };
 
+/** The share of the BF16 peak a training step's matmuls reach under the scenario's estimate:
+ *  typical, the device's measured matmul ceiling at its class's pooled compute share (the
+ *  device entries are fitted on inference engines); calibrated or the speed of light, the
+ *  estimate's own. What the plan, the slides and the report's assumptions say. */
+double trainingComputeShare(const Scenario &scenario);
+
 /** Whether the scenario asks a training question (the wizard's training regime, or a token
  *  budget stated): then the memory bars show the plan's per-device layout, not the lesson's
  *  one-device state. */

@@ -345,6 +345,15 @@ void TrainingViews::aTrainingReportSpeaksOfTheRun()
     QCOMPARE(assumptions[2].second, std::string("15 T / 8,192 tokens"));
     QCOMPARE(assumptions[3].second, std::string("within 60 days"));
     QCOMPARE(assumptions[4].second, std::string("searched / searched x searched x searched"));
+    // the matmuls' share the plan uses, not the device's inference-fitted compute efficiency
+    const auto efficiency =
+        std::find_if(assumptions.begin(), assumptions.end(), [](const auto &row) {
+            return row.first == "Efficiency (bandwidth / matmuls)";
+        });
+    QVERIFY(efficiency != assumptions.end());
+    QVERIFY2(efficiency->second.find(core::formatNumber(core::trainingComputeShare(s) * 100, 3) +
+                                     " %") != std::string::npos,
+             efficiency->second.c_str());
     // a run's warning says why (a new user's walkthrough: "a step takes 1.89 s" alone)
     const core::Scenario tune = preset("training-70b-finetune");
     const core::Selection tuned = core::selectDevice(tune);

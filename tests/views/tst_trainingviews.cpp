@@ -11,6 +11,7 @@
 #include "views/export/report.h"
 #include "views/memory/memoryview.h"
 #include "views/train/trainingview.h"
+#include "views/widgets/view.h"
 
 #include "core/data/presets.h"
 #include "core/data/scenarioio.h"
@@ -33,6 +34,14 @@
 using viewtestsupport::showOffscreen;
 
 namespace {
+
+/** Shown offscreen at 1280 x 800 and refreshed: what a user sees once the view is on screen. */
+void showCurrent(views::View &view)
+{
+    showOffscreen(view);
+    QCoreApplication::processEvents();
+    view.ensureCurrent();
+}
 
 core::Scenario preset(const char *id)
 {
@@ -93,9 +102,7 @@ void TrainingViews::trainingTabShowsThePlan()
     views::ScenarioDocument doc;
     doc.reset(preset("training-8b-pretrain"));
     views::TrainingView view(&doc);
-    showOffscreen(view);
-    QCoreApplication::processEvents();
-    view.ensureCurrent();
+    showCurrent(view);
     const core::TrainingPlan plan = core::plannedTraining(doc.scenario());
     QVERIFY2(plan.problem.empty(), plan.problem.c_str());
     // the summary's figures are the plan's, as accel-calc train prints them
@@ -175,9 +182,7 @@ void TrainingViews::theSearchedLayoutIsOneClickAway()
         views::ScenarioDocument doc;
         doc.reset(preset("training-8b-pretrain"));
         views::TrainingView view(&doc);
-        showOffscreen(view);
-        QCoreApplication::processEvents();
-        view.ensureCurrent();
+        showCurrent(view);
         QCOMPARE(doc.trainingPlan().usd, doc.bestTrainingPlan().usd);
         QVERIFY(!view.useBestButton()->isVisible());
     }
@@ -191,9 +196,7 @@ void TrainingViews::theSearchedLayoutIsOneClickAway()
     s.training.recomputeStated = true;
     doc.reset(s);
     views::TrainingView view(&doc);
-    showOffscreen(view);
-    QCoreApplication::processEvents();
-    view.ensureCurrent();
+    showCurrent(view);
     const core::TrainingPlan stated = core::plannedTraining(doc.scenario());
     const core::TrainingPlan best = core::bestTrainingPlan(doc.scenario());
     QVERIFY(best.usd < 0.99 * stated.usd);
@@ -224,18 +227,14 @@ void TrainingViews::aPlanThatCannotRunSaysWhy()
     s.training.tensorParallel = 3;
     doc.reset(s);
     views::TrainingView view(&doc);
-    showOffscreen(view);
-    QCoreApplication::processEvents();
-    view.ensureCurrent();
+    showCurrent(view);
     const core::TrainingPlan plan = core::plannedTraining(doc.scenario());
     QVERIFY(!plan.problem.empty());
     QVERIFY2(view.summaryText().contains(QString::fromStdString(plan.problem)),
              qPrintable(view.summaryText()));
     QVERIFY(view.canvas()->sections().isEmpty());
     views::MemoryView memory(&doc);
-    showOffscreen(memory);
-    QCoreApplication::processEvents();
-    memory.ensureCurrent();
+    showCurrent(memory);
     QVERIFY2(memory.headroomTexts()[0].startsWith(QStringLiteral("no layout runs")),
              qPrintable(memory.headroomTexts()[0]));
 }
@@ -245,9 +244,7 @@ void TrainingViews::memoryTabShowsThePlansDevice()
     views::ScenarioDocument doc;
     doc.reset(preset("training-70b-finetune"));
     views::MemoryView view(&doc);
-    showOffscreen(view);
-    QCoreApplication::processEvents();
-    view.ensureCurrent();
+    showCurrent(view);
     const core::TrainingPlan plan = core::plannedTraining(doc.scenario());
     QVERIFY2(plan.problem.empty(), plan.problem.c_str());
     QCOMPARE(view.categories()[0], QStringLiteral("Training plan"));
@@ -390,9 +387,7 @@ void TrainingViews::statusBarAndCostSpeakOfTheRun()
     QCOMPARE(verdicts[2], QString::fromStdString(core::describeShape(plan.layout)));
 
     views::CostView cost(window.document());
-    showOffscreen(cost);
-    QCoreApplication::processEvents();
-    cost.ensureCurrent();
+    showCurrent(cost);
     QVERIFY2(cost.notes().contains(QStringLiteral("This is a training decision")) &&
                  cost.notes().contains(QString::fromStdString(core::formatUsd(plan.usd))),
              qPrintable(cost.notes()));

@@ -137,8 +137,11 @@ std::string presetFile(const std::uint8_t *data, std::size_t size)
     for (const core::DeviceSpec &device : file->devices) {
         core::Scenario fitting = scenario;
         // The reader refuses an overhead above the memory with a message; keep clear of it.
-        if (fitting.serving.overheadGb > device.capacityGb())
+        // Its parts go with it: parts that sum to more than the overhead do not read back.
+        if (fitting.serving.overheadGb > device.capacityGb()) {
             fitting.serving.overheadGb = 0;
+            fitting.serving.overheadParts.clear();
+        }
         core::Scenario s = core::onDevice(fitting, device).scenario;
         s.device.presetId.clear();
         if (auto problem = checkScenario(s); !problem.empty())
